@@ -1,0 +1,105 @@
+#pragma once
+// Type traits that classify spaces and policies, and Device<Exec, Mem>.
+#include <Kokkos_Macros.hpp>
+#include <type_traits>
+
+namespace Kokkos {
+
+template <class T, class = void>
+struct is_execution_space : std::false_type {};
+template <class T>
+struct is_execution_space<T, std::void_t<typename T::execution_space, typename T::memory_space,
+                                         decltype(&T::concurrency)>>
+    : std::bool_constant<std::is_same_v<T, typename T::execution_space>> {};
+
+template <class T, class = void>
+struct is_memory_space : std::false_type {};
+template <class T>
+struct is_memory_space<T, std::void_t<typename T::memory_space>>
+    : std::bool_constant<std::is_same_v<T, typename T::memory_space>> {};
+
+template <class T>
+inline constexpr bool is_execution_space_v = is_execution_space<T>::value;
+template <class T>
+inline constexpr bool is_memory_space_v = is_memory_space<T>::value;
+
+// A (execution space, memory space) pair, Kokkos' DeviceType.
+template <class ExecutionSpace, class MemorySpace>
+struct Device {
+  static_assert(is_execution_space_v<ExecutionSpace>, "Kokkos::Device: first argument must be an execution space");
+  static_assert(is_memory_space_v<MemorySpace>, "Kokkos::Device: second argument must be a memory space");
+  using execution_space = ExecutionSpace;
+  using memory_space = MemorySpace;
+  using device_type = Device<execution_space, memory_space>;
+};
+
+template <class T>
+struct is_device : std::false_type {};
+template <class E, class M>
+struct is_device<Device<E, M>> : std::true_type {};
+
+template <class T>
+struct is_space
+    : std::bool_constant<is_execution_space_v<T> || is_memory_space_v<T> || is_device<T>::value> {};
+
+// Memory space accessibility, as Kokkos spells it.
+template <class AccessSpace, class MemorySpace>
+struct SpaceAccessibility {
+  static constexpr bool accessible =
+      std::is_same_v<typename AccessSpace::memory_space, MemorySpace> ||
+      (AccessSpace::memory_space::is_host_accessible && MemorySpace::is_host_accessible);
+  static constexpr bool assignable = std::is_same_v<typename AccessSpace::memory_space, MemorySpace>;
+  static constexpr bool deepcopy = true;
+};
+
+namespace Impl {
+// Resolve an execution space, memory space or Device into (execution, memory, device).
+template <class Space, class = void>
+struct SpaceTraits;
+template <class Space>
+struct SpaceTraits<Space, std::enable_if_t<is_execution_space_v<Space>>> {
+  using execution_space = Space;
+  using memory_space = typename Space::memory_space;
+  using device_type = Device<execution_space, memory_space>;
+};
+template <class Space>
+struct SpaceTraits<Space, std::enable_if_t<!is_execution_space_v<Space> && is_memory_space_v<Space>>> {
+  using execution_space = typename Space::execution_space;
+  using memory_space = Space;
+  using device_type = Device<execution_space, memory_space>;
+};
+template <class E, class M>
+struct SpaceTraits<Device<E, M>, void> {
+  using execution_space = E;
+  using memory_space = M;
+  using device_type = Device<E, M>;
+};
+}  // namespace Impl
+
+// Work tags and policy traits.
+template <class T>
+struct is_work_tag : std::bool_constant<std::is_empty_v<T>> {};
+
+template <class T>
+struct IndexType {
+  static_assert(std::is_integral_v<T>, "Kokkos::IndexType<T>: T must be an integral type");
+  using index_type = T;
+  using type = T;
+};
+
+struct Static {};
+struct Dynamic {};
+template <class T = Static>
+struct Schedule {
+  static_assert(std::is_same_v<T, Static> || std::is_same_v<T, Dynamic>,
+                "Kokkos::Schedule<T>: T must be Kokkos::Static or Kokkos::Dynamic");
+  using type = T;
+  using schedule_type = Schedule<T>;
+};
+
+template <unsigned N>
+struct LaunchBounds {
+  static constexpr unsigned maxTperB = N;
+};
+
+}  // namespace Kokkos

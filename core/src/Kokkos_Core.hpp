@@ -1,0 +1,59 @@
+#pragma once
+// The umbrella header: everything a Kokkos program includes.
+#include <Kokkos_Macros.hpp>
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_Concepts.hpp>
+#include <Kokkos_Abort.hpp>
+#include <Kokkos_Printf.hpp>
+#include <Kokkos_Timer.hpp>
+#include <Kokkos_BitManipulation.hpp>
+#include <Kokkos_HostSpace.hpp>
+#if __has_include(<Kokkos_Atomic.hpp>) // TEMP
+#include <Kokkos_Atomic.hpp>
+#endif
+#include <impl/Kokkos_InitializationSettings.hpp>
+#if defined(KOKKOS_ENABLE_SERIAL)
+#include <Serial/Kokkos_Serial.hpp>
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <OpenMP/Kokkos_OpenMP.hpp>
+#endif
+#if __has_include(<Kokkos_View.hpp>) // TEMP
+#include <Kokkos_View.hpp>
+#endif
+#include <Kokkos_ExecPolicy.hpp>
+#include <Kokkos_Parallel.hpp>
+#include <Kokkos_Parallel_Reduce.hpp>
+#include <Kokkos_MDRangePolicy.hpp>
+#include <Kokkos_TeamPolicy.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace Kokkos {
+
+void initialize(int& argc, char* argv[]);
+void initialize(const InitializationSettings& settings = InitializationSettings());
+void finalize();
+// Runs at finalize(), in reverse order of registration, before the back ends shut down.
+void push_finalize_hook(std::function<void()> hook);
+void print_configuration(std::ostream& os, bool verbose = false);
+
+// RAII initialize/finalize, as in Kokkos.
+class ScopeGuard {
+ public:
+  ScopeGuard(int& argc, char* argv[]);
+  explicit ScopeGuard(const InitializationSettings& settings = InitializationSettings());
+  ~ScopeGuard();
+  ScopeGuard(const ScopeGuard&) = delete;
+  ScopeGuard& operator=(const ScopeGuard&) = delete;
+};
+
+namespace Experimental {
+// Threads per task team: hardware threads per core found by hwloc, unless forced with
+// --kokkos-task-team-size=N / KOKKOS_TASK_TEAM_SIZE / InitializationSettings::set_task_team_size.
+int task_team_size() noexcept;
+}  // namespace Experimental
+
+}  // namespace Kokkos

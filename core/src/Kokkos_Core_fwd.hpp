@@ -1,0 +1,36 @@
+#pragma once
+// Forward declarations of the spaces and the default space aliases.
+#include <Kokkos_Macros.hpp>
+#include <Kokkos_Concepts.hpp>
+
+namespace Kokkos {
+class HostSpace;
+#if defined(KOKKOS_ENABLE_SERIAL)
+class Serial;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+class OpenMP;
+#endif
+
+#if defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_OPENMP)
+using DefaultExecutionSpace = OpenMP;
+#elif defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_SERIAL)
+using DefaultExecutionSpace = Serial;
+#endif
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+using DefaultHostExecutionSpace = OpenMP;
+#else
+using DefaultHostExecutionSpace = Serial;
+#endif
+
+// Lifecycle, defined in Kokkos_Core.hpp / impl/Kokkos_Core.cpp.
+bool is_initialized() noexcept;
+bool is_finalized() noexcept;
+void fence(const char* label = "Kokkos::fence: Unnamed Global Fence");
+
+namespace Impl {
+// Aborts with a message naming `what` when called before initialize() or after finalize().
+void check_initialized(const char* what);
+}  // namespace Impl
+}  // namespace Kokkos

@@ -1,0 +1,119 @@
+#pragma once
+// RangePolicy and ChunkSize.  (MDRangePolicy and TeamPolicy live in their own headers.)
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_Abort.hpp>
+#include <impl/Kokkos_PolicyTraits.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace Kokkos {
+
+struct ChunkSize {
+  int value;
+  explicit ChunkSize(int v) : value(v) {}
+};
+
+template <class... Properties>
+class RangePolicy {
+  using traits = Impl::PolicyTraits<Properties...>;
+
+ public:
+  using execution_policy = RangePolicy<Properties...>;
+  using execution_space = typename traits::execution_space;
+  using schedule_type = typename traits::schedule_type;
+  using index_type = typename traits::index_type::type;
+  using work_tag = typename traits::work_tag;
+  using launch_bounds = typename traits::launch_bounds;
+  using member_type = index_type;
+  using traits_type = traits;
+
+  RangePolicy() = default;
+
+  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  RangePolicy(const execution_space& space, IB begin, IE end) : m_space(space) {
+    set_bounds(begin, end);
+  }
+  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  RangePolicy(IB begin, IE end) {
+    set_bounds(begin, end);
+  }
+  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  RangePolicy(const execution_space& space, IB begin, IE end, ChunkSize chunk) : m_space(space) {
+    set_bounds(begin, end);
+    set_chunk_size(chunk.value);
+  }
+  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  RangePolicy(IB begin, IE end, ChunkSize chunk) {
+    set_bounds(begin, end);
+    set_chunk_size(chunk.value);
+  }
+
+  KOKKOS_INLINE_FUNCTION member_type begin() const { return m_begin; }
+  KOKKOS_INLINE_FUNCTION member_type end() const { return m_end; }
+  const execution_space& space() const { return m_space; }
+  int chunk_size() const { return m_chunk_size; }
+  // 0 means "let the back end choose".
+  RangePolicy& set_chunk_size(int chunk) {
+    if (chunk < 0) {
+      Impl::throw_runtime_exception("Kokkos::RangePolicy::set_chunk_size: chunk size " + std::to_string(chunk) +
+                                    " is negative");
+    }
+    m_chunk_size = chunk;
+    return *this;
+  }
+
+ private:
+  template <class IB, class IE>
+  void set_bounds(IB begin, IE end) {
+    if (!fits<IB>(begin) || !fits<IE>(end)) {
+      Impl::throw_runtime_exception("Kokkos::RangePolicy bounds error: [" + std::to_string(begin) + ", " +
+                                    std::to_string(end) + ") does not fit the policy's index type");
+    }
+    if (std::cmp_greater(begin, end)) {
+      Impl::throw_runtime_exception("Kokkos::RangePolicy bounds error: The lower bound (" + std::to_string(begin) +
+                                    ") is greater than the upper bound (" + std::to_string(end) + ").");
+    }
+    m_begin = static_cast<member_type>(begin);
+    m_end = static_cast<member_type>(end);
+  }
+  template <class I>
+  static bool fits(I value) {
+    return std::in_range<member_type>(value);
+  }
+
+  execution_space m_space{};
+  member_type m_begin = 0;
+  member_type m_end = 0;
+  int m_chunk_size = 0;
+};
+
+// CTAD as in Kokkos: RangePolicy(0, n) -> RangePolicy<>.
+RangePolicy() -> RangePolicy<>;
+template <class I1, class I2, class = std::enable_if_t<std::is_integral_v<I1> && std::is_integral_v<I2>>>
+RangePolicy(I1, I2) -> RangePolicy<>;
+template <class I1, class I2, class = std::enable_if_t<std::is_integral_v<I1> && std::is_integral_v<I2>>>
+RangePolicy(I1, I2, ChunkSize) -> RangePolicy<>;
+template <class E, class I1, class I2,
+          class = std::enable_if_t<is_execution_space_v<E> && std::is_integral_v<I1> && std::is_integral_v<I2>>>
+RangePolicy(E, I1, I2) -> RangePolicy<E>;
+template <class E, class I1, class I2,
+          class = std::enable_if_t<is_execution_space_v<E> && std::is_integral_v<I1> && std::is_integral_v<I2>>>
+RangePolicy(E, I1, I2, ChunkSize) -> RangePolicy<E>;
+
+template <class T>
+struct is_range_policy : std::false_type {};
+template <class... P>
+struct is_range_policy<RangePolicy<P...>> : std::true_type {};
+
+template <class T, class = void>
+struct is_execution_policy : std::false_type {};
+template <class T>
+struct is_execution_policy<T, std::void_t<typename T::execution_policy>>
+    : std::is_same<T, typename T::execution_policy> {};
+template <class T>
+inline constexpr bool is_execution_policy_v = is_execution_policy<T>::value;
+
+}  // namespace Kokkos

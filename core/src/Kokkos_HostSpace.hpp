@@ -1,0 +1,30 @@
+#pragma once
+// HostSpace: the memory of the host, reachable by every host execution space.
+#include <Kokkos_Core_fwd.hpp>
+#include <cstddef>
+
+namespace Kokkos {
+
+class HostSpace {
+ public:
+  using memory_space = HostSpace;
+  using execution_space = DefaultHostExecutionSpace;
+  using device_type = Device<execution_space, memory_space>;
+  using size_type = std::size_t;
+  static constexpr bool is_host_accessible = true;
+  // Every allocation is aligned to this many bytes (a cache line, enough for AVX-512).
+  static constexpr std::size_t alignment = 64;
+
+  HostSpace() = default;
+
+  // Throws std::runtime_error naming the label and size when the system is out of memory.
+  void* allocate(std::size_t bytes) const { return allocate("[unlabeled]", bytes); }
+  void* allocate(const char* label, std::size_t bytes, std::size_t logical_bytes = 0) const;
+  void deallocate(void* ptr, std::size_t bytes) const { deallocate("[unlabeled]", ptr, bytes); }
+  void deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes = 0) const;
+
+  static constexpr const char* name() { return "HostSpace"; }
+  friend constexpr bool operator==(const HostSpace&, const HostSpace&) { return true; }
+};
+
+}  // namespace Kokkos

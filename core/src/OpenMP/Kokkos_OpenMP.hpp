@@ -1,0 +1,62 @@
+#pragma once
+// OpenMP: a pool of OpenMP threads.  Implements the host back-end contract
+// (impl_run_on_workers) with one parallel region per launch; omp_get_thread_num() inside a
+// functor is the worker rank, as Kokkos users expect.
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_HostSpace.hpp>
+#include <omp.h>
+#include <iosfwd>
+#include <string>
+
+namespace Kokkos {
+class InitializationSettings;
+struct LayoutRight;
+template <class ExecSpace>
+class ScratchMemorySpace;
+
+class OpenMP {
+ public:
+  using execution_space = OpenMP;
+  using memory_space = HostSpace;
+  using device_type = Device<execution_space, memory_space>;
+  using array_layout = LayoutRight;
+  using size_type = HostSpace::size_type;
+  using scratch_memory_space = ScratchMemorySpace<OpenMP>;
+
+  static constexpr bool impl_is_host_backend = true;
+
+  OpenMP() = default;
+
+  static int concurrency() { return s_pool_size; }
+  static bool in_parallel() { return omp_in_parallel(); }
+  void fence(const std::string& label = "Kokkos::OpenMP::fence: Unnamed Instance Fence") const;
+  static void impl_static_fence(const std::string& label);
+  static constexpr const char* name() { return "OpenMP"; }
+  void print_configuration(std::ostream& os, bool verbose = false) const;
+  uint32_t impl_instance_id() const noexcept { return 1; }
+  friend bool operator==(const OpenMP&, const OpenMP&) { return true; }
+
+  // Host back-end contract.
+  int impl_thread_pool_size() const { return s_pool_size; }
+  static int impl_thread_pool_rank() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
+  // Runs body(rank, size) on every worker and returns when all have returned.  A launch from
+  // inside a parallel region (a task, a nested launch) runs on the calling thread alone.
+  template <class Body>
+  void impl_run_on_workers(const Body& body) const {
+    if (s_pool_size == 1 || omp_in_parallel()) {
+      body(0, 1);
+      return;
+    }
+#pragma omp parallel num_threads(s_pool_size)
+    body(omp_get_thread_num(), omp_get_num_threads());
+  }
+
+  static void impl_initialize(const InitializationSettings&);
+  static void impl_finalize();
+  static bool impl_is_initialized();
+
+ private:
+  static inline int s_pool_size = 1;
+};
+
+}  // namespace Kokkos

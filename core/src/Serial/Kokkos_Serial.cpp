@@ -1,0 +1,21 @@
+#include <Serial/Kokkos_Serial.hpp>
+#include <impl/Kokkos_InitializationSettings.hpp>
+
+#include <ostream>
+
+namespace Kokkos {
+namespace {
+bool g_serial_initialized = false;
+}
+
+void Serial::fence(const std::string& label) const { impl_static_fence(label); }
+// Serial launches complete before they return: a fence has nothing to wait for.
+void Serial::impl_static_fence(const std::string&) {}
+
+void Serial::print_configuration(std::ostream& os, bool) const { os << "  Serial: 1 thread\n"; }
+
+void Serial::impl_initialize(const InitializationSettings&) { g_serial_initialized = true; }
+void Serial::impl_finalize() { g_serial_initialized = false; }
+bool Serial::impl_is_initialized() { return g_serial_initialized; }
+
+}  // namespace Kokkos

@@ -1,0 +1,50 @@
+#pragma once
+// Serial: one host thread, the calling one.  Implements the host back-end contract
+// (impl_run_on_workers) with a single worker, so every host pattern in impl/ serves it.
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_HostSpace.hpp>
+#include <iosfwd>
+#include <string>
+
+namespace Kokkos {
+class InitializationSettings;
+struct LayoutRight;
+template <class ExecSpace>
+class ScratchMemorySpace;
+
+class Serial {
+ public:
+  using execution_space = Serial;
+  using memory_space = HostSpace;
+  using device_type = Device<execution_space, memory_space>;
+  using array_layout = LayoutRight;
+  using size_type = HostSpace::size_type;
+  using scratch_memory_space = ScratchMemorySpace<Serial>;
+
+  static constexpr bool impl_is_host_backend = true;
+
+  Serial() = default;
+
+  static int concurrency() { return 1; }
+  static bool in_parallel() { return false; }
+  void fence(const std::string& label = "Kokkos::Serial::fence: Unnamed Instance Fence") const;
+  static void impl_static_fence(const std::string& label);
+  static constexpr const char* name() { return "Serial"; }
+  void print_configuration(std::ostream& os, bool verbose = false) const;
+  uint32_t impl_instance_id() const noexcept { return 1; }
+  friend bool operator==(const Serial&, const Serial&) { return true; }
+
+  // Host back-end contract.
+  int impl_thread_pool_size() const { return 1; }
+  static int impl_thread_pool_rank() { return 0; }
+  template <class Body>
+  void impl_run_on_workers(const Body& body) const {
+    body(0, 1);
+  }
+
+  static void impl_initialize(const InitializationSettings&);
+  static void impl_finalize();
+  static bool impl_is_initialized();
+};
+
+}  // namespace Kokkos

@@ -1,0 +1,281 @@
+// Lifecycle: initialize / finalize, command-line and environment settings, configuration print-out.
+#include <Kokkos_Core.hpp>
+#include <impl/Kokkos_Topology.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+namespace Kokkos {
+namespace {
+
+enum class State { never_initialized, initialized, finalized };
+State g_state = State::never_initialized;
+std::vector<std::function<void()>> g_finalize_hooks;
+int g_task_team_size = 1;
+bool g_disable_warnings = false;
+
+void warn(const std::string& message) {
+  if (!g_disable_warnings) std::cerr << "Kokkos::initialize WARNING: " << message << '\n';
+}
+
+bool parse_int(const char* text, int& value) {
+  if (!text || !*text) return false;
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (*end != '\0' || v < -2147483647L || v > 2147483647L) return false;
+  value = static_cast<int>(v);
+  return true;
+}
+
+bool parse_bool(const char* text, bool& value) {
+  if (!text) return false;
+  const std::string s(text);
+  if (s == "1" || s == "true" || s == "ON" || s == "on" || s == "yes") { value = true; return true; }
+  if (s == "0" || s == "false" || s == "OFF" || s == "off" || s == "no") { value = false; return true; }
+  return false;
+}
+
+void print_help(std::ostream& os) {
+  os << "--------------------------------------------------------------------------------\n"
+        "kdag (Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR << " API) command-line options:\n"
+        "  --kokkos-help                  print this message\n"
+        "  --kokkos-num-threads=INT       number of host threads (env KOKKOS_NUM_THREADS)\n"
+        "  --kokkos-device-id=INT         device to use (env KOKKOS_DEVICE_ID)\n"
+        "  --kokkos-task-team-size=INT    threads per task team (env KOKKOS_TASK_TEAM_SIZE;\n"
+        "                                 default: hardware threads per core)\n"
+        "  --kokkos-bind-threads=BOOL     bind host workers to processing units (env KOKKOS_BIND_THREADS;\n"
+        "                                 default: on unless OMP_PROC_BIND or OMP_PLACES is set)\n"
+        "  --kokkos-print-configuration   print the configuration after initialization\n"
+        "  --kokkos-disable-warnings      silence warnings (env KOKKOS_DISABLE_WARNINGS)\n"
+        "  --kokkos-tune-internals        accepted for compatibility\n"
+        "  environment: KOKKOS_FUSION=0/1, KOKKOS_FUSION_STATS=1 (fusion layer)\n"
+        "--------------------------------------------------------------------------------\n";
+}
+
+// Applies one "--kokkos-NAME[=VALUE]" argument; returns false if NAME is unknown.
+bool apply_flag(const std::string& name, const char* value, InitializationSettings& s, bool& help) {
+  auto need_int = [&](auto setter) {
+    int v = 0;
+    if (!parse_int(value, v)) {
+      throw std::runtime_error("Kokkos::initialize: --kokkos-" + name + " expects an integer, got '" +
+                               (value ? value : "") + "'");
+    }
+    (s.*setter)(v);
+  };
+  auto flag_bool = [&](auto setter) {
+    bool v = true;
+    if (value && !parse_bool(value, v)) {
+      throw std::runtime_error("Kokkos::initialize: --kokkos-" + name + " expects a boolean, got '" + value + "'");
+    }
+    (s.*setter)(v);
+  };
+  if (name == "help") help = true;
+  else if (name == "num-threads" || name == "threads") need_int(&InitializationSettings::set_num_threads);
+  else if (name == "device-id" || name == "device") need_int(&InitializationSettings::set_device_id);
+  else if (name == "task-team-size") need_int(&InitializationSettings::set_task_team_size);
+  else if (name == "bind-threads") flag_bool(&InitializationSettings::set_bind_threads);
+  else if (name == "print-configuration") flag_bool(&InitializationSettings::set_print_configuration);
+  else if (name == "disable-warnings") flag_bool(&InitializationSettings::set_disable_warnings);
+  else if (name == "tune-internals") flag_bool(&InitializationSettings::set_tune_internals);
+  else if (name == "map-device-id-by") s.set_map_device_id_by(value ? value : "");
+  else return false;
+  return true;
+}
+
+void apply_environment(InitializationSettings& s) {
+  auto env_int = [&](const char* var, auto has, auto setter) {
+    const char* text = std::getenv(var);
+    if (!text || (s.*has)()) return;
+    int v = 0;
+    if (!parse_int(text, v)) throw std::runtime_error(std::string("Kokkos::initialize: ") + var + "='" + text + "' is not an integer");
+    (s.*setter)(v);
+  };
+  auto env_bool = [&](const char* var, auto has, auto setter) {
+    const char* text = std::getenv(var);
+    if (!text || (s.*has)()) return;
+    bool v = false;
+    if (!parse_bool(text, v)) throw std::runtime_error(std::string("Kokkos::initialize: ") + var + "='" + text + "' is not a boolean");
+    (s.*setter)(v);
+  };
+  using IS = InitializationSettings;
+  env_int("KOKKOS_NUM_THREADS", &IS::has_num_threads, &IS::set_num_threads);
+  env_int("KOKKOS_DEVICE_ID", &IS::has_device_id, &IS::set_device_id);
+  env_int("KOKKOS_TASK_TEAM_SIZE", &IS::has_task_team_size, &IS::set_task_team_size);
+  env_bool("KOKKOS_BIND_THREADS", &IS::has_bind_threads, &IS::set_bind_threads);
+  env_bool("KOKKOS_DISABLE_WARNINGS", &IS::has_disable_warnings, &IS::set_disable_warnings);
+  env_bool("KOKKOS_PRINT_CONFIGURATION", &IS::has_print_configuration, &IS::set_print_configuration);
+}
+
+void initialize_internal(InitializationSettings settings) {
+  if (g_state == State::initialized) {
+    Impl::host_abort("Kokkos::initialize: Kokkos is already initialized; it can be initialized at most once.");
+  }
+  if (g_state == State::finalized) {
+    Impl::host_abort("Kokkos::initialize: Kokkos was already finalized; it cannot be initialized again.");
+  }
+  apply_environment(settings);
+  g_disable_warnings = settings.has_disable_warnings() && settings.get_disable_warnings();
+  if (settings.has_num_threads() && settings.get_num_threads() < 1) {
+    throw std::runtime_error("Kokkos::initialize: the number of threads must be positive, got " +
+                             std::to_string(settings.get_num_threads()));
+  }
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+  Serial::impl_initialize(settings);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  OpenMP::impl_initialize(settings);
+#endif
+
+  const int host_threads = DefaultHostExecutionSpace::concurrency();
+  const Impl::HostTopology& topo = Impl::host_topology();
+  int team = topo.threads_per_core;
+  if (settings.has_task_team_size()) {
+    team = settings.get_task_team_size();
+    if (team < 1) {
+      throw std::runtime_error("Kokkos::initialize: --kokkos-task-team-size must be positive, got " + std::to_string(team));
+    }
+    if (team > host_threads) {
+      warn("task team size " + std::to_string(team) + " exceeds the " + std::to_string(host_threads) +
+           " host threads; using " + std::to_string(host_threads));
+      team = host_threads;
+    }
+  }
+  g_task_team_size = team > host_threads ? host_threads : team;
+  g_state = State::initialized;
+
+  if (settings.has_print_configuration() && settings.get_print_configuration()) {
+    print_configuration(std::cout, false);
+  }
+}
+
+}  // namespace
+
+namespace Impl {
+void host_abort(const char* message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", message);
+  std::fflush(stderr);
+  std::abort();
+}
+void throw_runtime_exception(const char* message) { throw std::runtime_error(message); }
+void throw_runtime_exception(const std::string& message) { throw std::runtime_error(message); }
+
+void check_initialized(const char* what) {
+  if (g_state == State::initialized) return;
+  const std::string message = std::string(what) +
+                              (g_state == State::never_initialized ? " used before Kokkos::initialize()"
+                                                                   : " used after Kokkos::finalize()");
+  host_abort(message.c_str());
+}
+}  // namespace Impl
+
+bool is_initialized() noexcept { return g_state == State::initialized; }
+bool is_finalized() noexcept { return g_state == State::finalized; }
+
+void initialize(int& argc, char* argv[]) {
+  InitializationSettings settings;
+  bool help = false;
+  int kept = argc > 0 ? 1 : 0;
+  for (int i = kept; i < argc; ++i) {
+    const char* arg = argv[i];
+    if (std::strncmp(arg, "--kokkos-", 9) != 0) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    std::string name(arg + 9);
+    const char* value = nullptr;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = arg + 9 + eq + 1;
+      name.resize(eq);
+    }
+    if (!apply_flag(name, value, settings, help)) {
+      std::cerr << "Kokkos::initialize WARNING: unknown command-line argument '" << arg
+                << "' ignored (see --kokkos-help)\n";
+      argv[kept++] = argv[i];
+    }
+  }
+  if (kept < argc) argv[kept] = nullptr;
+  argc = kept;
+  if (help) print_help(std::cout);
+  initialize_internal(settings);
+}
+
+void initialize(const InitializationSettings& settings) { initialize_internal(settings); }
+
+void push_finalize_hook(std::function<void()> hook) { g_finalize_hooks.push_back(std::move(hook)); }
+
+void finalize() {
+  if (g_state != State::initialized) {
+    Impl::host_abort(g_state == State::finalized ? "Kokkos::finalize: called twice"
+                                                 : "Kokkos::finalize: called before Kokkos::initialize");
+  }
+  fence("Kokkos::finalize: fence before finalize");
+  while (!g_finalize_hooks.empty()) {
+    auto hook = std::move(g_finalize_hooks.back());
+    g_finalize_hooks.pop_back();
+    hook();
+  }
+#if defined(KOKKOS_ENABLE_OPENMP)
+  OpenMP::impl_finalize();
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+  Serial::impl_finalize();
+#endif
+  g_state = State::finalized;
+}
+
+void fence(const char* label) {
+  Impl::check_initialized("Kokkos::fence");
+#if defined(KOKKOS_ENABLE_SERIAL)
+  Serial::impl_static_fence(label);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  OpenMP::impl_static_fence(label);
+#endif
+}
+
+void print_configuration(std::ostream& os, bool verbose) {
+  const Impl::HostTopology& topo = Impl::host_topology();
+  os << "kdag " << KDAG_VERSION_STRING << " (Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR
+     << " API)\n";
+  os << "  Back ends:";
+#if defined(KOKKOS_ENABLE_SERIAL)
+  os << " Serial";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  os << " OpenMP";
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  os << " Cuda";
+#endif
+  os << "\n  Default execution space: " << DefaultExecutionSpace::name() << '\n';
+  os << "  Host topology: " << topo.cores << " core(s), " << topo.processing_units << " hardware thread(s), "
+     << topo.threads_per_core << " per core" << (topo.from_hwloc ? " (hwloc)" : " (no hwloc)") << '\n';
+  os << "  Task team size: " << g_task_team_size << '\n';
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+  os << "  View bounds checking: on\n";
+#endif
+  if (g_state == State::initialized) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+    Serial().print_configuration(os, verbose);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    OpenMP().print_configuration(os, verbose);
+#endif
+  }
+}
+
+ScopeGuard::ScopeGuard(int& argc, char* argv[]) { initialize(argc, argv); }
+ScopeGuard::ScopeGuard(const InitializationSettings& settings) { initialize(settings); }
+ScopeGuard::~ScopeGuard() { finalize(); }
+
+namespace Experimental {
+int task_team_size() noexcept { return g_task_team_size; }
+}  // namespace Experimental
+
+}  // namespace Kokkos

@@ -1,0 +1,69 @@
+#pragma once
+// The contract every host back end (Serial, OpenMP, ...) implements, and the work
+// partitioning shared by all host patterns:
+//
+//   static constexpr bool impl_is_host_backend = true;
+//   int  impl_thread_pool_size() const;        // workers a launch runs on
+//   static int impl_thread_pool_rank();        // calling worker's rank, 0 outside a launch
+//   template <class Body> void impl_run_on_workers(const Body& body) const;
+//        // calls body(rank, size) once on each of `size` workers, returns after all return
+//
+// Patterns (range/MDRange/team for, reduce, scan) are written once against this contract in
+// impl/; a back end never re-implements them.
+#include <Kokkos_Macros.hpp>
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+
+namespace Kokkos::Impl {
+
+template <class ExecSpace, class = void>
+struct is_host_backend : std::false_type {};
+template <class ExecSpace>
+struct is_host_backend<ExecSpace, std::enable_if_t<ExecSpace::impl_is_host_backend>> : std::true_type {};
+template <class ExecSpace>
+concept HostBackend = is_host_backend<ExecSpace>::value;
+
+// Worker `rank` of `size` takes the contiguous block [begin, end) of [first, last).
+template <class I>
+struct HostBlock {
+  I begin, end;
+};
+template <class I>
+inline HostBlock<I> static_block(I first, I last, int rank, int size) {
+  using U = std::make_unsigned_t<I>;
+  const U n = static_cast<U>(last - first);
+  const U base = n / static_cast<U>(size);
+  const U extra = n % static_cast<U>(size);
+  const U r = static_cast<U>(rank);
+  const U b = r * base + (r < extra ? r : extra);
+  const U e = b + base + (r < extra ? 1 : 0);
+  return {static_cast<I>(first + static_cast<I>(b)), static_cast<I>(first + static_cast<I>(e))};
+}
+
+// Dynamic scheduling: workers claim chunks of `chunk` indices from a shared counter.
+template <class I>
+class HostChunkQueue {
+ public:
+  HostChunkQueue(I first, I last, I chunk) : m_next(first), m_last(last), m_chunk(chunk < 1 ? I(1) : chunk) {}
+  bool next(HostBlock<I>& block) {
+    const I b = m_next.fetch_add(m_chunk, std::memory_order_relaxed);
+    if (b >= m_last) return false;
+    block.begin = b;
+    block.end = (m_last - b) > m_chunk ? static_cast<I>(b + m_chunk) : m_last;
+    return true;
+  }
+
+ private:
+  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<I> m_next;
+  I m_last, m_chunk;
+};
+
+// A default chunk for dynamic schedules: about eight chunks per worker, at least one index.
+template <class I>
+inline I default_dynamic_chunk(I n, int workers) {
+  const I c = n / static_cast<I>(8 * (workers > 0 ? workers : 1));
+  return c > 0 ? c : I(1);
+}
+
+}  // namespace Kokkos::Impl

@@ -1,0 +1,47 @@
+#pragma once
+// parallel_for over a RangePolicy on any host back end.
+#include <Kokkos_ExecPolicy.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_ParallelDispatch.hpp>
+
+namespace Kokkos::Impl {
+
+template <class Functor, class... P, HostBackend ExecSpace>
+class ParallelFor<Functor, RangePolicy<P...>, ExecSpace> {
+  using Policy = RangePolicy<P...>;
+  using Tag = typename Policy::work_tag;
+  using I = typename Policy::member_type;
+
+  const Functor& m_functor;
+  const Policy& m_policy;
+
+  static void run_block(const Functor& f, I b, I e) {
+    for (I i = b; i < e; ++i) invoke_functor<Tag>(f, i);
+  }
+
+ public:
+  ParallelFor(const Functor& functor, const Policy& policy) : m_functor(functor), m_policy(policy) {}
+
+  void execute() const {
+    const I first = m_policy.begin(), last = m_policy.end();
+    if (first == last) return;
+    const auto& space = m_policy.space();
+    if constexpr (std::is_same_v<typename Policy::schedule_type::type, Dynamic>) {
+      const int workers = space.impl_thread_pool_size();
+      const I chunk = m_policy.chunk_size() > 0 ? static_cast<I>(m_policy.chunk_size())
+                                                 : default_dynamic_chunk<I>(last - first, workers);
+      HostChunkQueue<I> queue(first, last, chunk);
+      space.impl_run_on_workers([&](int, int) {
+        HostBlock<I> block;
+        while (queue.next(block)) run_block(m_functor, block.begin, block.end);
+      });
+    } else {
+      space.impl_run_on_workers([&](int rank, int size) {
+        const HostBlock<I> block = static_block(first, last, rank, size);
+        run_block(m_functor, block.begin, block.end);
+      });
+    }
+  }
+};
+
+}  // namespace Kokkos::Impl
