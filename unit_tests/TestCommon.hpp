@@ -3,18 +3,35 @@
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 
+#include <string>
+
 namespace Kokkos::Test {
-using ExecSpaces = ::testing::Types<
+namespace Detail {
+template <class... Spaces>
+struct SpaceList {
+  template <class Space>
+  using add = SpaceList<Spaces..., Space>;
+  using gtest_types = ::testing::Types<Spaces...>;
+};
+using L0 = SpaceList<>;
 #if defined(KOKKOS_ENABLE_SERIAL)
-    Kokkos::Serial
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
-    ,
+using L1 = L0::add<Kokkos::Serial>;
+#else
+using L1 = L0;
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-    Kokkos::OpenMP
+using L2 = L1::add<Kokkos::OpenMP>;
+#else
+using L2 = L1;
 #endif
-    >;
+#if defined(KOKKOS_ENABLE_THREADS)
+using L3 = L2::add<Kokkos::Threads>;
+#else
+using L3 = L2;
+#endif
+}  // namespace Detail
+
+using ExecSpaces = Detail::L3::gtest_types;
 
 // Prints the back end's name in test names: "RangeFor/Serial.Fill".
 struct SpaceNames {

@@ -18,6 +18,9 @@
 #if defined(KOKKOS_ENABLE_OPENMP)
 #include <OpenMP/Kokkos_OpenMP.hpp>
 #endif
+#if defined(KOKKOS_ENABLE_THREADS)
+#include <Threads/Kokkos_Threads.hpp>
+#endif
 #if __has_include(<Kokkos_View.hpp>) // TEMP
 #include <Kokkos_View.hpp>
 #endif

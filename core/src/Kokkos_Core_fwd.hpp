@@ -11,15 +11,22 @@ class Serial;
 #if defined(KOKKOS_ENABLE_OPENMP)
 class OpenMP;
 #endif
+#if defined(KOKKOS_ENABLE_THREADS)
+class Threads;
+#endif
 
 #if defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_OPENMP)
 using DefaultExecutionSpace = OpenMP;
+#elif defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS)
+using DefaultExecutionSpace = Threads;
 #elif defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_SERIAL)
 using DefaultExecutionSpace = Serial;
 #endif
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 using DefaultHostExecutionSpace = OpenMP;
+#elif defined(KOKKOS_ENABLE_THREADS)
+using DefaultHostExecutionSpace = Threads;
 #else
 using DefaultHostExecutionSpace = Serial;
 #endif

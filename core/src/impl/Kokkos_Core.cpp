@@ -130,6 +130,9 @@ void initialize_internal(InitializationSettings settings) {
 #if defined(KOKKOS_ENABLE_OPENMP)
   OpenMP::impl_initialize(settings);
 #endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  Threads::impl_initialize(settings);
+#endif
 
   const int host_threads = DefaultHostExecutionSpace::concurrency();
   const Impl::HostTopology& topo = Impl::host_topology();
@@ -220,6 +223,9 @@ void finalize() {
     g_finalize_hooks.pop_back();
     hook();
   }
+#if defined(KOKKOS_ENABLE_THREADS)
+  Threads::impl_finalize();
+#endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   OpenMP::impl_finalize();
 #endif
@@ -237,6 +243,9 @@ void fence(const char* label) {
 #if defined(KOKKOS_ENABLE_OPENMP)
   OpenMP::impl_static_fence(label);
 #endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  Threads::impl_static_fence(label);
+#endif
 }
 
 void print_configuration(std::ostream& os, bool verbose) {
@@ -249,6 +258,9 @@ void print_configuration(std::ostream& os, bool verbose) {
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   os << " OpenMP";
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  os << " Threads";
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
   os << " Cuda";
@@ -266,6 +278,9 @@ void print_configuration(std::ostream& os, bool verbose) {
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
     OpenMP().print_configuration(os, verbose);
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+    Threads().print_configuration(os, verbose);
 #endif
   }
 }

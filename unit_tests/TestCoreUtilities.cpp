@@ -1,0 +1,153 @@
+// Spaces, traits, configuration print-out, HostSpace, topology, Timer, bit functions, printf, abort.
+#include "TestCommon.hpp"
+#include <impl/Kokkos_Topology.hpp>
+
+#include <sstream>
+#include <thread>
+
+namespace {
+
+template <class Space>
+struct ExecSpace : ::testing::Test {};
+TYPED_TEST_SUITE(ExecSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+TYPED_TEST(ExecSpace, TraitsAndTypedefs) {
+  using S = TypeParam;
+  static_assert(Kokkos::is_execution_space_v<S>);
+  static_assert(!Kokkos::is_memory_space_v<S>);
+  static_assert(std::is_same_v<typename S::memory_space, Kokkos::HostSpace>);
+  static_assert(std::is_same_v<typename S::device_type, Kokkos::Device<S, Kokkos::HostSpace>>);
+  static_assert(std::is_same_v<typename S::execution_space, S>);
+  static_assert(Kokkos::SpaceAccessibility<S, Kokkos::HostSpace>::accessible);
+}
+
+TYPED_TEST(ExecSpace, ConcurrencyNameFence) {
+  TypeParam space;
+  EXPECT_GE(space.concurrency(), 1);
+  EXPECT_GE(TypeParam::concurrency(), 1);
+  EXPECT_EQ(space.impl_thread_pool_size(), TypeParam::concurrency());
+  EXPECT_FALSE(std::string(TypeParam::name()).empty());
+  space.fence();
+  space.fence("labelled fence");
+  Kokkos::fence();
+  Kokkos::fence("global labelled fence");
+  std::ostringstream os;
+  space.print_configuration(os);
+  EXPECT_NE(os.str().find(TypeParam::name()), std::string::npos) << os.str();
+}
+
+TEST(ExecSpace, OpenMPPoolHasTheRequestedThreads) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  // ctest runs every unit test with --kokkos-num-threads=2.
+  if (Kokkos::OpenMP::concurrency() < 2) GTEST_SKIP() << "run with --kokkos-num-threads=2";
+  std::vector<int> ranks(Kokkos::OpenMP::concurrency(), 0);
+  Kokkos::OpenMP().impl_run_on_workers([&](int rank, int size) {
+    EXPECT_EQ(size, Kokkos::OpenMP::concurrency());
+    ranks[rank] = 1;
+  });
+  for (int r : ranks) EXPECT_EQ(r, 1);
+#else
+  GTEST_SKIP() << "OpenMP back end not enabled";
+#endif
+}
+
+TEST(ExecSpace, DefaultSpaces) {
+  static_assert(Kokkos::is_execution_space_v<Kokkos::DefaultExecutionSpace>);
+  static_assert(Kokkos::is_execution_space_v<Kokkos::DefaultHostExecutionSpace>);
+  static_assert(Kokkos::is_memory_space_v<Kokkos::HostSpace>);
+  static_assert(Kokkos::is_device<Kokkos::Device<Kokkos::DefaultExecutionSpace, Kokkos::HostSpace>>::value);
+  static_assert(std::is_same_v<Kokkos::Impl::SpaceTraits<Kokkos::HostSpace>::memory_space, Kokkos::HostSpace>);
+  EXPECT_TRUE(Kokkos::is_initialized());
+}
+
+TEST(Configuration, PrintListsBackEndsAndTopology) {
+  std::ostringstream os;
+  Kokkos::print_configuration(os, true);
+  const std::string text = os.str();
+  EXPECT_NE(text.find("Default execution space: "), std::string::npos);
+  EXPECT_NE(text.find(Kokkos::DefaultExecutionSpace::name()), std::string::npos);
+  EXPECT_NE(text.find("Host topology"), std::string::npos);
+  EXPECT_NE(text.find("Task team size"), std::string::npos);
+}
+
+TEST(Topology, CountsAreConsistent) {
+  const auto& topo = Kokkos::Impl::host_topology();
+  EXPECT_GE(topo.cores, 1);
+  EXPECT_GE(topo.processing_units, topo.cores);
+  EXPECT_EQ(topo.threads_per_core, topo.processing_units / topo.cores);
+#if defined(KOKKOS_ENABLE_HWLOC)
+  EXPECT_TRUE(topo.from_hwloc);
+#endif
+  const int team = Kokkos::Experimental::task_team_size();
+  EXPECT_GE(team, 1);
+  EXPECT_LE(team, Kokkos::DefaultHostExecutionSpace::concurrency());
+}
+
+TEST(HostSpace, AllocateAlignedAndWritable) {
+  Kokkos::HostSpace space;
+  EXPECT_STREQ(Kokkos::HostSpace::name(), "HostSpace");
+  EXPECT_EQ(space.allocate("zero", 0), nullptr);
+  for (std::size_t bytes : {1u, 63u, 64u, 1000u, 1u << 20}) {
+    auto* p = static_cast<unsigned char*>(space.allocate("test", bytes));
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % Kokkos::HostSpace::alignment, 0u);
+    for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(i);
+    for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(p[i], static_cast<unsigned char>(i));
+    space.deallocate("test", p, bytes);
+  }
+}
+
+TEST(HostSpace, OutOfMemoryThrowsNamingTheLabel) {
+  Kokkos::HostSpace space;
+  try {
+    void* p = space.allocate("huge", std::size_t(1) << 62);
+    space.deallocate(p, std::size_t(1) << 62);
+    FAIL() << "allocating 2^62 bytes succeeded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("\"huge\""), std::string::npos) << e.what();
+  }
+}
+
+TEST(Timer, MeasuresElapsedTimeAndResets) {
+  Kokkos::Timer timer;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double t = timer.seconds();
+  EXPECT_GE(t, 0.019);
+  timer.reset();
+  EXPECT_LT(timer.seconds(), t);
+}
+
+TEST(BitManipulation, MatchesStandardLibrary) {
+  static_assert(Kokkos::bit_ceil(0u) == 1u);
+  static_assert(Kokkos::bit_ceil(1u) == 1u);
+  static_assert(Kokkos::bit_ceil(5u) == 8u);
+  static_assert(Kokkos::bit_width(0u) == 0u);
+  static_assert(Kokkos::bit_width(8u) == 4u);
+  for (unsigned long long x : {1ull, 2ull, 3ull, 4ull, 1000ull, (1ull << 40) + 1, (1ull << 63)}) {
+    EXPECT_EQ(Kokkos::bit_ceil(x), std::bit_ceil(x)) << x;
+    EXPECT_EQ(Kokkos::bit_width(x), static_cast<unsigned long long>(std::bit_width(x))) << x;
+    EXPECT_EQ(Kokkos::bit_floor(x), std::bit_floor(x)) << x;
+    EXPECT_EQ(Kokkos::countl_zero(x), std::countl_zero(x)) << x;
+    EXPECT_EQ(Kokkos::countr_zero(x), std::countr_zero(x)) << x;
+    EXPECT_EQ(Kokkos::popcount(x), std::popcount(x)) << x;
+    EXPECT_EQ(Kokkos::has_single_bit(x), std::has_single_bit(x)) << x;
+  }
+  for (std::uint8_t x = 1; x < 128; ++x) EXPECT_EQ(Kokkos::bit_ceil(x), std::bit_ceil(x));
+}
+
+TEST(Printf, FormatsLikePrintf) {
+  testing::internal::CaptureStdout();
+  Kokkos::printf("value %d and %.1f\n", 42, 2.5);
+  Kokkos::printf("plain 100%% text\n");
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "value 42 and 2.5\nplain 100% text\n");
+}
+
+TYPED_TEST(ExecSpace, AbortInsideFunctorPrintsMessage) {
+  EXPECT_DEATH(Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 4),
+                                    [](std::int64_t i) {
+                                      if (i == 3) Kokkos::abort("functor gave up at index 3");
+                                    }),
+               "functor gave up at index 3");
+}
+
+}  // namespace
