@@ -8,9 +8,7 @@
 #include <Kokkos_Timer.hpp>
 #include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_HostSpace.hpp>
-#if __has_include(<Kokkos_Atomic.hpp>) // TEMP
 #include <Kokkos_Atomic.hpp>
-#endif
 #include <impl/Kokkos_InitializationSettings.hpp>
 #if defined(KOKKOS_ENABLE_SERIAL)
 #include <Serial/Kokkos_Serial.hpp>
@@ -21,9 +19,7 @@
 #if defined(KOKKOS_ENABLE_THREADS)
 #include <Threads/Kokkos_Threads.hpp>
 #endif
-#if __has_include(<Kokkos_View.hpp>) // TEMP
 #include <Kokkos_View.hpp>
-#endif
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_Parallel_Reduce.hpp>

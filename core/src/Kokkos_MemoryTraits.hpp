@@ -1,0 +1,40 @@
+#pragma once
+// Memory access traits of a View: Unmanaged (no reference counting), RandomAccess, Atomic
+// (every element access is atomic), Restrict, Aligned.
+#include <Kokkos_Macros.hpp>
+
+#include <type_traits>
+
+namespace Kokkos {
+
+enum MemoryTraitsFlags : unsigned {
+  Unmanaged = 0x01,
+  RandomAccess = 0x02,
+  Atomic = 0x04,
+  Restrict = 0x08,
+  Aligned = 0x10
+};
+
+template <unsigned T>
+struct MemoryTraits {
+  using memory_traits = MemoryTraits<T>;
+  static constexpr unsigned impl_value = T;
+  static constexpr bool is_unmanaged = (T & unsigned(Unmanaged)) != 0;
+  static constexpr bool is_random_access = (T & unsigned(RandomAccess)) != 0;
+  static constexpr bool is_atomic = (T & unsigned(Atomic)) != 0;
+  static constexpr bool is_restrict = (T & unsigned(Restrict)) != 0;
+  static constexpr bool is_aligned = (T & unsigned(Aligned)) != 0;
+};
+
+using MemoryManaged = MemoryTraits<0>;
+using MemoryUnmanaged = MemoryTraits<unsigned(Unmanaged)>;
+using MemoryRandomAccess = MemoryTraits<unsigned(Unmanaged) | unsigned(RandomAccess)>;
+
+template <class T>
+struct is_memory_traits : std::false_type {};
+template <unsigned T>
+struct is_memory_traits<MemoryTraits<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_memory_traits_v = is_memory_traits<T>::value;
+
+}  // namespace Kokkos

@@ -1,0 +1,100 @@
+#pragma once
+// The reference-counted allocation record behind managed Views.
+//
+// A record owns one allocation in one memory space, its label and the element construction /
+// destruction.  Views hold a pointer to the record; copying a View on the host increments the
+// count, destroying one decrements it, and the last one deletes the record, which destroys
+// the elements and frees the memory.  Device code never touches the count (the record lives
+// in host memory).
+#include <Kokkos_Macros.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <new>
+#include <string>
+#include <type_traits>
+
+namespace Kokkos {
+namespace Impl {
+
+class SharedAllocationRecord {
+ public:
+  SharedAllocationRecord(const SharedAllocationRecord&) = delete;
+  SharedAllocationRecord& operator=(const SharedAllocationRecord&) = delete;
+  virtual ~SharedAllocationRecord() = default;
+
+  void* data() const noexcept { return m_data; }
+  std::size_t size() const noexcept { return m_bytes; }  // bytes
+  const std::string& get_label() const noexcept { return m_label; }
+  // Stable for the lifetime of the record; what bounds-check messages print.
+  const char* label_c_str() const noexcept { return m_label.c_str(); }
+  int use_count() const noexcept { return m_count.load(std::memory_order_relaxed); }
+
+  void increment() noexcept { m_count.fetch_add(1, std::memory_order_relaxed); }
+  // Deletes the record (and so frees the allocation) when the last reference goes away.
+  void decrement() noexcept {
+    if (m_count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+ protected:
+  SharedAllocationRecord(std::string label, void* data, std::size_t bytes)
+      : m_count(1), m_data(data), m_bytes(bytes), m_label(std::move(label)) {}
+
+  std::atomic<int> m_count;
+  void* m_data;
+  std::size_t m_bytes;
+  std::string m_label;
+};
+
+// Record for `count` elements of ValueType in MemorySpace.  Host-accessible memory is
+// constructed and destroyed with plain loops (no parallel dispatch).
+template <class MemorySpace, class ValueType>
+class SharedAllocationRecordFor final : public SharedAllocationRecord {
+ public:
+  // Allocates; value-initialises each element when `initialize`, otherwise leaves trivial
+  // types uninitialised (non-trivial types are still default-constructed).
+  static SharedAllocationRecordFor* allocate(const MemorySpace& space, const std::string& label, std::size_t count,
+                                             bool initialize) {
+    const std::size_t bytes = count * sizeof(ValueType);
+    void* ptr = space.allocate(label.c_str(), bytes);
+    auto* rec = new SharedAllocationRecordFor(space, label, ptr, bytes, count);
+    if constexpr (MemorySpace::is_host_accessible) {
+      ValueType* p = static_cast<ValueType*>(ptr);
+      if (initialize) {
+        // value-initialisation: zero for arithmetic types, the default constructor otherwise
+        for (std::size_t i = 0; i < count; ++i) new (p + i) ValueType();
+      } else if constexpr (!std::is_trivially_default_constructible_v<ValueType>) {
+        for (std::size_t i = 0; i < count; ++i) new (p + i) ValueType;
+      }
+      rec->m_constructed = true;
+    } else {
+      // A back end with device memory must initialise it here (e.g. zero it on the device).
+      static_assert(MemorySpace::is_host_accessible,
+                    "Kokkos::View: allocation in non-host-accessible memory is not implemented yet");
+      (void)initialize;
+    }
+    return rec;
+  }
+
+  ~SharedAllocationRecordFor() override {
+    if constexpr (!std::is_trivially_destructible_v<ValueType>) {
+      if (m_constructed) {
+        ValueType* p = static_cast<ValueType*>(m_data);
+        for (std::size_t i = 0; i < m_count_elems; ++i) p[i].~ValueType();
+      }
+    }
+    m_space.deallocate(m_label.c_str(), m_data, m_bytes);
+  }
+
+ private:
+  SharedAllocationRecordFor(const MemorySpace& space, const std::string& label, void* data, std::size_t bytes,
+                            std::size_t count)
+      : SharedAllocationRecord(label, data, bytes), m_space(space), m_count_elems(count), m_constructed(false) {}
+
+  MemorySpace m_space;
+  std::size_t m_count_elems;
+  bool m_constructed;
+};
+
+}  // namespace Impl
+}  // namespace Kokkos
