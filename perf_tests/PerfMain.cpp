@@ -4,6 +4,8 @@
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 
+#include <iostream>
+
 int main(int argc, char* argv[]) {
   Kokkos::initialize(argc, argv);
   ::benchmark::Initialize(&argc, argv);

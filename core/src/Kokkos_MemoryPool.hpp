@@ -1,0 +1,603 @@
+#pragma once
+// Kokkos::MemoryPool: a finite, variable-size, lock-free superblock pool (seed 001 §2.5, §3.1).
+//
+// One allocation from the memory space holds, in this order:
+//   hints       per lane, one superblock index per block size (SBHint(N)); a lane's hints share
+//               a cache line, lanes never do (see impl/Kokkos_MemoryPoolLanes.hpp);
+//   superblocks per superblock a cache line with its state word, then its bit array
+//               (impl/Kokkos_SuperblockState.hpp) — states of neighbours never share a line;
+//   data        the superblocks, aligned to the largest block size, so that every block is
+//               aligned to its own size.
+// Block and superblock sizes are powers of two, so all arithmetic is shifts and masks.
+//
+// allocate(n) takes the block size 2^N that fits n (at least the minimum block size) and tries
+// the superblock its lane's hint names; only when that one is full or reassigned does it run
+// Figure 2.5's search from SBStart(N, lane): the first superblock of blocks 2^N with room, else
+// the first empty one (reassigned to 2^N), else one of larger blocks with room (the smallest
+// such size).  `attempt_limit` counts searches that find nothing usable.  deallocate is
+// constant time: superblock and block follow from the address.
+//
+// The pool object is a handle: copies share the memory, which is freed with the last copy on
+// the host; copies made on a device do not touch the count.
+#include <Kokkos_Abort.hpp>
+#include <Kokkos_Atomic.hpp>
+#include <Kokkos_Concepts.hpp>
+#include <Kokkos_HostSpace.hpp>
+#include <Kokkos_Macros.hpp>
+#include <impl/Kokkos_MemoryPoolLanes.hpp>
+#include <impl/Kokkos_SuperblockState.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KOKKOS_IMPL_MEMORY_POOL_COLD __attribute__((noinline, cold))
+#define KOKKOS_IMPL_MEMORY_POOL_NOINLINE __attribute__((noinline))
+#else
+#define KOKKOS_IMPL_MEMORY_POOL_COLD
+#define KOKKOS_IMPL_MEMORY_POOL_NOINLINE
+#endif
+
+namespace Kokkos {
+namespace Impl {
+
+// Smallest k with 2^k >= n (0 for n <= 1).
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t memory_pool_ceil_lg2(std::uint64_t n) noexcept {
+#if defined(__CUDA_ARCH__)
+  return n <= 1 ? 0u : std::uint32_t(64 - __clzll(static_cast<long long>(n - 1)));
+#else
+  return n <= 1 ? 0u : std::uint32_t(64 - __builtin_clzll(n - 1));
+#endif
+}
+
+// The sizes a pool is built with, after Kokkos' defaults and rounding to powers of two.
+struct MemoryPoolSizes {
+  std::uint32_t min_block_lg2;
+  std::uint32_t max_block_lg2;
+  std::uint32_t superblock_lg2;
+  std::uint32_t superblock_count;
+};
+
+// Applies the defaults of Kokkos 4 to the constructor's arguments, checks
+//   0 < min_block <= max_block <= superblock <= total,  superblock <= 2^31,
+//   at most 2^25 blocks per superblock,
+// and throws std::runtime_error naming the violated constraint and the values.
+inline MemoryPoolSizes memory_pool_sizes(std::size_t total, std::size_t min_block, std::size_t max_block,
+                                         std::size_t superblock) {
+  constexpr std::size_t max_superblock = std::size_t(1) << 31;
+  constexpr std::uint32_t max_count_lg2 = SuperblockState::max_block_count_lg2;
+  const std::string requested = "(min_total_alloc_size = " + std::to_string(total) +
+                                ", min_block_alloc_size = " + std::to_string(min_block) +
+                                ", max_block_alloc_size = " + std::to_string(max_block) +
+                                ", min_superblock_size = " + std::to_string(superblock) + ")";
+
+  if (min_block == 0) {
+    superblock = std::min<std::size_t>(std::size_t(1) << 20, total);
+    min_block = std::min<std::size_t>(64, superblock);
+    max_block = std::min<std::size_t>(4096, superblock);
+  } else if (superblock == 0) {
+    const std::size_t by_count =
+        min_block > (max_superblock >> max_count_lg2) ? max_superblock : min_block << max_count_lg2;
+    superblock = std::min({by_count, max_superblock, total});
+  }
+  if (max_block == 0) max_block = superblock;
+
+  const auto fail = [&](const std::string& constraint, const std::string& values) {
+    throw std::runtime_error("Kokkos::MemoryPool " + requested + ": requires " + constraint + ", but " + values +
+                             " (min_block_alloc_size = " + std::to_string(min_block) +
+                             ", max_block_alloc_size = " + std::to_string(max_block) +
+                             ", min_superblock_size = " + std::to_string(superblock) + " after defaults)");
+  };
+  if (total == 0) fail("0 < min_total_alloc_size", "min_total_alloc_size = 0");
+  if (min_block > max_block) {
+    fail("min_block_alloc_size <= max_block_alloc_size", "min_block_alloc_size = " + std::to_string(min_block) +
+                                                             " > max_block_alloc_size = " + std::to_string(max_block));
+  }
+  if (max_block > superblock) {
+    fail("max_block_alloc_size <= min_superblock_size", "max_block_alloc_size = " + std::to_string(max_block) +
+                                                            " > min_superblock_size = " + std::to_string(superblock));
+  }
+  if (superblock > total) {
+    fail("min_superblock_size <= min_total_alloc_size", "min_superblock_size = " + std::to_string(superblock) +
+                                                            " > min_total_alloc_size = " + std::to_string(total));
+  }
+  if (superblock > max_superblock) {
+    fail("min_superblock_size <= 2^31 (2147483648)", "min_superblock_size = " + std::to_string(superblock));
+  }
+
+  MemoryPoolSizes sizes;
+  sizes.min_block_lg2 = memory_pool_ceil_lg2(min_block);
+  sizes.max_block_lg2 = memory_pool_ceil_lg2(max_block);
+  sizes.superblock_lg2 = memory_pool_ceil_lg2(superblock);
+  if (sizes.superblock_lg2 - sizes.min_block_lg2 > max_count_lg2) {
+    fail("at most 2^25 (33554432) blocks per superblock",
+         "a superblock of 2^" + std::to_string(sizes.superblock_lg2) + " bytes holds 2^" +
+             std::to_string(sizes.superblock_lg2 - sizes.min_block_lg2) + " blocks of 2^" +
+             std::to_string(sizes.min_block_lg2) + " bytes");
+  }
+  const std::size_t count =
+      (total >> sizes.superblock_lg2) + ((total & ((std::size_t(1) << sizes.superblock_lg2) - 1)) != 0);
+  if (count > std::size_t(INT32_MAX)) {
+    fail("at most 2^31 - 1 superblocks", std::to_string(count) + " superblocks of 2^" +
+                                             std::to_string(sizes.superblock_lg2) + " bytes are needed");
+  }
+  sizes.superblock_count = std::uint32_t(count);
+  return sizes;
+}
+
+// The one allocation behind all copies of a pool, with its host-side reference count.
+template <class MemorySpace>
+struct MemoryPoolAllocation {
+  std::atomic<int> references{1};
+  MemorySpace space;
+  void* base = nullptr;
+  std::size_t bytes = 0;
+};
+
+inline constexpr const char* memory_pool_label = "Kokkos::MemoryPool";
+
+[[noreturn]] KOKKOS_IMPL_MEMORY_POOL_COLD KOKKOS_INLINE_FUNCTION void memory_pool_abort_too_large(
+    std::size_t request, std::size_t max_block) {
+  KOKKOS_IF_ON_HOST((char message[192]; std::snprintf(message, sizeof(message),
+                                                      "Kokkos::MemoryPool::allocate: request of %zu bytes exceeds "
+                                                      "the maximum block size of %zu bytes",
+                                                      request, max_block);
+                     ::Kokkos::abort(message);))
+  KOKKOS_IF_ON_DEVICE((::printf("Kokkos::MemoryPool::allocate: request of %llu bytes exceeds the maximum block size "
+                                "of %llu bytes\n",
+                                (unsigned long long)request, (unsigned long long)max_block);
+                       ::Kokkos::abort("Kokkos::MemoryPool::allocate: request exceeds the maximum block size");))
+}
+
+enum class MemoryPoolMisuse { outside_pool, never_allocated, not_block_boundary, size_exceeds_block, not_allocated };
+
+// What is wrong with a deallocation; `a` and `b` are the figures each case quotes.
+inline void memory_pool_describe_misuse(char* out, std::size_t n, MemoryPoolMisuse misuse, std::size_t a,
+                                        std::size_t b) {
+  switch (misuse) {
+    case MemoryPoolMisuse::outside_pool:
+      std::snprintf(out, n, "the pointer is not inside the pool [%#zx, %#zx)", a, a + b);
+      return;
+    case MemoryPoolMisuse::never_allocated:
+      std::snprintf(out, n, "the block is not allocated (superblock %zu has never held blocks)", a);
+      return;
+    case MemoryPoolMisuse::not_block_boundary:
+      std::snprintf(out, n, "the pointer is not at a block boundary (blocks of %zu bytes there; it is %zu bytes into one)",
+                    a, b);
+      return;
+    case MemoryPoolMisuse::size_exceeds_block:
+      std::snprintf(out, n, "the size is larger than the block of %zu bytes at that address", a);
+      return;
+    case MemoryPoolMisuse::not_allocated:
+      std::snprintf(out, n,
+                    "the block is not allocated (already deallocated, or never allocated; block %zu of superblock %zu)",
+                    a, b);
+      return;
+  }
+  std::snprintf(out, n, "erroneous pointer");
+}
+
+[[noreturn]] KOKKOS_IMPL_MEMORY_POOL_COLD KOKKOS_INLINE_FUNCTION void memory_pool_abort_deallocate(
+    const void* ptr, std::size_t size, MemoryPoolMisuse misuse, std::size_t a, std::size_t b) {
+  KOKKOS_IF_ON_HOST((char detail[192]; memory_pool_describe_misuse(detail, sizeof(detail), misuse, a, b);
+                     char message[320];
+                     std::snprintf(message, sizeof(message), "Kokkos::MemoryPool::deallocate(%p, %zu): %s", ptr, size,
+                                   detail);
+                     ::Kokkos::abort(message);))
+  KOKKOS_IF_ON_DEVICE((::printf("Kokkos::MemoryPool::deallocate(%p, %llu): erroneous pointer (case %d: %llu, %llu)\n",
+                                ptr, (unsigned long long)size, int(misuse), (unsigned long long)a,
+                                (unsigned long long)b);
+                       ::Kokkos::abort("Kokkos::MemoryPool::deallocate: erroneous pointer");))
+}
+
+}  // namespace Impl
+
+template <class DeviceType>
+class MemoryPool {
+  using traits = Impl::SpaceTraits<DeviceType>;
+
+ public:
+  using memory_space = typename traits::memory_space;
+  using execution_space = typename traits::execution_space;
+  using device_type = typename traits::device_type;
+
+  static constexpr std::uint32_t max_superblock_size = std::uint32_t(1) << 31;
+  static constexpr std::uint32_t max_block_per_superblock = std::uint32_t(1)
+                                                            << Impl::SuperblockState::max_block_count_lg2;
+
+  struct usage_statistics {
+    std::size_t capacity_bytes;        // bytes the pool can hand out
+    std::size_t superblock_bytes;      // bytes per superblock
+    std::size_t max_block_bytes;       // largest block size
+    std::size_t min_block_bytes;       // smallest block size
+    std::size_t capacity_superblocks;  // superblocks in the pool
+    std::size_t consumed_superblocks;  // superblocks holding at least one allocated block
+    std::size_t consumed_blocks;       // allocated blocks
+    std::size_t consumed_bytes;        // bytes of allocated blocks
+    std::size_t reserved_blocks;       // free blocks in consumed superblocks
+    std::size_t reserved_bytes;        // bytes of free blocks in consumed superblocks
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // Construction and shared ownership
+  // ---------------------------------------------------------------------------------------------
+
+  // An empty pool: capacity 0, every allocation returns nullptr.
+  KOKKOS_INLINE_FUNCTION MemoryPool() noexcept {}
+
+  // A span of at least `min_total_alloc_size` bytes in `space`, in superblocks of at least
+  // `min_superblock_size` bytes, handing out blocks of min_block_alloc_size..max_block_alloc_size
+  // bytes (each rounded up to a power of two); zero arguments take Kokkos' defaults.  Throws
+  // std::runtime_error for invalid sizes, before allocating anything.
+  MemoryPool(const memory_space& space, std::size_t min_total_alloc_size, std::size_t min_block_alloc_size = 0,
+             std::size_t max_block_alloc_size = 0, std::size_t min_superblock_size = 0) {
+    static_assert(SpaceAccessibility<HostSpace, memory_space>::accessible,
+                  "Kokkos::MemoryPool: pools in memory the host cannot access need the back end's copy; not "
+                  "implemented yet");
+    const Impl::MemoryPoolSizes sizes = Impl::memory_pool_sizes(min_total_alloc_size, min_block_alloc_size,
+                                                                max_block_alloc_size, min_superblock_size);
+    constexpr std::size_t line = KOKKOS_IMPL_CACHE_LINE;
+    const auto round_to_line = [](std::size_t n) { return (n + line - 1) / line * line; };
+
+    m_sb_count = sizes.superblock_count;
+    m_sb_lg2 = sizes.superblock_lg2;
+    m_min_block_lg2 = sizes.min_block_lg2;
+    m_max_block_lg2 = sizes.max_block_lg2;
+    m_size_count = m_max_block_lg2 - m_min_block_lg2 + 1;
+    const std::uint64_t words = Impl::SuperblockState::words_for(m_sb_lg2 - m_min_block_lg2);
+    m_sb_record_bytes = std::uint32_t(line + round_to_line(words * sizeof(std::uint64_t)));
+    // As many lanes as leave every (block size, lane) its own starting superblock, at most 64.
+    std::uint32_t lanes = 1;
+    while (lanes * 2 <= Impl::memory_pool_max_lanes && std::uint64_t(lanes) * 2 * m_size_count <= m_sb_count) {
+      lanes *= 2;
+    }
+    m_lane_mask = lanes - 1;
+    m_hint_stride = std::uint32_t(round_to_line(m_size_count * sizeof(std::uint32_t)) / sizeof(std::uint32_t));
+
+    const std::size_t hint_bytes = std::size_t(lanes) * m_hint_stride * sizeof(std::uint32_t);
+    const std::size_t meta_bytes = hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes;
+    const std::size_t data_align = std::max<std::size_t>(line, std::size_t(1) << m_max_block_lg2);
+    const std::size_t capacity_bytes = std::size_t(m_sb_count) << m_sb_lg2;
+    const std::size_t bytes = line + meta_bytes + data_align + capacity_bytes;
+
+    auto* allocation = new Impl::MemoryPoolAllocation<memory_space>();
+    allocation->space = space;
+    try {
+      allocation->base = space.allocate(Impl::memory_pool_label, bytes);
+    } catch (...) {
+      delete allocation;
+      throw;
+    }
+    allocation->bytes = bytes;
+    m_allocation = allocation;
+
+    const auto align_up = [](std::uintptr_t p, std::size_t a) { return (p + a - 1) / a * a; };
+    char* const meta = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(allocation->base), line));
+    std::memset(meta, 0, meta_bytes);
+    m_hints = reinterpret_cast<std::uint32_t*>(meta);
+    m_sb_records = meta + hint_bytes;
+    m_data = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(meta + meta_bytes), data_align));
+
+    // Each lane's hint starts at its SBStart, and that superblock is assigned to the hint's block
+    // size if no other (size, lane) claimed it first: threads of different lanes then allocate
+    // from different superblocks from the first allocation on.  Assigned but empty superblocks
+    // remain free to be reassigned.
+    for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+      for (std::uint32_t n = 0; n < m_size_count; ++n) {
+        const std::uint32_t sb = superblock_start(n, lane);
+        m_hints[lane * m_hint_stride + n] = sb;
+        std::uint32_t* const state = superblock_word(sb);
+        if (*state == 0) *state = Impl::SuperblockState::make(n + 1, 0);
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION MemoryPool(const MemoryPool& other) noexcept { copy_from(other); }
+  KOKKOS_INLINE_FUNCTION MemoryPool(MemoryPool&& other) noexcept {
+    copy_fields(other);
+    other.clear();
+  }
+  KOKKOS_INLINE_FUNCTION MemoryPool& operator=(const MemoryPool& other) noexcept {
+    if (this != &other) {
+      release();
+      copy_from(other);
+    }
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION MemoryPool& operator=(MemoryPool&& other) noexcept {
+    if (this != &other) {
+      release();
+      copy_fields(other);
+      other.clear();
+    }
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION ~MemoryPool() { release(); }
+
+  KOKKOS_INLINE_FUNCTION bool operator==(const MemoryPool& other) const noexcept {
+    return m_allocation == other.m_allocation;
+  }
+  KOKKOS_INLINE_FUNCTION bool operator!=(const MemoryPool& other) const noexcept { return !(*this == other); }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sizes
+  // ---------------------------------------------------------------------------------------------
+
+  KOKKOS_INLINE_FUNCTION std::size_t capacity() const noexcept { return std::size_t(m_sb_count) << m_sb_lg2; }
+  KOKKOS_INLINE_FUNCTION std::size_t min_block_size() const noexcept {
+    return m_sb_count ? std::size_t(1) << m_min_block_lg2 : 0;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t max_block_size() const noexcept {
+    return m_sb_count ? std::size_t(1) << m_max_block_lg2 : 0;
+  }
+  KOKKOS_INLINE_FUNCTION int number_of_superblocks() const noexcept { return int(m_sb_count); }
+
+  // The block size allocate(alloc_size) would hand out; 0 for 0 bytes and for requests larger
+  // than the maximum block size.
+  KOKKOS_INLINE_FUNCTION std::size_t allocate_block_size(std::size_t alloc_size) const noexcept {
+    if (alloc_size - 1 >= max_block_size()) return 0;
+    return std::size_t(1) << block_lg2_for(alloc_size);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Allocation
+  // ---------------------------------------------------------------------------------------------
+
+  // A block of at least `alloc_size` bytes aligned to its size, or nullptr when `alloc_size` is
+  // 0, the pool is empty, or `attempt_limit` searches found no room (attempt_limit < 1 makes no
+  // search).  A request above max_block_size() aborts.
+  KOKKOS_INLINE_FUNCTION void* allocate(std::size_t alloc_size, std::int32_t attempt_limit = 1) const noexcept {
+    if (KOKKOS_IMPL_UNLIKELY(alloc_size - 1 >= max_block_size())) {
+      if (alloc_size == 0 || m_sb_count == 0) return nullptr;
+      Impl::memory_pool_abort_too_large(alloc_size, max_block_size());
+    }
+    if (KOKKOS_IMPL_UNLIKELY(attempt_limit < 1)) return nullptr;
+    const std::uint32_t block_lg2 = block_lg2_for(alloc_size);
+    const std::uint32_t code = block_lg2 - m_min_block_lg2 + 1;
+    const std::uint32_t lane = Impl::memory_pool_thread_lane() & m_lane_mask;
+    std::uint32_t* const hint = m_hints + lane * m_hint_stride + (code - 1);
+    const std::uint32_t sb = Impl::atomic_load_relaxed(hint);
+    if (KOKKOS_IMPL_LIKELY(superblock(sb).try_reserve(code, block_count(block_lg2)))) return claim(sb, block_lg2);
+    return allocate_by_search(code, lane, hint, attempt_limit);
+  }
+
+  // Returns a block to the pool; nullptr is a no-op.  A pointer outside the pool, not at a block
+  // boundary, or not allocated (e.g. freed twice) aborts with a message naming the problem:
+  // those checks cost nothing beyond the deallocation itself.  `alloc_size` is only checked in
+  // debug builds (KOKKOS_ENABLE_DEBUG): it must fit the block.
+  KOKKOS_INLINE_FUNCTION void deallocate(void* ptr, std::size_t alloc_size) const noexcept {
+    if (ptr == nullptr) return;
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(ptr) - reinterpret_cast<std::uintptr_t>(m_data);
+    if (KOKKOS_IMPL_UNLIKELY(offset >= capacity())) {
+      Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::outside_pool,
+                                         std::size_t(reinterpret_cast<std::uintptr_t>(m_data)), capacity());
+    }
+    const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
+    const Impl::SuperblockState state = superblock(sb);
+    const std::uint32_t code = Impl::SuperblockState::code(state.load());
+    if (KOKKOS_IMPL_UNLIKELY(code == 0)) {
+      Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::never_allocated, sb, 0);
+    }
+    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
+    const std::size_t in_superblock = offset & ((std::size_t(1) << m_sb_lg2) - 1);
+    const std::size_t in_block = in_superblock & ((std::size_t(1) << block_lg2) - 1);
+    if (KOKKOS_IMPL_UNLIKELY(in_block != 0)) {
+      Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_block_boundary,
+                                         std::size_t(1) << block_lg2, in_block);
+    }
+#if defined(KOKKOS_ENABLE_DEBUG)
+    if (alloc_size > (std::size_t(1) << block_lg2)) {
+      Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::size_exceeds_block,
+                                         std::size_t(1) << block_lg2, 0);
+    }
+#endif
+    const std::uint32_t index = std::uint32_t(in_superblock >> block_lg2);
+    if (KOKKOS_IMPL_UNLIKELY(!state.release(index))) {
+      Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
+    }
+    Impl::memory_pool_set_bit_cursor(block_lg2, index >> Impl::SuperblockState::bits_per_word_lg2);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inspection (a snapshot: exact when no allocation or deallocation runs concurrently)
+  // ---------------------------------------------------------------------------------------------
+
+  // Block size and block counts of superblock `sb_id`; all 0 for a superblock never assigned a
+  // block size or an id out of range.
+  template <class Int>
+  KOKKOS_INLINE_FUNCTION void superblock_state(int sb_id, Int& block_size, Int& block_count_capacity,
+                                               Int& block_count_used) const noexcept {
+    block_size = block_count_capacity = block_count_used = 0;
+    if (sb_id < 0 || std::uint32_t(sb_id) >= m_sb_count) return;
+    const std::uint32_t state = superblock(std::uint32_t(sb_id)).load();
+    const std::uint32_t code = Impl::SuperblockState::code(state);
+    if (code == 0) return;
+    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
+    block_size = Int(std::size_t(1) << block_lg2);
+    block_count_capacity = Int(block_count(block_lg2));
+    block_count_used = Int(Impl::SuperblockState::used(state));
+  }
+
+  void get_usage_statistics(usage_statistics& stats) const {
+    stats = usage_statistics{};
+    stats.capacity_bytes = capacity();
+    stats.superblock_bytes = m_sb_count ? std::size_t(1) << m_sb_lg2 : 0;
+    stats.max_block_bytes = max_block_size();
+    stats.min_block_bytes = min_block_size();
+    stats.capacity_superblocks = m_sb_count;
+    for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) {
+      std::size_t size = 0, count = 0, used = 0;
+      superblock_state(int(sb), size, count, used);
+      if (used == 0) continue;
+      ++stats.consumed_superblocks;
+      stats.consumed_blocks += used;
+      stats.consumed_bytes += used * size;
+      stats.reserved_blocks += count - used;
+      stats.reserved_bytes += (count - used) * size;
+    }
+  }
+
+  // One line per superblock: its block size and how many of its blocks are allocated.
+  void print_state(std::ostream& s) const {
+    s << "Kokkos::MemoryPool { capacity " << capacity() << " bytes in " << m_sb_count << " superblocks of "
+      << (m_sb_count ? std::size_t(1) << m_sb_lg2 : 0) << " bytes, blocks of " << min_block_size() << " to "
+      << max_block_size() << " bytes }\n";
+    for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) {
+      std::size_t size = 0, count = 0, used = 0;
+      superblock_state(int(sb), size, count, used);
+      s << "  Superblock[ " << sb << " / " << m_sb_count << " ] { ";
+      if (size == 0) {
+        s << "unassigned }\n";
+      } else {
+        s << "block_size(" << size << ") block_count( " << used << " / " << count << " ) }\n";
+      }
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t no_superblock = ~std::uint32_t(0);
+
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t block_lg2_for(std::size_t alloc_size) const noexcept {
+    const std::uint32_t lg2 = Impl::memory_pool_ceil_lg2(alloc_size);
+    return lg2 < m_min_block_lg2 ? m_min_block_lg2 : lg2;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t block_count(std::uint32_t block_lg2) const noexcept {
+    return std::uint32_t(1) << (m_sb_lg2 - block_lg2);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t* superblock_word(std::uint32_t sb) const noexcept {
+    return reinterpret_cast<std::uint32_t*>(m_sb_records + std::size_t(sb) * m_sb_record_bytes);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Impl::SuperblockState superblock(std::uint32_t sb) const noexcept {
+    char* const record = m_sb_records + std::size_t(sb) * m_sb_record_bytes;
+    return Impl::SuperblockState(reinterpret_cast<std::uint32_t*>(record),
+                                 reinterpret_cast<std::uint64_t*>(record + KOKKOS_IMPL_CACHE_LINE));
+  }
+  // SBStart(N, lane): spread over the pool so that different block sizes and different lanes
+  // start their searches at different superblocks.
+  KOKKOS_INLINE_FUNCTION std::uint32_t superblock_start(std::uint32_t size_index, std::uint32_t lane) const noexcept {
+    const std::uint64_t slots = std::uint64_t(m_size_count) * (m_lane_mask + 1);
+    return std::uint32_t((std::uint64_t(lane) * m_size_count + size_index) * m_sb_count / slots);
+  }
+
+  // Claims a block in superblock `sb`, where one block of 2^block_lg2 bytes is reserved.
+  KOKKOS_FORCEINLINE_FUNCTION void* claim(std::uint32_t sb, std::uint32_t block_lg2) const noexcept {
+    const std::uint32_t index = superblock(sb).claim(m_sb_lg2 - block_lg2, Impl::memory_pool_bit_cursor(block_lg2));
+    Impl::memory_pool_set_bit_cursor(block_lg2, index >> Impl::SuperblockState::bits_per_word_lg2);
+    return m_data + (std::size_t(sb) << m_sb_lg2) + (std::size_t(index) << block_lg2);
+  }
+
+  // Figure 2.5 once the hinted superblock failed.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE KOKKOS_FUNCTION void* allocate_by_search(std::uint32_t code, std::uint32_t lane,
+                                                                          std::uint32_t* hint,
+                                                                          std::int32_t attempt_limit) const noexcept {
+    using State = Impl::SuperblockState;
+    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
+    const std::uint32_t start = superblock_start(code - 1, lane);
+    while (true) {
+      std::uint32_t preferred = no_superblock, empty = no_superblock, larger = no_superblock;
+      std::uint32_t empty_state = 0, larger_code = State::max_code + 1;
+      bool preferred_has_more = false;
+      for (std::uint32_t i = 0, sb = start; i < m_sb_count; ++i) {
+        const std::uint32_t state = superblock(sb).load();
+        const std::uint32_t sb_code = State::code(state);
+        const std::uint32_t used = State::used(state);
+        if (sb_code == code) {
+          if (used < block_count(block_lg2)) {
+            preferred = sb;
+            preferred_has_more = used + 1 < block_count(block_lg2);
+            break;
+          }
+        } else if (used == 0) {
+          if (empty == no_superblock) {
+            empty = sb;
+            empty_state = state;
+          }
+        } else if (sb_code > code && sb_code < larger_code && used < block_count(m_min_block_lg2 + sb_code - 1)) {
+          larger = sb;
+          larger_code = sb_code;
+        }
+        if (++sb == m_sb_count) sb = 0;
+      }
+
+      if (preferred != no_superblock) {
+        if (preferred_has_more && Impl::atomic_load_relaxed(hint) != preferred) {
+          Impl::atomic_store_relaxed(hint, preferred);
+        }
+        if (superblock(preferred).try_reserve(code, block_count(block_lg2))) return claim(preferred, block_lg2);
+      } else if (empty != no_superblock) {
+        if (superblock(empty).try_assign_and_reserve(empty_state, code)) {
+          Impl::atomic_store_relaxed(hint, empty);
+          return claim(empty, block_lg2);
+        }
+      } else if (larger != no_superblock) {
+        const std::uint32_t larger_lg2 = m_min_block_lg2 + larger_code - 1;
+        if (superblock(larger).try_reserve(larger_code, block_count(larger_lg2))) return claim(larger, larger_lg2);
+      } else {
+        // Nothing usable was seen; blocks may have been freed meanwhile, so try again while
+        // attempts remain, starting from the hint as the first attempt did.
+        if (--attempt_limit < 1) return nullptr;
+        const std::uint32_t sb = Impl::atomic_load_relaxed(hint);
+        if (superblock(sb).try_reserve(code, block_count(block_lg2))) return claim(sb, block_lg2);
+      }
+      // A superblock seen usable was taken by a concurrent allocation: search again.
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void copy_fields(const MemoryPool& other) noexcept {
+    m_allocation = other.m_allocation;
+    m_hints = other.m_hints;
+    m_sb_records = other.m_sb_records;
+    m_data = other.m_data;
+    m_sb_count = other.m_sb_count;
+    m_sb_lg2 = other.m_sb_lg2;
+    m_min_block_lg2 = other.m_min_block_lg2;
+    m_max_block_lg2 = other.m_max_block_lg2;
+    m_size_count = other.m_size_count;
+    m_sb_record_bytes = other.m_sb_record_bytes;
+    m_hint_stride = other.m_hint_stride;
+    m_lane_mask = other.m_lane_mask;
+  }
+  KOKKOS_INLINE_FUNCTION void clear() noexcept {
+    m_allocation = nullptr;
+    m_hints = nullptr;
+    m_sb_records = m_data = nullptr;
+    m_sb_count = m_sb_lg2 = m_min_block_lg2 = m_max_block_lg2 = m_size_count = 0;
+    m_sb_record_bytes = m_hint_stride = m_lane_mask = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void copy_from(const MemoryPool& other) noexcept {
+    copy_fields(other);
+    KOKKOS_IF_ON_HOST((if (m_allocation) m_allocation->references.fetch_add(1, std::memory_order_relaxed);))
+  }
+  KOKKOS_INLINE_FUNCTION void release() noexcept {
+    KOKKOS_IF_ON_HOST((if (m_allocation && m_allocation->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      m_allocation->space.deallocate(Impl::memory_pool_label, m_allocation->base, m_allocation->bytes);
+      delete m_allocation;
+    }))
+    clear();
+  }
+
+  Impl::MemoryPoolAllocation<memory_space>* m_allocation = nullptr;
+  std::uint32_t* m_hints = nullptr;  // [lane][block size]: superblock index
+  char* m_sb_records = nullptr;      // per superblock: state word line, then bit array
+  char* m_data = nullptr;            // superblock 0
+  std::uint32_t m_sb_count = 0;
+  std::uint32_t m_sb_lg2 = 0;
+  std::uint32_t m_min_block_lg2 = 0;
+  std::uint32_t m_max_block_lg2 = 0;
+  std::uint32_t m_size_count = 0;       // block sizes: m_max_block_lg2 - m_min_block_lg2 + 1
+  std::uint32_t m_sb_record_bytes = 0;  // stride of m_sb_records
+  std::uint32_t m_hint_stride = 0;      // stride of m_hints, in uint32
+  std::uint32_t m_lane_mask = 0;        // lanes - 1 (a power of two)
+};
+
+}  // namespace Kokkos
+
+#undef KOKKOS_IMPL_MEMORY_POOL_COLD
+#undef KOKKOS_IMPL_MEMORY_POOL_NOINLINE

@@ -1,0 +1,389 @@
+// Concurrency stress for Kokkos::MemoryPool: many std::threads (more than cores, to force
+// interleavings) and parallel_for on every back end allocate and free random sizes in random
+// order.  Every block handed out is checked against an ownership map of the whole pool (no two
+// live blocks share a byte, every pointer lies inside the pool and is aligned to its block) and
+// carries its owner's byte pattern, verified before it is freed.  A tiny pool under contention
+// returns nullptr, never a bad pointer, and gives back its whole capacity afterwards.
+//
+// Seeds are random per run and printed; set KDAG_TEST_SEED=<n> to replay one.
+#include "TestCommon.hpp"
+
+#include <Kokkos_MemoryPool.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using HostPool = Kokkos::MemoryPool<Kokkos::HostSpace>;
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+constexpr int sanitizer_slowdown = 4;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+constexpr int sanitizer_slowdown = 4;
+#else
+constexpr int sanitizer_slowdown = 1;
+#endif
+#else
+constexpr int sanitizer_slowdown = 1;
+#endif
+
+std::uint64_t test_seed() {
+  static const std::uint64_t seed = [] {
+    if (const char* env = std::getenv("KDAG_TEST_SEED")) return std::uint64_t(std::strtoull(env, nullptr, 10));
+    std::random_device rd;
+    return (std::uint64_t(rd()) << 32) ^ rd();
+  }();
+  return seed;
+}
+
+// Records the seed with the test and in every failure message of the current scope.
+#define KDAG_SEED_TRACE()                                                                          \
+  ::testing::Test::RecordProperty("seed", std::to_string(test_seed()));                                           \
+  std::cout << "[ seed     ] KDAG_TEST_SEED=" << test_seed() << std::endl;                          \
+  SCOPED_TRACE("KDAG_TEST_SEED=" + std::to_string(test_seed()))
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Log-uniform in [1, max]: every block size is about equally likely.
+std::size_t random_size(std::uint64_t r, std::size_t max) {
+  const int max_lg2 = 63 - __builtin_clzll(max);
+  const int lg2 = int(r % std::uint64_t(max_lg2 + 1));
+  const std::size_t lo = std::size_t(1) << lg2;
+  const std::size_t size = lo + (r >> 8) % lo;
+  return std::min(size, max);
+}
+
+// The first byte of the pool's data: the lowest block once every smallest block is allocated.
+// Needs an empty pool; leaves it empty.
+std::uintptr_t pool_data_begin(const HostPool& pool) {
+  std::vector<void*> all;
+  while (void* p = pool.allocate(1)) all.push_back(p);
+  EXPECT_EQ(all.size(), pool.capacity() / pool.min_block_size());
+  const auto lowest = reinterpret_cast<std::uintptr_t>(*std::min_element(all.begin(), all.end()));
+  for (void* p : all) pool.deallocate(p, 1);
+  return lowest;
+}
+
+// Which owner holds each smallest-block granule of the pool.  Relaxed atomics only, so that the
+// map adds no synchronisation the pool itself does not provide (ThreadSanitizer checks the pool).
+class OwnershipMap {
+ public:
+  explicit OwnershipMap(const HostPool& pool)
+      : m_pool(pool),
+        m_begin(pool_data_begin(pool)),
+        m_granule_lg2(__builtin_ctzll(pool.min_block_size())),
+        m_sb_lg2(__builtin_ctzll(pool.capacity() / std::size_t(pool.number_of_superblocks()))),
+        m_count(pool.capacity() >> m_granule_lg2),
+        m_owner(new std::atomic<std::uint32_t>[m_count]()) {}
+
+  // Checks that `p`, returned for `size` bytes, is a block of the pool of at least that size,
+  // aligned to its size, and claims its bytes for `owner`; false (with a message) otherwise.
+  bool claim(const void* p, std::size_t size, std::uint32_t owner, std::string& error) const {
+    std::size_t first = 0, count = 0;
+    if (!locate(p, size, first, count, error)) return false;
+    for (std::size_t g = first; g < first + count; ++g) {
+      std::uint32_t expected = 0;
+      if (!m_owner[g].compare_exchange_strong(expected, owner, std::memory_order_relaxed)) {
+        error = "block " + hex(p) + " of " + std::to_string(count << m_granule_lg2) + " bytes overlaps a block of owner " +
+                std::to_string(expected);
+        for (std::size_t u = first; u < g; ++u) m_owner[u].store(0, std::memory_order_relaxed);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool release(const void* p, std::size_t size, std::uint32_t owner, std::string& error) const {
+    std::size_t first = 0, count = 0;
+    if (!locate(p, size, first, count, error)) return false;
+    bool ok = true;
+    for (std::size_t g = first; g < first + count; ++g) {
+      std::uint32_t expected = owner;
+      if (!m_owner[g].compare_exchange_strong(expected, 0, std::memory_order_relaxed)) {
+        error = "block " + hex(p) + " lost bytes to owner " + std::to_string(expected);
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  std::size_t owned_granules() const {
+    std::size_t n = 0;
+    for (std::size_t g = 0; g < m_count; ++g) n += m_owner[g].load(std::memory_order_relaxed) != 0;
+    return n;
+  }
+
+ private:
+  static std::string hex(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%p", p);
+    return buf;
+  }
+  bool locate(const void* p, std::size_t size, std::size_t& first, std::size_t& count, std::string& error) const {
+    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+    if (a < m_begin || a - m_begin >= m_pool.capacity()) {
+      error = "pointer " + hex(p) + " is outside the pool";
+      return false;
+    }
+    const std::size_t offset = a - m_begin;
+    int block = 0, capacity = 0, used = 0;
+    m_pool.superblock_state(int(offset >> m_sb_lg2), block, capacity, used);
+    if (block <= 0 || std::size_t(block) < m_pool.allocate_block_size(size) || offset % std::size_t(block) != 0 ||
+        used <= 0) {
+      error = "pointer " + hex(p) + " for " + std::to_string(size) + " bytes lies in a superblock of " +
+              std::to_string(block) + "-byte blocks (" + std::to_string(used) + " used) at offset " +
+              std::to_string(offset);
+      return false;
+    }
+    first = offset >> m_granule_lg2;
+    count = std::size_t(block) >> m_granule_lg2;
+    return true;
+  }
+
+  const HostPool& m_pool;
+  std::uintptr_t m_begin;
+  int m_granule_lg2;
+  int m_sb_lg2;
+  std::size_t m_count;
+  std::unique_ptr<std::atomic<std::uint32_t>[]> m_owner;
+};
+
+// The owner's byte pattern over the requested bytes of a block.
+void write_pattern(void* p, std::size_t size, std::uint64_t tag) {
+  auto* b = static_cast<unsigned char*>(p);
+  for (std::size_t k = 0; k < size; ++k) b[k] = static_cast<unsigned char>(mix(tag + k / 8) >> (8 * (k % 8)));
+}
+bool check_pattern(const void* p, std::size_t size, std::uint64_t tag) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  for (std::size_t k = 0; k < size; ++k)
+    if (b[k] != static_cast<unsigned char>(mix(tag + k / 8) >> (8 * (k % 8)))) return false;
+  return true;
+}
+
+struct Live {
+  void* p;
+  std::size_t size;
+  std::uint64_t tag;
+};
+
+struct ThreadReport {
+  long allocated = 0, refused = 0, freed = 0;
+  std::string error;  // the first problem this thread saw
+};
+
+// `threads` threads each run `ops` random allocate/free steps, holding at most `max_live` blocks
+// of up to `max_size` bytes.
+std::vector<ThreadReport> hammer(const HostPool& pool, const OwnershipMap& map, int threads, int ops, int max_live,
+                                 std::size_t max_size, std::uint64_t seed) {
+  std::vector<ThreadReport> reports(threads);
+  std::atomic<int> ready{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      ThreadReport& report = reports[t];
+      const std::uint32_t owner = std::uint32_t(t + 1);
+      std::mt19937_64 rng(seed ^ mix(std::uint64_t(t)));
+      std::vector<Live> live;
+      ready.fetch_add(1);
+      while (ready.load() < threads) std::this_thread::yield();  // start together
+      std::uint64_t serial = 0;
+      const auto fail = [&](const std::string& what) {
+        if (report.error.empty()) report.error = "thread " + std::to_string(t) + ": " + what;
+      };
+      for (int op = 0; op < ops && report.error.empty(); ++op) {
+        const std::uint64_t r = rng();
+        if (live.empty() || (int(live.size()) < max_live && (r & 1))) {
+          const std::size_t size = random_size(r >> 1, max_size);
+          void* p = pool.allocate(size, 1 + int((r >> 40) % 3));
+          if (!p) {
+            ++report.refused;
+            continue;
+          }
+          std::string error;
+          if (!map.claim(p, size, owner, error)) {
+            fail(error);
+            break;
+          }
+          const std::uint64_t tag = (std::uint64_t(owner) << 40) | ++serial;
+          write_pattern(p, size, tag);
+          live.push_back({p, size, tag});
+          ++report.allocated;
+        } else {
+          const std::size_t i = std::size_t(r >> 1) % live.size();
+          const Live block = live[i];
+          live[i] = live.back();
+          live.pop_back();
+          if (!check_pattern(block.p, block.size, block.tag)) fail("pattern of a live block was overwritten");
+          std::string error;
+          if (!map.release(block.p, block.size, owner, error)) fail(error);
+          pool.deallocate(block.p, block.size);
+          ++report.freed;
+        }
+      }
+      for (const Live& block : live) {
+        if (!check_pattern(block.p, block.size, block.tag)) fail("pattern of a live block was overwritten");
+        std::string error;
+        if (!map.release(block.p, block.size, owner, error)) fail(error);
+        pool.deallocate(block.p, block.size);
+        ++report.freed;
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  return reports;
+}
+
+void expect_empty(const HostPool& pool, const OwnershipMap& map) {
+  HostPool::usage_statistics s;
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 0u);
+  EXPECT_EQ(s.consumed_superblocks, 0u);
+  EXPECT_EQ(s.consumed_bytes, 0u);
+  EXPECT_EQ(map.owned_granules(), 0u);
+}
+
+TEST(MemoryPoolStress, ManyThreadsRandomSizesNeverOverlap) {
+  KDAG_SEED_TRACE();
+  // 64 superblocks of 64 KiB, blocks of 32..4096 bytes: never more than ~1.5 MiB live, so
+  // every allocation must succeed.
+  HostPool pool(Kokkos::HostSpace(), 4 << 20, 32, 4096, 64 << 10);
+  OwnershipMap map(pool);
+  const int threads = 12;
+  const auto reports = hammer(pool, map, threads, 40000 / sanitizer_slowdown, 32, 4096, test_seed());
+  long allocated = 0, freed = 0, refused = 0;
+  for (const auto& r : reports) {
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    allocated += r.allocated;
+    freed += r.freed;
+    refused += r.refused;
+  }
+  EXPECT_EQ(refused, 0) << "the pool never ran out of room, yet refused allocations";
+  EXPECT_EQ(allocated, freed);
+  EXPECT_GT(allocated, long(threads) * 1000 / sanitizer_slowdown);
+  expect_empty(pool, map);
+}
+
+TEST(MemoryPoolStress, TinyPoolUnderContentionRefusesThenRecovers) {
+  KDAG_SEED_TRACE();
+  // Four superblocks of 4 KiB (16 KiB) for 16 threads wanting up to 16 blocks of up to 1 KiB.
+  HostPool pool(Kokkos::HostSpace(), 16 << 10, 64, 1024, 4 << 10);
+  OwnershipMap map(pool);
+  const auto reports = hammer(pool, map, 16, 20000 / sanitizer_slowdown, 16, 1024, test_seed() + 1);
+  long allocated = 0, refused = 0;
+  for (const auto& r : reports) {
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    allocated += r.allocated;
+    refused += r.refused;
+  }
+  EXPECT_GT(refused, 0) << "the pool was expected to run out under this load";
+  EXPECT_GT(allocated, 1000 / sanitizer_slowdown);
+  expect_empty(pool, map);
+
+  // Every block is back: the whole capacity in smallest blocks, then in largest ones.
+  for (std::size_t size : {std::size_t(64), std::size_t(1024), std::size_t(100)}) {
+    std::vector<void*> all;
+    while (void* p = pool.allocate(size)) all.push_back(p);
+    EXPECT_EQ(all.size(), pool.capacity() / pool.allocate_block_size(size)) << size;
+    for (void* p : all) pool.deallocate(p, size);
+  }
+  expect_empty(pool, map);
+}
+
+TEST(MemoryPoolStress, OneSuperblockManyThreads) {
+  KDAG_SEED_TRACE();
+  // Everything contends for one state word and one bit array.
+  HostPool pool(Kokkos::HostSpace(), 8 << 10, 64, 64, 8 << 10);
+  OwnershipMap map(pool);
+  const auto reports = hammer(pool, map, 16, 20000 / sanitizer_slowdown, 12, 64, test_seed() + 2);
+  for (const auto& r : reports) EXPECT_TRUE(r.error.empty()) << r.error;
+  expect_empty(pool, map);
+}
+
+template <class Space>
+struct MemoryPoolStressOn : ::testing::Test {};
+TYPED_TEST_SUITE(MemoryPoolStressOn, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+// Rounds of parallel_for: allocate random sizes into slots, verify, free a random subset,
+// reallocate it while other workers churn temporary blocks, verify, free everything.
+TYPED_TEST(MemoryPoolStressOn, ParallelForRoundsNeverOverlap) {
+  KDAG_SEED_TRACE();
+  HostPool pool(Kokkos::HostSpace(), 32 << 20, 32, 4096, 256 << 10);
+  OwnershipMap map(pool);
+  const int n = 10000 / sanitizer_slowdown;
+  std::vector<Live> slots(n, Live{nullptr, 0, 0});
+  Live* s = slots.data();
+  const OwnershipMap* m = &map;
+  std::atomic<long> errors{0}, refused{0};
+  std::atomic<long>* e = &errors;
+  std::atomic<long>* f = &refused;
+  const std::uint64_t seed = test_seed();
+
+  for (std::uint64_t round = 0; round < 3; ++round) {
+    const std::uint64_t rs = mix(seed + round);
+    const auto fill = [=](std::int64_t i, std::uint64_t salt) {
+      const std::uint64_t r = mix(rs ^ (std::uint64_t(i) * 0x9E37u) ^ salt);
+      const std::size_t size = random_size(r, 4096);
+      void* p = pool.allocate(size);
+      if (!p) {
+        f->fetch_add(1);
+        return;
+      }
+      std::string error;
+      const std::uint32_t owner = std::uint32_t(i + 1);
+      if (!m->claim(p, size, owner, error)) {
+        e->fetch_add(1);
+        return;
+      }
+      write_pattern(p, size, r);
+      s[i] = Live{p, size, r};
+    };
+    const auto drop = [=](std::int64_t i) {
+      if (!s[i].p) return;
+      std::string error;
+      if (!check_pattern(s[i].p, s[i].size, s[i].tag) || !m->release(s[i].p, s[i].size, std::uint32_t(i + 1), error))
+        e->fetch_add(1);
+      pool.deallocate(s[i].p, s[i].size);
+      s[i] = Live{nullptr, 0, 0};
+    };
+    Kokkos::parallel_for("fill", Kokkos::RangePolicy<TypeParam>(0, n), [=](std::int64_t i) { fill(i, 1); });
+    Kokkos::parallel_for("free some", Kokkos::RangePolicy<TypeParam>(0, n), [=](std::int64_t i) {
+      if (mix(rs + std::uint64_t(i)) % 3 == 0) drop(i);
+    });
+    Kokkos::parallel_for("refill and churn", Kokkos::RangePolicy<TypeParam>(0, n), [=](std::int64_t i) {
+      if (!s[i].p) {
+        fill(i, 2);
+      } else {
+        // A short-lived block beside the long-lived ones.
+        const std::size_t size = random_size(mix(rs - std::uint64_t(i)), 4096);
+        void* p = pool.allocate(size);
+        if (p) {
+          write_pattern(p, size, std::uint64_t(i));
+          if (!check_pattern(p, size, std::uint64_t(i))) e->fetch_add(1);
+          pool.deallocate(p, size);
+        }
+      }
+    });
+    Kokkos::parallel_for("verify and free", Kokkos::RangePolicy<TypeParam>(0, n), [=](std::int64_t i) { drop(i); });
+    ASSERT_EQ(errors.load(), 0) << "round " << round;
+    expect_empty(pool, map);
+  }
+  // Under 1 KiB per block on average, at most 10000 long-lived blocks: 32 MiB always suffices.
+  EXPECT_EQ(refused.load(), 0);
+}
+
+}  // namespace
