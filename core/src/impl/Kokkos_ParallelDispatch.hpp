@@ -2,7 +2,8 @@
 // The dispatch class templates each back end specialises for each policy, as in Kokkos:
 //   ParallelFor<Functor, Policy, ExecSpace>{functor, policy}.execute();
 //   ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>  (see Kokkos_Parallel_Reduce.hpp)
-//   ParallelScan<Functor, Policy, ExecSpace>
+//   ParallelScan<CombinedFunctorReducer, Policy, ExecSpace>{combined, policy}.execute();
+//   ParallelScanWithTotal<CombinedFunctorReducer, Policy, ExecSpace>{combined, policy, total}
 namespace Kokkos::Impl {
 template <class Functor, class Policy, class ExecSpace>
 class ParallelFor;

@@ -1,0 +1,213 @@
+#pragma once
+// MDRangePolicy: a rank 2-6 box [lower, upper) cut into tiles (Kokkos 4 API).
+//
+//   parallel_for(MDRangePolicy<Rank<3>>({0, 0, 0}, {n0, n1, n2}, {4, 4, 64}), f);  // f(i, j, k)
+//
+// Rank<N, Outer, Inner>: Outer orders the tiles, Inner the indices within a tile; Right means
+// the last index varies fastest (the host default).  A tile extent of 0 (or no tile argument)
+// picks the host default: the whole extent in the fastest dimension, 2 in the others.
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_Abort.hpp>
+#include <Kokkos_Array.hpp>
+#include <Kokkos_ExecPolicy.hpp>
+#include <impl/Kokkos_PolicyTraits.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace Kokkos {
+
+enum class Iterate { Default, Left, Right };
+
+template <class ExecSpace>
+struct default_outer_direction {
+  using type = Iterate;
+  static constexpr Iterate value = Iterate::Right;
+};
+template <class ExecSpace>
+struct default_inner_direction {
+  using type = Iterate;
+  static constexpr Iterate value = Iterate::Right;
+};
+
+template <unsigned N, Iterate OuterDir = Iterate::Default, Iterate InnerDir = Iterate::Default>
+struct Rank {
+  static_assert(N != 0u, "Kokkos::Rank: rank 0 is undefined");
+  static_assert(N != 1u, "Kokkos::Rank: rank 1 is not a multi-dimensional range; use RangePolicy");
+  static_assert(N < 7u, "Kokkos::Rank: ranks above 6 are not supported");
+  using kokkos_impl_iteration_pattern = void;  // lets PolicyTraits recognise it
+  using iteration_pattern = Rank<N, OuterDir, InnerDir>;
+  static constexpr int rank = N;
+  static constexpr Iterate outer_direction = OuterDir;
+  static constexpr Iterate inner_direction = InnerDir;
+};
+
+namespace Impl {
+template <class T>
+concept md_array_like = requires(const T& a) {
+  { a.size() } -> std::convertible_to<std::size_t>;
+  a[0];
+} && std::is_integral_v<std::remove_cvref_t<decltype(std::declval<const T&>()[0])>>;
+}  // namespace Impl
+
+template <class... Properties>
+class MDRangePolicy {
+  using traits = Impl::PolicyTraits<Properties...>;
+
+ public:
+  using execution_policy = MDRangePolicy<Properties...>;
+  using execution_space = typename traits::execution_space;
+  using schedule_type = typename traits::schedule_type;
+  using work_tag = typename traits::work_tag;
+  using launch_bounds = typename traits::launch_bounds;
+  using index_type = typename traits::index_type::type;
+  using iteration_pattern = typename traits::iteration_pattern;
+  using traits_type = traits;
+  using range_policy = RangePolicy<Properties...>;
+  static_assert(!std::is_void_v<iteration_pattern>,
+                "Kokkos::MDRangePolicy: give the rank as a property, e.g. MDRangePolicy<Kokkos::Rank<2>>");
+
+  static constexpr int rank = iteration_pattern::rank;
+  static constexpr Iterate outer_direction = iteration_pattern::outer_direction != Iterate::Default
+                                                 ? iteration_pattern::outer_direction
+                                                 : default_outer_direction<execution_space>::value;
+  static constexpr Iterate inner_direction = iteration_pattern::inner_direction != Iterate::Default
+                                                 ? iteration_pattern::inner_direction
+                                                 : default_inner_direction<execution_space>::value;
+
+  using array_index_type = std::int64_t;
+  using point_type = Kokkos::Array<array_index_type, rank>;
+  using tile_type = Kokkos::Array<array_index_type, rank>;
+
+  // Public as in Kokkos 4: back ends read them directly.
+  execution_space m_space{};
+  point_type m_lower{};
+  point_type m_upper{};
+  tile_type m_tile{};
+  point_type m_tile_end{};     // number of tiles in each dimension
+  index_type m_num_tiles = 1;  // product of m_tile_end
+  index_type m_prod_tile_dims = 1;
+  bool m_tune_tile_size = false;
+
+  MDRangePolicy() = default;
+
+  // Braced lists: MDRangePolicy<Rank<2>>({0, 0}, {n, m}[, {t0, t1}]).
+  template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = array_index_type, std::size_t TN = rank>
+    requires(std::is_integral_v<LT> && std::is_integral_v<UT> && std::is_integral_v<TT>)
+  MDRangePolicy(const LT (&lower)[LN], const UT (&upper)[UN], const TT (&tile)[TN] = {})
+      : MDRangePolicy(execution_space(), lower, upper, tile) {}
+
+  template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = array_index_type, std::size_t TN = rank>
+    requires(std::is_integral_v<LT> && std::is_integral_v<UT> && std::is_integral_v<TT>)
+  MDRangePolicy(const execution_space& space, const LT (&lower)[LN], const UT (&upper)[UN],
+                const TT (&tile)[TN] = {})
+      : m_space(space) {
+    static_assert(LN == rank && UN == rank, "Kokkos::MDRangePolicy: the bounds must have one entry per dimension");
+    static_assert(TN <= rank, "Kokkos::MDRangePolicy: the tile has more entries than the rank");
+    for (int d = 0; d < rank; ++d) {
+      m_lower[d] = checked(lower[d], "lower bound", d);
+      m_upper[d] = checked(upper[d], "upper bound", d);
+      m_tile[d] = d < static_cast<int>(TN) ? checked(tile[d], "tile size", d) : 0;
+    }
+    init();
+  }
+
+  MDRangePolicy(const point_type& lower, const point_type& upper, const tile_type& tile = tile_type{})
+      : MDRangePolicy(execution_space(), lower, upper, tile) {}
+  MDRangePolicy(const execution_space& space, const point_type& lower, const point_type& upper,
+                const tile_type& tile = tile_type{})
+      : m_space(space), m_lower(lower), m_upper(upper), m_tile(tile) {
+    init();
+  }
+
+  // std::array, Kokkos::Array of another index type, ...
+  template <class L, class U, class T = tile_type>
+    requires(Impl::md_array_like<L> && Impl::md_array_like<U> && Impl::md_array_like<T> &&
+             !(std::is_same_v<L, point_type> && std::is_same_v<U, point_type> && std::is_same_v<T, tile_type>))
+  MDRangePolicy(const L& lower, const U& upper, const T& tile = T{})
+      : MDRangePolicy(execution_space(), lower, upper, tile) {}
+
+  template <class L, class U, class T = tile_type>
+    requires(Impl::md_array_like<L> && Impl::md_array_like<U> && Impl::md_array_like<T> &&
+             !(std::is_same_v<L, point_type> && std::is_same_v<U, point_type> && std::is_same_v<T, tile_type>))
+  MDRangePolicy(const execution_space& space, const L& lower, const U& upper, const T& tile = T{})
+      : m_space(space) {
+    if (lower.size() != std::size_t(rank) || upper.size() != std::size_t(rank) || tile.size() > std::size_t(rank)) {
+      Impl::throw_runtime_exception("Kokkos::MDRangePolicy: bounds of sizes " + std::to_string(lower.size()) + " and " +
+                                    std::to_string(upper.size()) + " (tile " + std::to_string(tile.size()) +
+                                    ") do not match rank " + std::to_string(rank));
+    }
+    for (int d = 0; d < rank; ++d) {
+      m_lower[d] = checked(lower[d], "lower bound", d);
+      m_upper[d] = checked(upper[d], "upper bound", d);
+      m_tile[d] = std::size_t(d) < tile.size() ? checked(tile[d], "tile size", d) : 0;
+    }
+    init();
+  }
+
+  const execution_space& space() const { return m_space; }
+
+  // The host's default tile for this box (what a tile of zeros selects).
+  tile_type tile_size_recommended() const {
+    tile_type t{};
+    for (int d = 0; d < rank; ++d) t[d] = default_tile(d);
+    return t;
+  }
+  int max_total_tile_size() const { return std::numeric_limits<int>::max(); }
+
+ private:
+  template <class I>
+  static array_index_type checked(I value, const char* what, int d) {
+    if (!std::in_range<array_index_type>(value)) {
+      Impl::throw_runtime_exception(std::string("Kokkos::MDRangePolicy: ") + what + " " + std::to_string(value) +
+                                    " in dimension " + std::to_string(d) + " does not fit a 64-bit index");
+    }
+    return static_cast<array_index_type>(value);
+  }
+
+  bool is_fastest(int d) const {
+    return inner_direction == Iterate::Right ? d == rank - 1 : d == 0;
+  }
+  array_index_type default_tile(int d) const {
+    const array_index_type span = m_upper[d] - m_lower[d];
+    return is_fastest(d) ? (span == 0 ? 1 : span) : 2;
+  }
+
+  void init() {
+    m_num_tiles = 1;
+    m_prod_tile_dims = 1;
+    for (int d = 0; d < rank; ++d) {
+      if (m_lower[d] > m_upper[d]) {
+        Impl::throw_runtime_exception("Kokkos::MDRangePolicy bounds error: The lower bound (" +
+                                      std::to_string(m_lower[d]) + ") is greater than its upper bound (" +
+                                      std::to_string(m_upper[d]) + ") in dimension " + std::to_string(d) + ".");
+      }
+      if (!std::in_range<index_type>(m_lower[d]) || !std::in_range<index_type>(m_upper[d])) {
+        Impl::throw_runtime_exception("Kokkos::MDRangePolicy: the bounds of dimension " + std::to_string(d) +
+                                      " do not fit the policy's index type");
+      }
+      if (m_tile[d] < 0) {
+        Impl::throw_runtime_exception("Kokkos::MDRangePolicy: tile size " + std::to_string(m_tile[d]) +
+                                      " in dimension " + std::to_string(d) + " is negative");
+      }
+      if (m_tile[d] == 0) m_tile[d] = default_tile(d);
+      const array_index_type span = m_upper[d] - m_lower[d];
+      m_tile_end[d] = (span + m_tile[d] - 1) / m_tile[d];
+      m_num_tiles *= static_cast<index_type>(m_tile_end[d]);
+      m_prod_tile_dims *= static_cast<index_type>(m_tile[d]);
+    }
+  }
+};
+
+template <class T>
+struct is_mdrange_policy : std::false_type {};
+template <class... P>
+struct is_mdrange_policy<MDRangePolicy<P...>> : std::true_type {};
+
+}  // namespace Kokkos
+
+#include <impl/Kokkos_HostParallelMDRange.hpp>

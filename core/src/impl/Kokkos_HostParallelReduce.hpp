@@ -1,0 +1,193 @@
+#pragma once
+// parallel_reduce over a RangePolicy on any host back end, and the reduction driver that the
+// MDRange (and any other host) reduction reuses.
+//
+// Each worker reduces its share into a local accumulator (a register for scalars), then
+// publishes it in its own cache-line padded slot; the launching thread joins the slots in rank
+// order, so a static schedule gives the same bits for the same thread count.  The slots live in
+// a per-thread reusable buffer: no heap allocation per launch.
+#include <Kokkos_ExecPolicy.hpp>
+#include <Kokkos_Abort.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_FunctorAnalysis.hpp>
+#include <impl/Kokkos_PolicyTraits.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace Kokkos::Impl {
+
+template <class CombinedFunctorReducer, class Policy, class ExecSpace>
+class ParallelReduce;
+
+// A cache-line aligned scratch buffer for the duration of one launch, reused by later launches
+// from the same thread.  A launch nested inside another on the same thread gets its own
+// heap buffer, so the outer launch's slots are never overwritten.
+class HostScratchLease {
+  struct Free {
+    void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{KOKKOS_IMPL_CACHE_LINE}); }
+  };
+  using Buffer = std::unique_ptr<std::byte, Free>;
+  struct Cache {
+    Buffer buffer;
+    std::size_t bytes;
+    bool busy;
+  };
+  static Cache& cache() {
+    static thread_local Cache c{Buffer(), 0, false};
+    return c;
+  }
+  static std::byte* allocate(std::size_t bytes) {
+    return static_cast<std::byte*>(::operator new(bytes > 0 ? bytes : 1, std::align_val_t{KOKKOS_IMPL_CACHE_LINE}));
+  }
+
+ public:
+  explicit HostScratchLease(std::size_t bytes) {
+    Cache& c = cache();
+    if (!c.busy) {
+      if (c.bytes < bytes) {
+        c.buffer.reset(allocate(bytes));
+        c.bytes = bytes;
+      }
+      c.busy = true;
+      m_cached = true;
+      m_data = c.buffer.get();
+    } else {
+      m_owned.reset(allocate(bytes));
+      m_data = m_owned.get();
+    }
+  }
+  ~HostScratchLease() {
+    if (m_cached) cache().busy = false;
+  }
+  HostScratchLease(const HostScratchLease&) = delete;
+  HostScratchLease& operator=(const HostScratchLease&) = delete;
+
+  std::byte* data() const { return m_data; }
+
+ private:
+  std::byte* m_data = nullptr;
+  Buffer m_owned;
+  bool m_cached = false;
+};
+
+inline constexpr std::size_t host_slot_stride(std::size_t value_bytes) {
+  const std::size_t line = KOKKOS_IMPL_CACHE_LINE;
+  return value_bytes == 0 ? line : (value_bytes + line - 1) / line * line;
+}
+
+// Runs body(rank, size, acc) on every worker of `space`, where acc is the worker's accumulator
+// (reducer.reference() of an init'ed value), joins the workers' values in rank order, applies
+// final, and copies value_count() values to `result` unless it is null.
+template <class ExecSpace, class Reducer, class WorkerBody>
+void host_reduce(const ExecSpace& space, const Reducer& reducer, typename Reducer::pointer_type result,
+                 const WorkerBody& body) {
+  using value_type = typename Reducer::value_type;
+  using pointer_type = typename Reducer::pointer_type;
+  constexpr bool scalar = std::is_same_v<typename Reducer::reference_type, value_type&>;
+
+  const std::size_t stride = host_slot_stride(reducer.value_size());
+  const int max_workers = space.impl_thread_pool_size();
+  HostScratchLease scratch(stride * static_cast<std::size_t>(max_workers));
+  std::byte* const base = scratch.data();
+  int used = 1;
+
+  space.impl_run_on_workers([&](int rank, int size) {
+    if (size > max_workers) Kokkos::abort("Kokkos::parallel_reduce: the back end ran more workers than it reported");
+    if (rank == 0) used = size;
+    const pointer_type slot = reinterpret_cast<pointer_type>(base + static_cast<std::size_t>(rank) * stride);
+    if constexpr (scalar) {
+      // A local accumulator lets the compiler keep the running value in a register.
+      value_type acc;
+      reducer.init(&acc);
+      body(rank, size, acc);
+      new (slot) value_type(static_cast<value_type&&>(acc));
+    } else {
+      reducer.init(slot);
+      body(rank, size, reducer.reference(slot));
+    }
+  });
+
+  const pointer_type total = reinterpret_cast<pointer_type>(base);
+  for (int r = 1; r < used; ++r) {
+    reducer.join(total, reinterpret_cast<pointer_type>(base + static_cast<std::size_t>(r) * stride));
+  }
+  reducer.final(total);
+  const int count = reducer.value_count();
+  if (result != nullptr) {
+    for (int k = 0; k < count; ++k) result[k] = total[k];
+  }
+  if constexpr (!std::is_trivially_destructible_v<value_type>) {
+    for (int r = 0; r < used; ++r) {
+      const pointer_type slot = reinterpret_cast<pointer_type>(base + static_cast<std::size_t>(r) * stride);
+      for (int k = 0; k < count; ++k) slot[k].~value_type();
+    }
+  }
+}
+
+// An empty launch: the result is init followed by final, and no worker needs waking.
+template <class Reducer>
+void host_reduce_empty(const Reducer& reducer, typename Reducer::pointer_type result) {
+  using value_type = typename Reducer::value_type;
+  using pointer_type = typename Reducer::pointer_type;
+  HostScratchLease scratch(host_slot_stride(reducer.value_size()));
+  const pointer_type value = reinterpret_cast<pointer_type>(scratch.data());
+  reducer.init(value);
+  reducer.final(value);
+  const int count = reducer.value_count();
+  for (int k = 0; k < count; ++k) {
+    if (result != nullptr) result[k] = value[k];
+    if constexpr (!std::is_trivially_destructible_v<value_type>) value[k].~value_type();
+  }
+}
+
+template <class CombinedFunctorReducerType, class... P, HostBackend ExecSpace>
+class ParallelReduce<CombinedFunctorReducerType, RangePolicy<P...>, ExecSpace> {
+  using Policy = RangePolicy<P...>;
+  using Tag = typename Policy::work_tag;
+  using I = typename Policy::member_type;
+  using Functor = typename CombinedFunctorReducerType::functor_type;
+  using Reducer = typename CombinedFunctorReducerType::reducer_type;
+  using pointer_type = typename Reducer::pointer_type;
+  using reference_type = typename Reducer::reference_type;
+
+  const CombinedFunctorReducerType& m_functor_reducer;
+  const Policy& m_policy;
+  pointer_type m_result;
+
+  static void run_block(const Functor& f, I b, I e, reference_type acc) {
+    for (I i = b; i < e; ++i) invoke_functor<Tag>(f, i, acc);
+  }
+
+ public:
+  ParallelReduce(const CombinedFunctorReducerType& functor_reducer, const Policy& policy, pointer_type result)
+      : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
+
+  void execute() const {
+    const Functor& f = m_functor_reducer.get_functor();
+    const Reducer& reducer = m_functor_reducer.get_reducer();
+    const I first = m_policy.begin(), last = m_policy.end();
+    const auto& space = m_policy.space();
+    if (first == last) {
+      host_reduce_empty(reducer, m_result);
+    } else if constexpr (std::is_same_v<typename Policy::schedule_type::type, Dynamic>) {
+      const int workers = space.impl_thread_pool_size();
+      const I chunk = m_policy.chunk_size() > 0 ? static_cast<I>(m_policy.chunk_size())
+                                                 : default_dynamic_chunk<I>(last - first, workers);
+      HostChunkQueue<I> queue(first, last, chunk);
+      host_reduce(space, reducer, m_result, [&](int, int, reference_type acc) {
+        HostBlock<I> block;
+        while (queue.next(block)) run_block(f, block.begin, block.end, acc);
+      });
+    } else {
+      host_reduce(space, reducer, m_result, [&](int rank, int size, reference_type acc) {
+        const HostBlock<I> block = static_block(first, last, rank, size);
+        run_block(f, block.begin, block.end, acc);
+      });
+    }
+  }
+};
+
+}  // namespace Kokkos::Impl
