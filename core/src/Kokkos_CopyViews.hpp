@@ -6,6 +6,7 @@
 // without an execution space argument they fence before and after (Kokkos semantics), with
 // one they fence that instance before copying (so its pending work is ordered before the copy).
 #include <Kokkos_View.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 
 #include <cstring>
 #include <string>
@@ -122,9 +123,12 @@ struct NoExecSpace {};
 template <class Exec, class Dst, class Src>
 void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
   constexpr bool has_exec = !std::is_same_v<Exec, NoExecSpace>;
-  // fusion: flush pending launches touching dst/src here
-  if constexpr (has_exec) exec.fence("Kokkos::deep_copy: fence before copy");
-  else Kokkos::fence("Kokkos::deep_copy: fence before copy");
+  // Recorded (not yet dispatched) launches that touch either View run first; the others stay
+  // in the fusion window, since the copy cannot depend on them.
+  if constexpr (is_view_v<Dst>) fusion_flush_touching(dst.impl_allocation_base(), dst.impl_allocation_bytes());
+  if constexpr (is_view_v<Src>) fusion_flush_touching(src.impl_allocation_base(), src.impl_allocation_bytes());
+  if constexpr (has_exec) Exec::impl_static_fence("Kokkos::deep_copy: fence before copy");
+  else fence_backends("Kokkos::deep_copy: fence before copy");
 
   if constexpr (is_view_v<Dst> && is_view_v<Src>) {
     static_assert(!std::is_const_v<typename Dst::value_type>,
@@ -172,7 +176,7 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
     }
   }
 
-  if constexpr (!has_exec) Kokkos::fence("Kokkos::deep_copy: fence after copy");
+  if constexpr (!has_exec) fence_backends("Kokkos::deep_copy: fence after copy");
 }
 
 }  // namespace Impl
@@ -338,8 +342,11 @@ inline auto create_mirror_view_and_copy(const Impl::ViewCtorProp<VP...>& prop, c
   using mem = std::remove_cv_t<std::remove_reference_t<decltype(prop.get_memory_space())>>;
   using MV = Impl::MirrorViewType<mem, View<T, P...>>;
   if constexpr (MV::is_same_memspace) {
-    if constexpr (!prop_t::has_execution_space)
-      Kokkos::fence("Kokkos::create_mirror_view_and_copy: fence before returning src view");
+    if constexpr (!prop_t::has_execution_space) {
+      // The caller will read src on the host: launches recorded on it must have run.
+      Impl::fusion_flush_touching(src.impl_allocation_base(), src.impl_allocation_bytes());
+      Impl::fence_backends("Kokkos::create_mirror_view_and_copy: fence before returning src view");
+    }
     return src;
   } else {
     const std::string label = prop_t::has_label ? prop.get_label() : src.label() + "_mirror";
@@ -411,8 +418,8 @@ inline void resize_impl(const ViewCtorProp<VP...>&, V& v, const Shape& shape) {
     constexpr std::size_t R = V::rank();
     std::size_t dims[R + 1];
     for (std::size_t r = 0; r < R; ++r) dims[r] = v.extent(r) < v_new.extent(r) ? v.extent(r) : v_new.extent(r);
-    // fusion: pending launches on v must be flushed before its contents are read here
-    Kokkos::fence("Kokkos::resize: fence before copying the contents");
+    fusion_flush_touching(v.impl_allocation_base(), v.impl_allocation_bytes());
+    fence_backends("Kokkos::resize: fence before copying the contents");
     view_copy_elements(v_new, v, dims);
   }
   v = v_new;

@@ -25,6 +25,7 @@
 #include <Kokkos_Parallel_Reduce.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
+#include <Kokkos_MemoryPool.hpp>
 
 #include <functional>
 #include <iosfwd>

@@ -39,5 +39,8 @@ void fence(const char* label = "Kokkos::fence: Unnamed Global Fence");
 namespace Impl {
 // Aborts with a message naming `what` when called before initialize() or after finalize().
 void check_initialized(const char* what);
+// Waits for every back end's outstanding work without flushing the calling thread's fusion
+// window (deep_copy uses it after flushing only the launches that touch its Views).
+void fence_backends(const char* label);
 }  // namespace Impl
 }  // namespace Kokkos

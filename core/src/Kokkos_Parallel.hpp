@@ -5,6 +5,7 @@
 #include <Kokkos_ExecPolicy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 
 #include <cstddef>
 #include <string>
@@ -30,6 +31,7 @@ decltype(auto) to_policy(const PolicyOrCount& p) {
 template <class Policy, class Functor>
 void dispatch_parallel_for(const std::string& /*label*/, const Policy& policy, const Functor& functor) {
   check_initialized("Kokkos::parallel_for");
+  fusion_before_dispatch(policy);
   ParallelFor<Functor, Policy, typename Policy::execution_space>(functor, policy).execute();
 }
 

@@ -1,5 +1,6 @@
 #include <OpenMP/Kokkos_OpenMP.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <cstdlib>
@@ -11,7 +12,10 @@ bool g_openmp_initialized = false;
 bool g_openmp_bound = false;
 }  // namespace
 
-void OpenMP::fence(const std::string& label) const { impl_static_fence(label); }
+void OpenMP::fence(const std::string& label) const {
+  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+  impl_static_fence(label);
+}
 // Every OpenMP launch joins its parallel region before it returns: nothing is in flight.
 void OpenMP::impl_static_fence(const std::string&) {}
 

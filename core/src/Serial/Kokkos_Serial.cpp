@@ -1,5 +1,6 @@
 #include <Serial/Kokkos_Serial.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 
 #include <ostream>
 
@@ -8,7 +9,10 @@ namespace {
 bool g_serial_initialized = false;
 }
 
-void Serial::fence(const std::string& label) const { impl_static_fence(label); }
+void Serial::fence(const std::string& label) const {
+  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+  impl_static_fence(label);
+}
 // Serial launches complete before they return: a fence has nothing to wait for.
 void Serial::impl_static_fence(const std::string&) {}
 

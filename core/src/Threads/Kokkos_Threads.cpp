@@ -1,5 +1,6 @@
 #include <Threads/Kokkos_Threads.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <cstdlib>
@@ -8,7 +9,10 @@
 
 namespace Kokkos {
 
-void Threads::fence(const std::string& label) const { impl_static_fence(label); }
+void Threads::fence(const std::string& label) const {
+  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+  impl_static_fence(label);
+}
 // Every launch joins its workers before it returns: nothing is in flight.
 void Threads::impl_static_fence(const std::string&) {}
 

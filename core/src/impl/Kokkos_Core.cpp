@@ -1,6 +1,7 @@
 // Lifecycle: initialize / finalize, command-line and environment settings, configuration print-out.
 #include <Kokkos_Core.hpp>
 #include <impl/Kokkos_Topology.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -237,6 +238,11 @@ void finalize() {
 
 void fence(const char* label) {
   Impl::check_initialized("Kokkos::fence");
+  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+  Impl::fence_backends(label);
+}
+
+void Impl::fence_backends(const char* label) {
 #if defined(KOKKOS_ENABLE_SERIAL)
   Serial::impl_static_fence(label);
 #endif

@@ -1,0 +1,370 @@
+#pragma once
+// Kokkos::Experimental fusion: deferred launches with declared accesses, merged before dispatch
+// (seeds 000, 003, 004).
+//
+// What the user writes
+// --------------------
+//   using namespace Kokkos::Experimental;
+//   {
+//     FusionScope fuse;                                   // open a window on this thread
+//     Kokkos::parallel_for("t1", with_accesses(Kokkos::RangePolicy<>(0, n), reads(r), writes(t1)),
+//                          KOKKOS_LAMBDA(int i) { t1(i) = -r(i); });
+//     Kokkos::parallel_for("t2", with_accesses(Kokkos::RangePolicy<>(0, n), reads(t1), reads(t), writes(t2)),
+//                          KOKKOS_LAMBDA(int i) { t2(i) = t1(i) * t(i); });
+//     double s = 0;
+//     Kokkos::parallel_reduce("sum", with_accesses(Kokkos::RangePolicy<>(0, n), reads(t2)),
+//                             KOKKOS_LAMBDA(int i, double& a) { a += t2(i); }, s);   // one launch
+//   }
+//
+// `with_accesses(policy_or_count, access...)` wraps any execution policy; each access is
+// `reads(v)`, `writes(v)`, `read_writes(v)` or `reduces(v)` for a View v (any rank, any
+// subview).  The declaration is a promise: iteration i touches only v(i, ...) of each
+// declared View v (its i-th slice; rank-0 Views are shared by all iterations), and only
+// with the declared privilege.  A neighbour access is declared as a shifted subview
+// (seed 000's stencil: `east = subview(input, {0, n-2})`, `west = subview(input, {2, n})`).
+// Launches with declared accesses inside a window are recorded; the algorithms in
+// <Kokkos_StdAlgorithms_Fused.hpp> declare their own.  Outside a window, or with fusion
+// switched off, they run at once exactly as without the wrapper.
+//
+// When recorded launches run (the window flushes)
+//   - Kokkos::fence(), ExecSpace::fence(), the end of the FusionScope, fusion_flush();
+//   - deep_copy or a mirror copy touching an allocation a recorded launch accesses;
+//   - a launch without declared accesses (it might touch anything);
+//   - a parallel_reduce with declared accesses: its result is delivered before it returns
+//     (it ends its fused run, which is dispatched at once);
+//   - the window is full (fusion_window_size(), default 50 as in seed 000; KOKKOS_FUSION_WINDOW).
+// Host reads of pending results follow the rule Kokkos has for asynchronous back ends:
+// fence first.  Reading a View on the host that a recorded launch writes, before a fence or
+// the end of the scope, reads stale data.  Views and functor captures must stay alive until
+// the flush (the recorded functor holds copies of its Views, which keeps them alive).
+//
+// Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
+// every launch dispatched where it is issued; results are bitwise identical either way
+// (element-wise bodies see the same inputs; reductions keep the host reduce's per-worker
+// blocks and rank-order join, see impl/Kokkos_FusionWindow.hpp).
+//
+// Statistics: fusion_statistics(), print_fusion_statistics(os); KOKKOS_FUSION_STATS=1 prints
+// them at finalize.  Analysis and constraints: impl/Kokkos_FusionAnalysis.hpp.
+#include <Kokkos_Core.hpp>
+#include <impl/Kokkos_FusionAnalysis.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_FusionWindow.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <ostream>
+#include <sstream>
+#include <type_traits>
+
+namespace Kokkos::Experimental {
+
+// ---- access declarations ---------------------------------------------------------------------
+
+// One declared access; made by reads(v), writes(v), read_writes(v), reduces(v).
+class DataAccess {
+ public:
+  const Kokkos::Impl::FusionAccessDecl& impl_decl() const { return m_decl; }
+
+  template <class ViewType>
+  static DataAccess impl_make(const ViewType& v, Privilege privilege) {
+    using value_type = typename ViewType::value_type;
+    constexpr std::int64_t bytes = static_cast<std::int64_t>(sizeof(value_type));
+    constexpr unsigned rank = ViewType::rank();
+    DataAccess a;
+    Kokkos::Impl::FusionAccess& x = a.m_decl.access;
+    Kokkos::Impl::FusionShape& shape = a.m_decl.shape;
+    x.privilege = privilege;
+    x.address = reinterpret_cast<std::uintptr_t>(v.data());
+    if (v.impl_track() != nullptr && v.impl_allocation_base() != nullptr) {
+      x.allocation = v.impl_allocation_base();
+      x.allocation_bytes = static_cast<std::int64_t>(v.impl_allocation_bytes());
+      x.offset = static_cast<std::int64_t>(reinterpret_cast<const char*>(v.data()) -
+                                           static_cast<const char*>(v.impl_allocation_base()));
+    } else {
+      x.allocation = Kokkos::Impl::fusion_unmanaged_allocation();
+      x.offset = static_cast<std::int64_t>(x.address);
+    }
+    shape.rank = static_cast<std::int32_t>(rank);
+    shape.element_bytes = static_cast<std::int32_t>(bytes);
+    if (v.size() == 0 || v.data() == nullptr) return a;  // touches nothing: span_bytes stays 0
+    std::int64_t span = 0, inner = 0;
+    for (unsigned r = 0; r < rank; ++r) {
+      const auto extent = static_cast<std::int64_t>(v.extent(r));
+      const auto stride = static_cast<std::int64_t>(v.stride(r));
+      span += (extent - 1) * stride;
+      if (r > 0) {
+        inner += (extent - 1) * stride;
+        shape.extent[r] = extent;
+        shape.stride[r] = stride * bytes;
+      }
+    }
+    x.span_bytes = (span + 1) * bytes;
+    x.slice_bytes = (inner + 1) * bytes;
+    x.stride = rank == 0 ? 0 : static_cast<std::int64_t>(v.stride(0)) * bytes;
+    return a;
+  }
+
+ private:
+  Kokkos::Impl::FusionAccessDecl m_decl;
+};
+
+template <class ViewType>
+DataAccess reads(const ViewType& v) {
+  static_assert(is_view_v<ViewType>, "Kokkos::Experimental::reads: the argument must be a Kokkos::View");
+  return DataAccess::impl_make(v, Privilege::read);
+}
+template <class ViewType>
+DataAccess writes(const ViewType& v) {
+  static_assert(is_view_v<ViewType>, "Kokkos::Experimental::writes: the argument must be a Kokkos::View");
+  static_assert(!std::is_const_v<typename ViewType::value_type>,
+                "Kokkos::Experimental::writes: the View's value type is const");
+  return DataAccess::impl_make(v, Privilege::write);
+}
+template <class ViewType>
+DataAccess read_writes(const ViewType& v) {
+  static_assert(is_view_v<ViewType>, "Kokkos::Experimental::read_writes: the argument must be a Kokkos::View");
+  static_assert(!std::is_const_v<typename ViewType::value_type>,
+                "Kokkos::Experimental::read_writes: the View's value type is const");
+  return DataAccess::impl_make(v, Privilege::read_write);
+}
+// Accumulated into with atomics (or another order-independent update) by every iteration.
+template <class ViewType>
+DataAccess reduces(const ViewType& v) {
+  static_assert(is_view_v<ViewType>, "Kokkos::Experimental::reduces: the argument must be a Kokkos::View");
+  return DataAccess::impl_make(v, Privilege::reduce);
+}
+
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+// The wrapped policy's optional member types, forwarded where it has them.
+template <class P, class = void>
+struct ForwardMemberType {};
+template <class P>
+struct ForwardMemberType<P, std::void_t<typename P::member_type>> {
+  using member_type = typename P::member_type;
+};
+template <class P, class = void>
+struct ForwardIndexType {};
+template <class P>
+struct ForwardIndexType<P, std::void_t<typename P::index_type>> {
+  using index_type = typename P::index_type;
+};
+template <class P, class = void>
+struct ForwardScheduleType {};
+template <class P>
+struct ForwardScheduleType<P, std::void_t<typename P::schedule_type>> {
+  using schedule_type = typename P::schedule_type;
+};
+}  // namespace Kokkos::Impl
+
+namespace Kokkos::Experimental {
+
+// An execution policy with declared accesses; every launch front end accepts it.
+template <class Policy, std::size_t N>
+class AccessPolicy : public Kokkos::Impl::ForwardMemberType<Policy>,
+                     public Kokkos::Impl::ForwardIndexType<Policy>,
+                     public Kokkos::Impl::ForwardScheduleType<Policy> {
+ public:
+  using execution_policy = AccessPolicy;
+  using inner_policy = Policy;
+  using execution_space = typename Policy::execution_space;
+  using work_tag = typename Policy::work_tag;
+
+  AccessPolicy(const Policy& policy, const std::array<DataAccess, N>& accesses)
+      : m_policy(policy), m_accesses(accesses) {}
+
+  const Policy& policy() const { return m_policy; }
+  const std::array<DataAccess, N>& accesses() const { return m_accesses; }
+  const execution_space& space() const { return m_policy.space(); }
+  auto begin() const { return m_policy.begin(); }
+  auto end() const { return m_policy.end(); }
+
+  // The declarations in the form the window records.
+  std::array<Kokkos::Impl::FusionAccessDecl, N> impl_decls() const {
+    std::array<Kokkos::Impl::FusionAccessDecl, N> d;
+    for (std::size_t k = 0; k < N; ++k) d[k] = m_accesses[k].impl_decl();
+    return d;
+  }
+
+ private:
+  Policy m_policy;
+  std::array<DataAccess, N> m_accesses;
+};
+
+template <class PolicyOrCount, class... Accesses>
+  requires((std::is_same_v<Accesses, DataAccess> && ...) &&
+           (is_execution_policy_v<PolicyOrCount> || std::is_integral_v<PolicyOrCount>))
+auto with_accesses(const PolicyOrCount& policy, const Accesses&... accesses) {
+  using P = std::remove_cvref_t<decltype(Kokkos::Impl::to_policy(policy))>;
+  return AccessPolicy<P, sizeof...(Accesses)>(Kokkos::Impl::to_policy(policy),
+                                              std::array<DataAccess, sizeof...(Accesses)>{accesses...});
+}
+
+// ---- windows ---------------------------------------------------------------------------------
+
+// The window belongs to the calling host thread and collects its launches on any host space.
+inline void fusion_begin() { Kokkos::Impl::FusionWindow::this_thread_window().open(); }
+inline void fusion_end() { Kokkos::Impl::FusionWindow::this_thread_window().close(); }
+inline void fusion_flush() { Kokkos::Impl::fusion_flush_if_pending(Kokkos::Impl::FusionFlush::explicit_flush); }
+template <class ExecSpace>
+  requires is_execution_space_v<ExecSpace>
+void fusion_begin(const ExecSpace&) {
+  fusion_begin();
+}
+template <class ExecSpace>
+  requires is_execution_space_v<ExecSpace>
+void fusion_end(const ExecSpace&) {
+  fusion_end();
+}
+template <class ExecSpace>
+  requires is_execution_space_v<ExecSpace>
+void fusion_flush(const ExecSpace&) {
+  fusion_flush();
+}
+// Launches recorded and not yet run on this thread.
+inline std::size_t fusion_pending_launches() { return Kokkos::Impl::FusionWindow::this_thread_window().size(); }
+
+// RAII window: launches with declared accesses issued while it lives are recorded; they run
+// (fused) at the latest when it ends.  Scopes nest; each end flushes.
+class FusionScope {
+ public:
+  FusionScope() { fusion_begin(); }
+  template <class ExecSpace>
+    requires is_execution_space_v<ExecSpace>
+  explicit FusionScope(const ExecSpace&) : FusionScope() {}
+  ~FusionScope() { fusion_end(); }
+  FusionScope(const FusionScope&) = delete;
+  FusionScope& operator=(const FusionScope&) = delete;
+  void flush() { fusion_flush(); }
+};
+
+// ---- switches --------------------------------------------------------------------------------
+
+inline bool fusion_enabled() { return Kokkos::Impl::fusion_is_enabled(); }
+inline void set_fusion_enabled(bool on) {
+  if (!on) Kokkos::Impl::fusion_flush_if_pending(Kokkos::Impl::FusionFlush::switched_off);
+  Kokkos::Impl::fusion_config().enabled.store(on ? 1 : 0, std::memory_order_relaxed);
+}
+inline int fusion_window_size() { return Kokkos::Impl::fusion_window_limit(); }
+inline void set_fusion_window_size(int launches) {
+  if (launches < 1) {
+    Kokkos::Impl::throw_runtime_exception("Kokkos::Experimental::set_fusion_window_size: the window must hold at least one "
+                                  "launch (got " + std::to_string(launches) + ")");
+  }
+  Kokkos::Impl::fusion_config().window_size.store(launches, std::memory_order_relaxed);
+}
+// Memoization of the analysis (seed 003 §5.2); on by default.  Off only to measure it.
+inline void set_fusion_memoization(bool on) { Kokkos::Impl::fusion_config().memoize.store(on, std::memory_order_relaxed); }
+
+// ---- statistics ------------------------------------------------------------------------------
+
+inline FusionStatistics fusion_statistics() {
+  Kokkos::Impl::FusionConfig& c = Kokkos::Impl::fusion_config();
+  std::lock_guard<std::mutex> lock(c.stats_mutex);
+  return c.stats;
+}
+inline void reset_fusion_statistics() {
+  Kokkos::Impl::FusionConfig& c = Kokkos::Impl::fusion_config();
+  std::lock_guard<std::mutex> lock(c.stats_mutex);
+  c.stats = FusionStatistics{};
+}
+
+inline void print_fusion_statistics(std::ostream& os) {
+  const FusionStatistics s = fusion_statistics();
+  std::ostringstream out;
+  out << "Kokkos fusion statistics\n";
+  out << "  launches recorded        " << s.launches_recorded << "\n";
+  out << "  launches fused           " << s.launches_fused << " (" << std::fixed << std::setprecision(1)
+      << 100.0 * s.fraction_fused() << "%)\n";
+  out << "  fused launches           " << s.fused_launches << ", length min/avg/max " << s.min_fused_length << " / "
+      << std::setprecision(2) << s.avg_fused_length() << " / " << s.max_fused_length << "\n";
+  out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
+  std::uint64_t total = 0;
+  for (auto b : s.barriers) total += b;
+  out << "  barriers                 " << total << "\n";
+  for (int k = 0; k < Kokkos::Impl::fusion_constraint_count; ++k) {
+    const auto c = static_cast<Kokkos::Impl::FusionConstraint>(k);
+    out << "    " << std::left << std::setw(22) << Kokkos::Impl::fusion_constraint_name(c) << std::right << s.barriers[k] << " ("
+        << std::setprecision(1) << (total == 0 ? 0.0 : 100.0 * static_cast<double>(s.barriers[k]) / total) << "%)\n";
+  }
+  static const char* const flush_names[] = {"fence",        "scope_end",   "deep_copy",      "unannotated_launch",
+                                            "reduce_result", "window_full", "explicit_flush", "switched_off"};
+  out << "  flushes by trigger      ";
+  for (std::size_t k = 0; k < s.flushes.size(); ++k) out << " " << flush_names[k] << "=" << s.flushes[k];
+  out << "\n";
+  out << "  windows analysed         " << s.windows_analysed << ", memo hit rate " << std::setprecision(1)
+      << 100.0 * s.memo_hit_rate() << "%, analysis " << std::setprecision(0) << s.analysis_ns_per_launch()
+      << " ns per launch\n";
+  os << out.str();
+}
+
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+
+inline void fusion_print_statistics_at_finalize() {
+  Experimental::print_fusion_statistics(std::cout);
+  FusionConfig& c = fusion_config();
+  std::lock_guard<std::mutex> lock(c.stats_mutex);
+  c.stats_hook_registered = false;
+}
+
+template <class Policy, std::size_t N>
+struct is_fusion_access_policy<Experimental::AccessPolicy<Policy, N>> : std::true_type {};
+
+// parallel_for with declared accesses: recorded inside a window, otherwise run as it is.
+template <class Functor, class Policy, std::size_t N, class ExecSpace>
+class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
+  const Functor& m_functor;
+  const Experimental::AccessPolicy<Policy, N>& m_policy;
+
+ public:
+  ParallelFor(const Functor& functor, const Experimental::AccessPolicy<Policy, N>& policy)
+      : m_functor(functor), m_policy(policy) {}
+  void execute() const {
+    FusionWindow& window = FusionWindow::this_thread_window();
+    if (!window.recording()) {
+      ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+      return;
+    }
+    const auto decls = m_policy.impl_decls();
+    if constexpr (is_range_policy<Policy>::value) {
+      window.record_for(m_functor, m_policy.policy(), decls.data(), N);
+    } else {
+      window.record_opaque(m_functor, m_policy.policy(), decls.data(), N);
+    }
+  }
+};
+
+// parallel_reduce with declared accesses: joins the window as the end of a run, and the
+// window flushes at once, because the result is the host's before parallel_reduce returns.
+template <class CombinedFunctorReducer, class Policy, std::size_t N, class ExecSpace>
+class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
+  using pointer_type = typename CombinedFunctorReducer::reducer_type::pointer_type;
+  const CombinedFunctorReducer& m_functor_reducer;
+  const Experimental::AccessPolicy<Policy, N>& m_policy;
+  pointer_type m_result;
+
+ public:
+  ParallelReduce(const CombinedFunctorReducer& functor_reducer, const Experimental::AccessPolicy<Policy, N>& policy,
+                 pointer_type result)
+      : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
+  void execute() const {
+    FusionWindow& window = FusionWindow::this_thread_window();
+    if (!window.recording() || !is_range_policy<Policy>::value) {
+      fusion_flush_if_pending(FusionFlush::unannotated_launch);
+      ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
+          .execute();
+      return;
+    }
+    const auto decls = m_policy.impl_decls();
+    window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
+    window.flush(FusionFlush::reduce_result);
+  }
+};
+
+}  // namespace Kokkos::Impl

@@ -1,0 +1,59 @@
+#pragma once
+// The few calls the rest of the library makes into the fusion layer (Kokkos_Fusion.hpp).
+//
+// They are cheap when nothing is recorded (one thread-local load), and they do not need the
+// fusion machinery to be included: the window registers its flush function the first time it
+// records a launch.  Where they are called:
+//   dispatch_parallel_for / dispatch_parallel_reduce / parallel_scan:
+//       Impl::fusion_before_dispatch(policy);       // a launch without declared accesses
+//   Kokkos::fence(), ExecSpace::fence():  Impl::fusion_flush_if_pending(FusionFlush::fence);
+//   deep_copy (and mirror copies):       Impl::fusion_flush_touching(base, bytes);  per View
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace Kokkos::Impl {
+
+// Why a window was flushed; statistics count each.
+enum class FusionFlush : std::uint8_t {
+  fence,               // Kokkos::fence() or ExecSpace::fence()
+  scope_end,           // a FusionScope ended (or fusion_end())
+  deep_copy,           // deep_copy / mirror copy touching a recorded View
+  unannotated_launch,  // a launch without declared accesses
+  reduce_result,       // a parallel_reduce whose result the host needs
+  window_full,         // the window reached its size limit
+  explicit_flush,      // fusion_flush() / FusionScope::flush()
+  switched_off,        // set_fusion_enabled(false) with launches pending
+  count_
+};
+
+// Per host thread: launches are recorded by the thread that issues them, in program order.
+struct FusionHookState {
+  bool pending = false;  // the calling thread's window holds recorded launches
+  void (*flush)(FusionFlush reason) = nullptr;
+  bool (*touches)(const void* base, std::size_t bytes) = nullptr;
+};
+inline thread_local FusionHookState t_fusion_hooks;
+
+inline void fusion_flush_if_pending(FusionFlush reason = FusionFlush::fence) {
+  FusionHookState& s = t_fusion_hooks;
+  if (s.pending) s.flush(reason);
+}
+
+// deep_copy hook: flushes when a recorded launch accesses any byte of [base, base + bytes).
+inline void fusion_flush_touching(const void* base, std::size_t bytes) {
+  FusionHookState& s = t_fusion_hooks;
+  if (s.pending && s.touches(base, bytes)) s.flush(FusionFlush::deep_copy);
+}
+
+template <class Policy>
+struct is_fusion_access_policy : std::false_type {};
+
+// Called by every launch front end before dispatch: a launch that does not declare its
+// accesses may touch anything, so everything recorded before it runs first.
+template <class Policy>
+inline void fusion_before_dispatch(const Policy&) {
+  if constexpr (!is_fusion_access_policy<Policy>::value) fusion_flush_if_pending(FusionFlush::unannotated_launch);
+}
+
+}  // namespace Kokkos::Impl

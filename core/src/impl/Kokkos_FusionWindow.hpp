@@ -1,0 +1,640 @@
+#pragma once
+// The fusion window: recorded launches of the calling host thread, their flush, and the fused
+// host execution of each run the analysis (Kokkos_FusionAnalysis.hpp) finds.
+//
+// A recorded launch is a copy of its functor and policy in the window's arena (blocks reused
+// from flush to flush, so steady-state recording does not allocate), plus three functions
+// instantiated for its types: run_chunk (the launch's own tight loop over [b, e), so a fused
+// run costs per element what the unfused loops cost), execute_alone (the ordinary dispatch, for
+// a run of one) and drive (one dispatch of a whole run on the launch's execution space).
+//
+// Fused execution: each worker takes its static block of the range and walks it in chunks
+// sized so the run's working set stays in cache; for each chunk it runs every functor of the
+// run in program order, so a temporary written by one launch is read by the next from cache.
+// A reduction ending the run accumulates each chunk into the worker's partial exactly as the
+// unfused host reduce does (same blocks, same order, joined in rank order): the bits agree.
+#include <Kokkos_Macros.hpp>
+#include <Kokkos_ExecPolicy.hpp>
+#include <impl/Kokkos_FusionAnalysis.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_HostParallelRange.hpp>
+#include <impl/Kokkos_HostParallelReduce.hpp>
+#include <impl/Kokkos_ParallelDispatch.hpp>
+#include <impl/Kokkos_PolicyTraits.hpp>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace Kokkos {
+void push_finalize_hook(std::function<void()> hook);
+bool is_initialized() noexcept;
+}
+
+namespace Kokkos::Experimental {
+
+// Counters since start (or reset_fusion_statistics()), summed over all host threads.  The
+// names follow seed 000 Tables II and III.
+struct FusionStatistics {
+  std::uint64_t launches_recorded = 0;  // launches with declared accesses inside a window
+  std::uint64_t launches_fused = 0;     // of those, launches that ran inside a fused launch
+  std::uint64_t fused_launches = 0;     // fused launches (runs of two or more) dispatched
+  std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
+  std::uint64_t min_fused_length = 0, max_fused_length = 0;
+  std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
+  std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
+  std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
+  std::uint64_t windows_analysed = 0, memo_hits = 0;
+  double analysis_seconds = 0;  // canonical key + memo lookup + analysis, all windows
+
+  double avg_fused_length() const {
+    return fused_launches == 0 ? 0.0 : static_cast<double>(launches_fused) / static_cast<double>(fused_launches);
+  }
+  double fraction_fused() const {
+    return launches_recorded == 0 ? 0.0 : static_cast<double>(launches_fused) / static_cast<double>(launches_recorded);
+  }
+  double memo_hit_rate() const {
+    return windows_analysed == 0 ? 0.0 : static_cast<double>(memo_hits) / static_cast<double>(windows_analysed);
+  }
+  double analysis_ns_per_launch() const {
+    return launches_recorded == 0 ? 0.0 : 1e9 * analysis_seconds / static_cast<double>(launches_recorded);
+  }
+  std::uint64_t barrier_count(Kokkos::Impl::FusionConstraint c) const { return barriers[static_cast<int>(c)]; }
+  std::uint64_t flush_count(Kokkos::Impl::FusionFlush f) const { return flushes[static_cast<int>(f)]; }
+};
+
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+
+// ---- process-wide settings and counters ------------------------------------------------------
+
+struct FusionConfig {
+  std::atomic<int> enabled{-1};  // -1: not read from KOKKOS_FUSION yet
+  std::atomic<int> window_size{-1};
+  std::atomic<bool> memoize{true};
+  std::atomic<std::int64_t> chunk_bytes{64 * 1024};  // working set per chunk of a fused loop
+  std::mutex stats_mutex;
+  Experimental::FusionStatistics stats;
+  bool stats_hook_registered = false;  // guarded by stats_mutex
+};
+inline FusionConfig& fusion_config() {
+  static FusionConfig config;
+  return config;
+}
+
+inline int fusion_env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  return (end != nullptr && *end == '\0') ? static_cast<int>(x) : fallback;
+}
+
+inline bool fusion_is_enabled() {
+  FusionConfig& c = fusion_config();
+  int e = c.enabled.load(std::memory_order_relaxed);
+  if (e < 0) {
+    e = fusion_env_int("KOKKOS_FUSION", 1) != 0 ? 1 : 0;
+    c.enabled.store(e, std::memory_order_relaxed);
+  }
+  return e != 0;
+}
+
+inline int fusion_window_limit() {
+  FusionConfig& c = fusion_config();
+  int w = c.window_size.load(std::memory_order_relaxed);
+  if (w < 0) {
+    w = fusion_env_int("KOKKOS_FUSION_WINDOW", 50);  // seed 000's window
+    if (w < 1) w = 1;
+    c.window_size.store(w, std::memory_order_relaxed);
+  }
+  return w;
+}
+
+void fusion_print_statistics_at_finalize();
+
+// ---- recorded launches -----------------------------------------------------------------------
+
+class FusionArena {
+ public:
+  void* allocate(std::size_t bytes, std::size_t align) {
+    if (align > block_align || bytes > block_bytes / 4) {
+      m_large.emplace_back(static_cast<std::byte*>(::operator new(bytes, std::align_val_t{align})), LargeFree{align});
+      return m_large.back().get();
+    }
+    for (;;) {
+      if (m_current < m_blocks.size()) {
+        const std::size_t start = (m_used + align - 1) / align * align;
+        if (start + bytes <= block_bytes) {
+          m_used = start + bytes;
+          return m_blocks[m_current].get() + start;
+        }
+        ++m_current;
+        m_used = 0;
+        continue;
+      }
+      m_blocks.emplace_back(static_cast<std::byte*>(::operator new(block_bytes, std::align_val_t{block_align})));
+    }
+  }
+  void reset() {
+    m_current = 0;
+    m_used = 0;
+    m_large.clear();
+  }
+
+ private:
+  static constexpr std::size_t block_bytes = 64 * 1024, block_align = 64;
+  struct BlockFree {
+    void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{block_align}); }
+  };
+  struct LargeFree {
+    std::size_t align;
+    void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{align}); }
+  };
+  std::vector<std::unique_ptr<std::byte, BlockFree>> m_blocks;
+  std::vector<std::unique_ptr<std::byte, LargeFree>> m_large;
+  std::size_t m_current = 0, m_used = 0;
+};
+
+struct FusedRun;
+
+struct FusionLaunch {
+  void* blob = nullptr;
+  void (*run_chunk)(const void* blob, std::int64_t b, std::int64_t e) = nullptr;
+  void (*execute_alone)(const void* blob) = nullptr;
+  void (*drive)(const void* blob, const FusedRun& run) = nullptr;
+  void (*destroy)(void* blob) = nullptr;
+  std::int64_t begin = 0, end = 0;
+};
+
+// One run of two or more launches over the same range, executed as one dispatch (two when a
+// skewed run has halo indices between workers).
+struct FusedRun {
+  const FusionLaunch* launches = nullptr;
+  std::uint32_t num_for = 0;  // range_for launches; a reduction, if any, follows them
+  std::uint32_t split = 0;    // launches [0, split) are the head, [split, num_for) the tail
+  std::int64_t begin = 0, end = 0, chunk = 1024;
+  std::int64_t lag = 0, halo_lo = 0, halo_hi = 0;
+  mutable std::atomic<int> workers{1};  // size of the first dispatch, for the halo pass
+
+  void run_launches(std::uint32_t from, std::uint32_t to, std::int64_t b, std::int64_t e) const {
+    for (std::uint32_t k = from; k < to; ++k) launches[k].run_chunk(launches[k].blob, b, e);
+  }
+  bool skewed() const { return split < num_for; }
+  bool needs_halo_pass() const { return skewed() && workers.load(std::memory_order_relaxed) > 1 && (halo_lo > 0 || halo_hi > 0); }
+
+  template <class ReduceChunk>
+  void work(int rank, int size, const ReduceChunk& reduce_chunk) const {
+    if (rank == 0) workers.store(size, std::memory_order_relaxed);
+    const HostBlock<std::int64_t> block = static_block<std::int64_t>(begin, end, rank, size);
+    if (!skewed()) {
+      for (std::int64_t cb = block.begin; cb < block.end;) {
+        const std::int64_t ce = block.end - cb > chunk ? cb + chunk : block.end;
+        run_launches(0, num_for, cb, ce);
+        reduce_chunk(cb, ce);
+        cb = ce;
+      }
+      return;
+    }
+    // The tail trails the head by `lag` indices; indices whose conflicting reads lie in a
+    // neighbour's block are left to the halo pass.
+    const std::int64_t lo = block.begin > begin ? halo_lo : 0, hi = block.end < end ? halo_hi : 0;
+    const std::int64_t tail_lo = std::min(block.begin + lo, block.end);
+    const std::int64_t tail_hi = std::max(block.end - hi, tail_lo);
+    std::int64_t tail_done = tail_lo;
+    for (std::int64_t cb = block.begin; cb < block.end;) {
+      const std::int64_t ce = block.end - cb > chunk ? cb + chunk : block.end;
+      run_launches(0, split, cb, ce);
+      const std::int64_t tail_end = ce == block.end ? tail_hi : std::min(ce - lag, tail_hi);
+      if (tail_end > tail_done) {
+        run_launches(split, num_for, tail_done, tail_end);
+        tail_done = tail_end;
+      }
+      cb = ce;
+    }
+  }
+
+  // After every worker's head has run: the tail on the halo indices of each block.
+  void halo_pass(int rank, int size) const {
+    const int blocks = workers.load(std::memory_order_relaxed);
+    for (int k = rank; k < blocks; k += size) {
+      const HostBlock<std::int64_t> block = static_block<std::int64_t>(begin, end, k, blocks);
+      const std::int64_t lo = block.begin > begin ? halo_lo : 0, hi = block.end < end ? halo_hi : 0;
+      const std::int64_t first_end = std::min(block.begin + lo, block.end);
+      const std::int64_t second_begin = std::max(block.end - hi, first_end);
+      if (first_end > block.begin) run_launches(split, num_for, block.begin, first_end);
+      if (block.end > second_begin) run_launches(split, num_for, second_begin, block.end);
+    }
+  }
+};
+
+struct FusionNoReduction {
+  void operator()(std::int64_t, std::int64_t) const {}
+};
+
+template <class Functor, class Policy>
+struct FusionForBlob {
+  using ExecSpace = typename Policy::execution_space;
+  Functor functor;
+  Policy policy;
+
+  static void run_chunk(const void* self, std::int64_t b, std::int64_t e) {
+    using Tag = typename Policy::work_tag;
+    using I = typename Policy::member_type;
+    const Functor& kept = static_cast<const FusionForBlob*>(self)->functor;
+    if constexpr (sizeof(Functor) <= 512) {
+      // A shallow copy on the stack (no copy constructor: the blob keeps the Views alive for
+      // the whole run) tells the compiler the loop's stores cannot change the functor, so its
+      // members stay in registers; reading them through the blob reloads them per element.
+      union Shallow {
+        Functor f;
+        Shallow() {}
+        ~Shallow() {}
+      } local;
+      std::memcpy(static_cast<void*>(&local), static_cast<const void*>(&kept), sizeof(Functor));
+      for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(local.f, i);
+    } else {
+      for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(kept, i);
+    }
+  }
+  static void execute_alone(const void* self) {
+    const auto& s = *static_cast<const FusionForBlob*>(self);
+    ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
+  }
+  static void drive(const void* self, const FusedRun& run) {
+    if constexpr (HostBackend<ExecSpace>) {
+      const ExecSpace& space = static_cast<const FusionForBlob*>(self)->policy.space();
+      space.impl_run_on_workers([&](int rank, int size) { run.work(rank, size, FusionNoReduction{}); });
+      if (run.needs_halo_pass()) space.impl_run_on_workers([&](int rank, int size) { run.halo_pass(rank, size); });
+    }
+  }
+};
+
+template <class CombinedFunctorReducer, class Policy>
+struct FusionReduceBlob {
+  using ExecSpace = typename Policy::execution_space;
+  using Reducer = typename CombinedFunctorReducer::reducer_type;
+  CombinedFunctorReducer functor_reducer;
+  Policy policy;
+  typename Reducer::pointer_type result;
+
+  static void execute_alone(const void* self) {
+    const auto& s = *static_cast<const FusionReduceBlob*>(self);
+    ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(s.functor_reducer, s.policy, s.result).execute();
+  }
+  static void drive(const void* self, const FusedRun& run) {
+    if constexpr (HostBackend<ExecSpace>) {
+      using Tag = typename Policy::work_tag;
+      using I = typename Policy::member_type;
+      using reference_type = typename Reducer::reference_type;
+      const auto& s = *static_cast<const FusionReduceBlob*>(self);
+      const auto& f = s.functor_reducer.get_functor();
+      host_reduce(s.policy.space(), s.functor_reducer.get_reducer(), s.result,
+                  [&](int rank, int size, reference_type acc) {
+                    run.work(rank, size, [&](std::int64_t b, std::int64_t e) {
+                      for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i, acc);
+                    });
+                  });
+    }
+  }
+};
+
+template <class Functor, class Policy>
+struct FusionOpaqueBlob {
+  using ExecSpace = typename Policy::execution_space;
+  Functor functor;
+  Policy policy;
+  static void execute_alone(const void* self) {
+    const auto& s = *static_cast<const FusionOpaqueBlob*>(self);
+    ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
+  }
+};
+
+template <class Blob>
+void fusion_destroy_blob(void* blob) {
+  static_cast<Blob*>(blob)->~Blob();
+}
+
+// A declared access before it joins a window: its geometry plus the exact inner shape.
+struct FusionAccessDecl {
+  FusionAccess access;
+  FusionShape shape;
+};
+
+// ---- the window ------------------------------------------------------------------------------
+
+class FusionWindow {
+ public:
+  FusionWindow() = default;
+  FusionWindow(const FusionWindow&) = delete;
+  FusionWindow& operator=(const FusionWindow&) = delete;
+  ~FusionWindow() {
+    // A thread that exits with launches pending (fusion_begin without fusion_end) still runs
+    // them, unless the back ends are gone already: then they are dropped.
+    if (!m_launches.empty() && !m_flushing) {
+      if (Kokkos::is_initialized()) {
+        flush(FusionFlush::scope_end);
+      } else {
+        clear();
+      }
+    }
+  }
+
+  bool recording() const { return m_depth > 0 && !m_flushing && fusion_is_enabled(); }
+  int depth() const { return m_depth; }
+  std::size_t size() const { return m_launches.size(); }
+
+  void open() {
+    if (m_depth++ == 0) register_hooks();
+  }
+  void close() {
+    if (m_depth > 0) --m_depth;
+    flush(FusionFlush::scope_end);
+  }
+
+  template <class Functor, class Policy>
+  void record_for(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
+    using Blob = FusionForBlob<Functor, Policy>;
+    make_room();
+    Blob* blob = new (m_arena.allocate(sizeof(Blob), alignof(Blob))) Blob{functor, policy};
+    FusionLaunch launch;
+    launch.blob = blob;
+    launch.run_chunk = &Blob::run_chunk;
+    launch.execute_alone = &Blob::execute_alone;
+    launch.drive = &Blob::drive;
+    launch.destroy = &fusion_destroy_blob<Blob>;
+    launch.begin = static_cast<std::int64_t>(policy.begin());
+    launch.end = static_cast<std::int64_t>(policy.end());
+    const bool fusible = HostBackend<typename Policy::execution_space>;
+    push(launch, fusible ? FusionLaunchKind::range_for : FusionLaunchKind::opaque,
+         type_tag<typename Policy::execution_space>(), decls, n);
+  }
+
+  template <class CombinedFunctorReducer, class Policy>
+  void record_reduce(const CombinedFunctorReducer& functor_reducer, const Policy& policy,
+                     typename CombinedFunctorReducer::reducer_type::pointer_type result, const FusionAccessDecl* decls,
+                     std::size_t n) {
+    using Blob = FusionReduceBlob<CombinedFunctorReducer, Policy>;
+    make_room();
+    Blob* blob = new (m_arena.allocate(sizeof(Blob), alignof(Blob))) Blob{functor_reducer, policy, result};
+    FusionLaunch launch;
+    launch.blob = blob;
+    launch.execute_alone = &Blob::execute_alone;
+    launch.drive = &Blob::drive;
+    launch.destroy = &fusion_destroy_blob<Blob>;
+    launch.begin = static_cast<std::int64_t>(policy.begin());
+    launch.end = static_cast<std::int64_t>(policy.end());
+    const bool fusible = HostBackend<typename Policy::execution_space>;
+    push(launch, fusible ? FusionLaunchKind::range_reduce : FusionLaunchKind::opaque,
+         type_tag<typename Policy::execution_space>(), decls, n);
+  }
+
+  template <class Functor, class Policy>
+  void record_opaque(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
+    using Blob = FusionOpaqueBlob<Functor, Policy>;
+    make_room();
+    Blob* blob = new (m_arena.allocate(sizeof(Blob), alignof(Blob))) Blob{functor, policy};
+    FusionLaunch launch;
+    launch.blob = blob;
+    launch.execute_alone = &Blob::execute_alone;
+    launch.destroy = &fusion_destroy_blob<Blob>;
+    push(launch, FusionLaunchKind::opaque, type_tag<typename Policy::execution_space>(), decls, n);
+  }
+
+  bool touches(const void* base, std::size_t bytes) const {
+    const auto* lo = static_cast<const std::byte*>(base);
+    for (const FusionAccess& a : m_accesses) {
+      if (a.allocation == nullptr) continue;
+      const auto* b = static_cast<const std::byte*>(a.allocation);
+      if (a.allocation == fusion_unmanaged_allocation()) {
+        // Unmanaged Views: `offset` is the address itself.
+        const auto addr = static_cast<std::uintptr_t>(a.offset);
+        const auto x = reinterpret_cast<std::uintptr_t>(lo);
+        if (addr < x + bytes && x < addr + static_cast<std::uintptr_t>(a.span_bytes)) return true;
+        continue;
+      }
+      if (b < lo + bytes && lo < b + a.allocation_bytes) return true;
+    }
+    return false;
+  }
+
+  void flush(FusionFlush reason);
+
+ private:
+  template <class ExecSpace>
+  static const void* type_tag() {
+    static const char tag = 0;
+    return &tag;
+  }
+
+  void make_room() {
+    if (static_cast<int>(m_launches.size()) >= fusion_window_limit()) flush(FusionFlush::window_full);
+  }
+
+  void push(const FusionLaunch& launch, FusionLaunchKind kind, const void* space_tag, const FusionAccessDecl* decls,
+            std::size_t n) {
+    FusionLaunchSummary summary;
+    summary.kind = kind;
+    summary.domain = domain_id(space_tag, launch.begin, launch.end);
+    summary.first_access = static_cast<std::uint32_t>(m_accesses.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      if (decls[k].access.span_bytes == 0) continue;  // an empty View touches nothing
+      FusionAccess a = decls[k].access;
+      if (a.allocation == fusion_unmanaged_allocation()) m_has_unmanaged = true;
+      a.shape = shape_id(decls[k].shape);
+      m_accesses.push_back(a);
+    }
+    summary.num_accesses = static_cast<std::uint32_t>(m_accesses.size()) - summary.first_access;
+    m_launches.push_back(launch);
+    m_summaries.push_back(summary);
+    t_fusion_hooks.pending = true;
+  }
+
+  std::int32_t domain_id(const void* space_tag, std::int64_t b, std::int64_t e) {
+    for (std::size_t k = 0; k < m_domains.size(); ++k) {
+      if (m_domains[k].space == space_tag && m_domains[k].begin == b && m_domains[k].end == e) {
+        return static_cast<std::int32_t>(k);
+      }
+    }
+    m_domains.push_back({space_tag, b, e});
+    return static_cast<std::int32_t>(m_domains.size() - 1);
+  }
+  std::int32_t shape_id(const FusionShape& shape) {
+    for (std::size_t k = 0; k < m_shapes.size(); ++k) {
+      if (m_shapes[k] == shape) return static_cast<std::int32_t>(k);
+    }
+    m_shapes.push_back(shape);
+    return static_cast<std::int32_t>(m_shapes.size() - 1);
+  }
+
+  static void register_hooks() {
+    FusionHookState& h = t_fusion_hooks;
+    if (h.flush == nullptr) {
+      h.flush = [](FusionFlush reason) { this_thread_window().flush(reason); };
+      h.touches = [](const void* base, std::size_t bytes) { return this_thread_window().touches(base, bytes); };
+    }
+    FusionConfig& c = fusion_config();
+    if (fusion_env_int("KOKKOS_FUSION_STATS", 0) != 0) {
+      bool first = false;
+      {
+        std::lock_guard<std::mutex> lock(c.stats_mutex);
+        first = !c.stats_hook_registered;
+        c.stats_hook_registered = true;
+      }
+      if (first) push_finalize_hook(&fusion_print_statistics_at_finalize);
+    }
+  }
+
+  void execute(const FusionRun& run);
+  void clear();
+
+ public:
+  static FusionWindow& this_thread_window();
+
+ private:
+  struct Domain {
+    const void* space;
+    std::int64_t begin, end;
+  };
+  std::vector<FusionLaunch> m_launches;
+  std::vector<FusionLaunchSummary> m_summaries;
+  std::vector<FusionAccess> m_accesses;
+  std::vector<FusionShape> m_shapes;
+  std::vector<Domain> m_domains;
+  FusionArena m_arena;
+  FusionMemo m_memo;
+  std::vector<std::int64_t> m_key;
+  std::vector<const void*> m_names;
+  int m_depth = 0;
+  bool m_flushing = false;
+  bool m_has_unmanaged = false;
+};
+
+inline FusionWindow& FusionWindow::this_thread_window() {
+  static thread_local FusionWindow window;
+  return window;
+}
+
+inline void FusionWindow::clear() {
+  for (FusionLaunch& l : m_launches) l.destroy(l.blob);
+  m_launches.clear();
+  m_summaries.clear();
+  m_accesses.clear();
+  m_shapes.clear();
+  m_domains.clear();
+  m_arena.reset();
+  m_has_unmanaged = false;
+}
+
+inline void FusionWindow::execute(const FusionRun& run) {
+  const FusionLaunch* launches = m_launches.data() + run.first;
+  const FusionLaunch& last = launches[run.count - 1];
+  const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
+  if (run.count == 1) {
+    launches[0].execute_alone(launches[0].blob);
+    return;
+  }
+  if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
+    if (reduces) last.execute_alone(last.blob);
+    return;
+  }
+  FusedRun fused;
+  fused.launches = launches;
+  fused.num_for = run.count - (reduces ? 1 : 0);
+  fused.split = run.split >= 0 ? static_cast<std::uint32_t>(run.split) : fused.num_for;
+  fused.begin = launches[0].begin;
+  fused.end = launches[0].end;
+  fused.lag = run.lag;
+  fused.halo_lo = run.halo_lo;
+  fused.halo_hi = run.halo_hi;
+  const std::int64_t budget = fusion_config().chunk_bytes.load(std::memory_order_relaxed);
+  const std::int64_t per_index = run.bytes_per_index > 0 ? run.bytes_per_index : 8;
+  // Chunks small enough that the run's distinct partitions stay in cache, large enough that
+  // the per-chunk call of each launch is noise.
+  fused.chunk = std::clamp<std::int64_t>(budget / per_index, 512, 1 << 16);
+  const FusionLaunch& driver = reduces ? last : launches[0];
+  driver.drive(driver.blob, fused);
+}
+
+inline void FusionWindow::flush(FusionFlush reason) {
+  t_fusion_hooks.pending = false;
+  if (m_launches.empty() || m_flushing) return;
+  m_flushing = true;
+  struct Done {
+    FusionWindow& w;
+    ~Done() {
+      w.clear();
+      w.m_flushing = false;
+    }
+  } done{*this};
+
+  FusionConfig& config = fusion_config();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t n = m_launches.size();
+  const FusionPlan* plan = nullptr;
+  FusionPlan unmemoized;
+  bool hit = false;
+  if (config.memoize.load(std::memory_order_relaxed) && !m_has_unmanaged) {
+    FusionMemo::canonical_key(m_summaries.data(), n, m_accesses.data(), m_key, m_names);
+    plan = m_memo.find(m_key);
+    hit = plan != nullptr;
+    if (!hit) plan = &m_memo.insert(m_key, analyze_fusion_window(m_summaries.data(), n, m_accesses.data()));
+  } else {
+    unmemoized = analyze_fusion_window(m_summaries.data(), n, m_accesses.data());
+    plan = &unmemoized;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  Experimental::FusionStatistics delta;
+  delta.launches_recorded = n;
+  delta.windows_analysed = 1;
+  delta.memo_hits = hit ? 1 : 0;
+  delta.analysis_seconds = seconds;
+  for (int k = 0; k < fusion_constraint_count; ++k) delta.barriers[k] = plan->barriers[k];
+  ++delta.flushes[static_cast<int>(reason)];
+  for (const FusionRun& run : plan->runs) {
+    delta.dispatches += 1;
+    if (run.count < 2) continue;
+    delta.fused_launches += 1;
+    delta.launches_fused += run.count;
+    if (delta.min_fused_length == 0 || run.count < delta.min_fused_length) delta.min_fused_length = run.count;
+    if (run.count > delta.max_fused_length) delta.max_fused_length = run.count;
+    if (run.split >= 0) delta.skewed_runs += 1;
+  }
+  {
+    std::lock_guard<std::mutex> lock(config.stats_mutex);
+    Experimental::FusionStatistics& s = config.stats;
+    s.launches_recorded += delta.launches_recorded;
+    s.launches_fused += delta.launches_fused;
+    s.fused_launches += delta.fused_launches;
+    s.dispatches += delta.dispatches;
+    s.skewed_runs += delta.skewed_runs;
+    if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
+      s.min_fused_length = delta.min_fused_length;
+    }
+    s.max_fused_length = std::max(s.max_fused_length, delta.max_fused_length);
+    for (int k = 0; k < fusion_constraint_count; ++k) s.barriers[k] += delta.barriers[k];
+    for (std::size_t k = 0; k < s.flushes.size(); ++k) s.flushes[k] += delta.flushes[k];
+    s.windows_analysed += 1;
+    s.memo_hits += delta.memo_hits;
+    s.analysis_seconds += seconds;
+  }
+
+  // The plan may live in the memo, which a nested flush never touches (we are flushing).
+  for (const FusionRun& run : plan->runs) execute(run);
+}
+
+}  // namespace Kokkos::Impl

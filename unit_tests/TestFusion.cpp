@@ -1,0 +1,540 @@
+// The fusion layer: random programs fused and unfused agree bit for bit; the seeds' cases
+// (seed 000 §III-C stencil and Jacobi, Listing 1 Black-Scholes); each constraint alone places
+// a barrier; each flush trigger flushes; switches and bad input.
+#include "TestCommon.hpp"
+
+#include <Kokkos_Fusion.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace KE = Kokkos::Experimental;
+using Kokkos::Impl::FusionConstraint;
+using Kokkos::Impl::FusionFlush;
+
+template <class Space>
+struct Fusion : ::testing::Test {
+  void SetUp() override {
+    KE::set_fusion_enabled(true);
+    KE::set_fusion_window_size(50);
+    KE::set_fusion_memoization(true);
+    KE::reset_fusion_statistics();
+  }
+  void TearDown() override { KE::set_fusion_enabled(true); }
+};
+TYPED_TEST_SUITE(Fusion, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+using Vec = Kokkos::View<double*, Kokkos::LayoutStride, Kokkos::HostSpace>;
+
+template <class Space>
+Vec shifted(const Kokkos::View<double*, Kokkos::HostSpace>& base, std::int64_t shift, std::int64_t n) {
+  return Kokkos::subview(base, Kokkos::pair<std::int64_t, std::int64_t>(shift, shift + n));
+}
+
+// ---- random programs -------------------------------------------------------------------------
+
+// One element-wise launch of a random program: out(i) = f(in...) or a reduction of in0.
+struct RandomOp {
+  int kind = 0;  // 0: out = a*in0 + b ; 1: out = in0*in1 + a ; 2: out = out*a + in0 ; 3: out = in0 - in1*in2
+                 // 4: sum += in0*a (reduction) ; 5: count() += (in0 > 0), atomically (reduces a rank-0 View)
+                 // 6: out = in0 + count() ; 7: as 0, but as a two-dimensional launch
+  Vec out, in0, in1, in2;
+  Kokkos::View<std::int64_t, Kokkos::HostSpace> count;
+  double a = 1, b = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    switch (kind) {
+      case 0: out(i) = a * in0(i) + b; break;
+      case 1: out(i) = in0(i) * in1(i) + a; break;
+      case 2: out(i) = out(i) * a + in0(i); break;
+      case 3: out(i) = in0(i) - in1(i) * in2(i); break;
+      case 5:
+        if (in0(i) > 0) Kokkos::atomic_add(&count(), std::int64_t(1));
+        break;
+      case 6: out(i) = in0(i) + double(count()); break;
+      default: break;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += in0(i) * a; }
+};
+struct RandomOp2D {
+  RandomOp op;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t) const { op(i); }
+};
+
+struct ProgramStep {
+  RandomOp op;
+  std::int64_t begin = 0, end = 0;
+  std::vector<KE::DataAccess> accesses;
+};
+
+// Data: `arrays` allocations of n + 8 doubles; a View is a shifted window of n - 0..4 elements.
+struct RandomProgram {
+  std::vector<Kokkos::View<double*, Kokkos::HostSpace>> arrays;
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> bins;  // bins(0) is the counter of kinds 5, 6
+  std::vector<ProgramStep> steps;
+};
+
+template <class Space>
+RandomProgram make_program(std::uint64_t seed, std::int64_t n) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](int k) { return static_cast<int>(rng() % static_cast<std::uint64_t>(k)); };
+  RandomProgram p;
+  const int arrays = 2 + pick(3);
+  for (int k = 0; k < arrays; ++k) p.arrays.emplace_back("a" + std::to_string(k), n + 8);
+  p.bins = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("bins", 1);
+  const int launches = 1 + pick(40);
+  for (int l = 0; l < launches; ++l) {
+    ProgramStep s;
+    // Mostly one domain; sometimes a shorter one (a launch-domain barrier).
+    std::int64_t len = pick(6) == 0 ? n - 1 - pick(3) : n;
+    if (len < 0) len = n;
+    s.begin = 0;
+    s.end = len;
+    RandomOp& op = s.op;
+    op.kind = pick(14);
+    if (op.kind > 7) op.kind = pick(4);  // element-wise bodies dominate
+    op.a = 0.5 + pick(7) * 0.25;
+    op.b = pick(5) - 2.0;
+    auto view_of = [&](int array, int shift) { return shifted<Space>(p.arrays[array], shift, len); };
+    // The written partition's allocation is touched by no other partition in the same launch
+    // (that would be a race even unfused).
+    const int out_array = pick(arrays);
+    const int out_shift = pick(5);
+    auto input = [&]() {
+      int array = pick(arrays);
+      if (array == out_array) return std::pair<int, int>(array, out_shift);
+      return std::pair<int, int>(array, pick(5));
+    };
+    const auto i0 = input(), i1 = input(), i2 = input();
+    op.in0 = view_of(i0.first, i0.second);
+    op.in1 = view_of(i1.first, i1.second);
+    op.in2 = view_of(i2.first, i2.second);
+    op.out = view_of(out_array, out_shift);
+    op.count = Kokkos::subview(p.bins, 0);
+    s.accesses.push_back(KE::reads(op.in0));
+    if (op.kind == 1 || op.kind == 3) s.accesses.push_back(KE::reads(op.in1));
+    if (op.kind == 3) s.accesses.push_back(KE::reads(op.in2));
+    if (op.kind <= 1 || op.kind == 3 || op.kind >= 6) s.accesses.push_back(KE::writes(op.out));
+    if (op.kind == 2) s.accesses.push_back(KE::read_writes(op.out));
+    if (op.kind == 5) s.accesses.push_back(KE::reduces(op.count));
+    if (op.kind == 6) s.accesses.push_back(KE::reads(op.count));
+    p.steps.push_back(s);
+  }
+  return p;
+}
+
+template <class Space, std::size_t... K>
+void launch_step(const ProgramStep& s, std::vector<double>& sums, std::index_sequence<K...>) {
+  Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> policy(s.begin, s.end);
+  if (s.op.kind == 4) {
+    double sum = 0;
+    Kokkos::parallel_reduce("reduce", KE::with_accesses(policy, s.accesses[K]...), s.op, sum);
+    sums.push_back(sum);
+  } else if (s.op.kind == 7) {
+    Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>> md({0, 0}, {s.end, 1});
+    Kokkos::parallel_for("op2d", KE::with_accesses(md, s.accesses[K]...), RandomOp2D{s.op});
+  } else {
+    Kokkos::parallel_for("op", KE::with_accesses(policy, s.accesses[K]...), s.op);
+  }
+}
+
+template <class Space>
+void run_program(const RandomProgram& p, std::vector<double>& sums) {
+  for (std::size_t k = 0; k < p.arrays.size(); ++k) {
+    auto a = p.arrays[k];
+    for (std::size_t i = 0; i < a.extent(0); ++i) a(i) = std::sin(double(i) * (k + 1)) + 0.1 * double(k);
+  }
+  p.bins(0) = 0;
+  sums.clear();
+  KE::FusionScope scope;
+  for (const ProgramStep& s : p.steps) {
+    switch (s.accesses.size()) {
+      case 1: launch_step<Space>(s, sums, std::make_index_sequence<1>{}); break;
+      case 2: launch_step<Space>(s, sums, std::make_index_sequence<2>{}); break;
+      case 3: launch_step<Space>(s, sums, std::make_index_sequence<3>{}); break;
+      default: launch_step<Space>(s, sums, std::make_index_sequence<4>{}); break;
+    }
+  }
+}
+
+std::vector<std::vector<double>> snapshot(const RandomProgram& p) {
+  std::vector<std::vector<double>> out;
+  for (auto& a : p.arrays) out.emplace_back(a.data(), a.data() + a.extent(0));
+  return out;
+}
+
+template <class Space>
+void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n) {
+  for (int s = 0; s < seeds; ++s) {
+    const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(s);
+    RandomProgram p = make_program<Space>(seed, n);
+    std::vector<double> fused_sums, plain_sums;
+    KE::set_fusion_enabled(true);
+    run_program<Space>(p, fused_sums);
+    const auto fused = snapshot(p);
+    const auto fused_bins = p.bins(0);
+    KE::set_fusion_enabled(false);
+    run_program<Space>(p, plain_sums);
+    KE::set_fusion_enabled(true);
+    const auto plain = snapshot(p);
+    ASSERT_EQ(fused_sums.size(), plain_sums.size()) << "seed " << seed;
+    for (std::size_t k = 0; k < fused_sums.size(); ++k) {
+      ASSERT_EQ(std::memcmp(&fused_sums[k], &plain_sums[k], sizeof(double)), 0)
+          << "seed " << seed << " reduction " << k << ": " << fused_sums[k] << " vs " << plain_sums[k];
+    }
+    ASSERT_EQ(fused_bins, p.bins(0)) << "seed " << seed;
+    for (std::size_t a = 0; a < fused.size(); ++a) {
+      for (std::size_t i = 0; i < fused[a].size(); ++i) {
+        ASSERT_EQ(std::memcmp(&fused[a][i], &plain[a][i], sizeof(double)), 0)
+            << "seed " << seed << " array " << a << " index " << i << ": " << fused[a][i] << " vs " << plain[a][i];
+      }
+    }
+  }
+}
+
+// KDAG_FUSION_SEEDS=N runs N seeds per size instead of 200 (the long-running label).
+int seed_count(int fallback) {
+  const char* v = std::getenv("KDAG_FUSION_SEEDS");
+  return v != nullptr && std::atoi(v) > 0 ? std::atoi(v) : fallback;
+}
+
+TYPED_TEST(Fusion, RandomProgramsFusedEqualUnfusedBitwise) {
+  // Small n exercises chunk and block edges, larger n several chunks per worker.
+  check_random_programs<TypeParam>(1, seed_count(200), 37);
+  check_random_programs<TypeParam>(100000, seed_count(200) / 3, 5000);
+  const auto s = KE::fusion_statistics();
+  EXPECT_GT(s.launches_fused, 0u);
+  EXPECT_GT(s.skewed_runs, 0u);  // the skewed schedule was exercised
+  for (int c = 0; c < Kokkos::Impl::fusion_constraint_count; ++c) {
+    EXPECT_GT(s.barriers[c], 0u) << "constraint " << Kokkos::Impl::fusion_constraint_name(FusionConstraint(c))
+                                 << " never placed a barrier";
+  }
+}
+
+TYPED_TEST(Fusion, RandomProgramsTinyRangesAndSmallChunks) {
+  // n = 1..8: blocks shorter than the halo; a one-launch window behaves like no window.
+  for (std::int64_t n : {1, 2, 3, 5, 8}) check_random_programs<TypeParam>(77 * n, 40, n);
+  KE::set_fusion_window_size(1);
+  check_random_programs<TypeParam>(4242, 20, 64);
+  EXPECT_EQ(KE::fusion_statistics().launches_fused > 0, true);  // from the runs above
+  KE::set_fusion_window_size(50);
+}
+
+// ---- the seeds' cases ------------------------------------------------------------------------
+
+// Seed 000 §III-C2: east = input[0:-2], central = input[1:-1], west = input[2:N];
+// output = east + west; central[:] = .5 * output;  two iterations -> {1,2} {3,4}.
+TYPED_TEST(Fusion, ThreePointStencilSplitsIntoTwoRuns) {
+  const std::int64_t N = 1003, n = N - 2;
+  Kokkos::View<double*, Kokkos::HostSpace> input("input", N), expect("expect", N);
+  Kokkos::View<double*, Kokkos::HostSpace> output("output", n);
+  for (std::int64_t i = 0; i < N; ++i) input(i) = expect(i) = double((i * 37) % 101);
+  Vec east = shifted<TypeParam>(input, 0, n), central = shifted<TypeParam>(input, 1, n),
+      west = shifted<TypeParam>(input, 2, n);
+  Kokkos::RangePolicy<TypeParam> policy(0, n);
+  {
+    KE::FusionScope scope;
+    for (int it = 0; it < 2; ++it) {
+      Kokkos::parallel_for("add", KE::with_accesses(policy, KE::reads(east), KE::reads(west), KE::writes(output)),
+                           KOKKOS_LAMBDA(int i) { output(i) = east(i) + west(i); });
+      Kokkos::parallel_for("mul", KE::with_accesses(policy, KE::reads(output), KE::writes(central)),
+                           KOKKOS_LAMBDA(int i) { central(i) = .5 * output(i); });
+    }
+    EXPECT_EQ(KE::fusion_pending_launches(), 4u);
+  }
+  const auto s = KE::fusion_statistics();
+  EXPECT_EQ(s.launches_recorded, 4u);
+  EXPECT_EQ(s.fused_launches, 2u);
+  EXPECT_EQ(s.min_fused_length, 2u);
+  EXPECT_EQ(s.max_fused_length, 2u);
+  EXPECT_EQ(s.barrier_count(FusionConstraint::true_dependence), 1u);
+  EXPECT_EQ(s.skewed_runs, 2u);
+  std::vector<double> out(n);
+  for (int it = 0; it < 2; ++it) {
+    for (std::int64_t i = 0; i < n; ++i) out[i] = expect(i) + expect(i + 2);
+    for (std::int64_t i = 0; i < n; ++i) expect(i + 1) = .5 * out[i];
+  }
+  for (std::int64_t i = 0; i < N; ++i) ASSERT_EQ(input(i), expect(i)) << i;
+}
+
+// Seed 000 §III-C1 in one dimension: x = (b - (x_left + x_right)) / d, then the residual's
+// dot product; the reduction ends the run and delivers its value at once.
+TYPED_TEST(Fusion, JacobiDotProductEndsTheRun) {
+  const std::int64_t n = 2000;
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", n + 2), b("b", n), tmp("tmp", n), xnew("xnew", n);
+  for (std::int64_t i = 0; i < n; ++i) b(i) = 1.0 + double(i % 7);
+  Vec left = shifted<TypeParam>(x, 0, n), right = shifted<TypeParam>(x, 2, n), inner = shifted<TypeParam>(x, 1, n);
+  Kokkos::RangePolicy<TypeParam> policy(0, n);
+  double residual[3] = {};
+  {
+    KE::FusionScope scope;
+    for (int it = 0; it < 3; ++it) {
+      Kokkos::parallel_for("sub",
+                           KE::with_accesses(policy, KE::reads(b), KE::reads(left), KE::reads(right), KE::writes(tmp)),
+                           KOKKOS_LAMBDA(int i) { tmp(i) = b(i) + 0.5 * (left(i) + right(i)); });
+      Kokkos::parallel_for("div", KE::with_accesses(policy, KE::reads(tmp), KE::writes(xnew)),
+                           KOKKOS_LAMBDA(int i) { xnew(i) = tmp(i) / 4.0; });
+      Kokkos::parallel_reduce(
+          "dot", KE::with_accesses(policy, KE::reads(xnew), KE::reads(inner)),
+          KOKKOS_LAMBDA(int i, double& r) { r += (xnew(i) - inner(i)) * (xnew(i) - inner(i)); }, residual[it]);
+      EXPECT_EQ(KE::fusion_pending_launches(), 0u);  // the host has the value now
+      Kokkos::parallel_for("copy", KE::with_accesses(policy, KE::reads(xnew), KE::writes(inner)),
+                           KOKKOS_LAMBDA(int i) { inner(i) = xnew(i); });
+    }
+  }
+  const auto s = KE::fusion_statistics();
+  EXPECT_EQ(s.launches_recorded, 12u);
+  // Iteration 1: {sub, div, dot}.  Later ones: copy writes x through `inner` and sub reads it
+  // through `left`/`right`: a true-dependence barrier, then {sub, div, dot} again.
+  EXPECT_EQ(s.flush_count(FusionFlush::reduce_result), 3u);
+  EXPECT_EQ(s.max_fused_length, 3u);
+  EXPECT_EQ(s.barrier_count(FusionConstraint::true_dependence), 2u);
+  // Serial reference.
+  std::vector<double> xr(n + 2, 0.0);
+  for (int it = 0; it < 3; ++it) {
+    std::vector<double> xn(n);
+    for (std::int64_t i = 0; i < n; ++i) xn[i] = (b(i) + 0.5 * (xr[i] + xr[i + 2])) / 4.0;
+    double r = 0;
+    for (std::int64_t i = 0; i < n; ++i) r += (xn[i] - xr[i + 1]) * (xn[i] - xr[i + 1]);
+    EXPECT_NEAR(residual[it], r, 1e-9 * (1 + r));
+    for (std::int64_t i = 0; i < n; ++i) xr[i + 1] = xn[i];
+  }
+  for (std::int64_t i = 0; i < n + 2; ++i) ASSERT_EQ(x(i), xr[i]) << i;
+}
+
+// ---- each constraint alone places the barrier ------------------------------------------------
+
+struct Write {
+  Vec out;
+  double v;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { out(i) = v + double(i); }
+};
+struct Add {
+  Vec out, in;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { out(i) = in(i) + 1.0; }
+};
+
+template <class Space>
+KE::FusionStatistics two_launch_stats(auto first, auto second) {
+  KE::reset_fusion_statistics();
+  {
+    KE::FusionScope scope;
+    first();
+    second();
+  }
+  return KE::fusion_statistics();
+}
+
+TYPED_TEST(Fusion, EachConstraintAlonePlacesTheBarrier) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 500;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n + 4), b("b", n + 4), c("c", n + 4);
+  Vec a0 = shifted<TypeParam>(a, 0, n), a1 = shifted<TypeParam>(a, 1, n), b0 = shifted<TypeParam>(b, 0, n),
+      c0 = shifted<TypeParam>(c, 0, n);
+  auto only = [](const KE::FusionStatistics& s, FusionConstraint c) {
+    std::uint64_t others = 0;
+    for (int k = 0; k < Kokkos::Impl::fusion_constraint_count; ++k)
+      if (k != int(c)) others += s.barriers[k];
+    return s.barriers[int(c)] == 1 && others == 0 && s.fused_launches == 0;
+  };
+  // No barrier: same partitions, point-wise.
+  auto s = two_launch_stats<TypeParam>(
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(a0)), Write{a0, 1}); },
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(a0), KE::writes(b0)), Add{b0, a0}); });
+  EXPECT_EQ(s.fused_launches, 1u);
+  // launch domain
+  s = two_launch_stats<TypeParam>(
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(a0)), Write{a0, 1}); },
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n - 1), KE::writes(b0)), Write{b0, 2}); });
+  EXPECT_TRUE(only(s, FusionConstraint::launch_domain));
+  // true dependence: written through a0, read through a1
+  s = two_launch_stats<TypeParam>(
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(a0)), Write{a0, 1}); },
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(a1), KE::writes(b0)), Add{b0, a1}); });
+  EXPECT_TRUE(only(s, FusionConstraint::true_dependence));
+  // anti dependence beyond the skewed schedule's reach: read big[0:n), then write every other
+  // element of big: not a shift of the same stride, so no ordering helps.
+  Kokkos::View<double*, Kokkos::HostSpace> big("big", 2 * n + 4);
+  Vec dense = shifted<TypeParam>(big, 0, n);
+  Vec every_other(big.data(), Kokkos::LayoutStride(std::size_t(n), std::size_t(2)));  // unmanaged alias
+  s = two_launch_stats<TypeParam>(
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(dense), KE::writes(c0)), Add{c0, dense}); },
+      [&] {
+        Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(c0), KE::writes(every_other)), Add{every_other, c0});
+      });
+  EXPECT_TRUE(only(s, FusionConstraint::anti_dependence));
+  // reduction: reduced into, then read by the next launch
+  Kokkos::View<double*, Kokkos::HostSpace> acc("acc", n + 4);
+  Vec acc0 = shifted<TypeParam>(acc, 0, n);
+  s = two_launch_stats<TypeParam>(
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(a0), KE::reduces(acc0)), Add{acc0, a0}); },
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(acc0), KE::writes(b0)), Add{b0, acc0}); });
+  EXPECT_TRUE(only(s, FusionConstraint::reduction));
+  // communication: a multi-dimensional launch with declared accesses runs alone
+  s = two_launch_stats<TypeParam>(
+      [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(a0)), Write{a0, 1}); },
+      [&] {
+        Kokkos::parallel_for(
+            KE::with_accesses(Kokkos::MDRangePolicy<TypeParam, Kokkos::Rank<2>>({0, 0}, {2, 2}), KE::writes(b0)),
+            KOKKOS_LAMBDA(int i, int j) { b0(i * 2 + j) = 1; });
+      });
+  EXPECT_TRUE(only(s, FusionConstraint::communication));
+  EXPECT_EQ(b0(3), 1.0);
+  EXPECT_EQ(a0(7), 8.0);
+}
+
+// ---- flush triggers --------------------------------------------------------------------------
+
+TYPED_TEST(Fusion, EachFlushTriggerRunsPendingLaunches) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 100;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n), other("other", n);
+  Vec av = a;
+  auto record = [&](double v) {
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, v});
+    EXPECT_EQ(KE::fusion_pending_launches(), 1u);
+    EXPECT_EQ(a(5), 0.0) << "recorded, not run";
+  };
+  auto ran = [&](double v, FusionFlush reason) {
+    EXPECT_EQ(KE::fusion_pending_launches(), 0u);
+    EXPECT_EQ(a(5), v + 5.0);
+    EXPECT_EQ(KE::fusion_statistics().flush_count(reason), 1u) << int(reason);
+    Kokkos::deep_copy(a, 0.0);
+  };
+  KE::FusionScope scope;
+  record(1);
+  KE::fusion_flush();
+  ran(1, FusionFlush::explicit_flush);
+
+  record(2);
+  Kokkos::fence();
+  ran(2, FusionFlush::fence);
+  KE::reset_fusion_statistics();
+
+  record(2);
+  TypeParam().fence();  // an instance fence flushes too
+  ran(2, FusionFlush::fence);
+
+  record(3);
+  Kokkos::deep_copy(other, 1.0);  // touches no recorded View: the window stays
+  EXPECT_EQ(KE::fusion_pending_launches(), 1u);
+  double element = 0;
+  Kokkos::deep_copy(element, Kokkos::subview(a, 10));  // reads `a`: the window flushes first
+  EXPECT_EQ(element, 3.0 + 10);
+  ran(3, FusionFlush::deep_copy);
+
+  record(4);
+  Kokkos::parallel_for(P(0, n), KOKKOS_LAMBDA(std::int64_t){});  // a launch without declared accesses
+  ran(4, FusionFlush::unannotated_launch);
+
+  record(5);
+  double sum = 0;
+  Kokkos::parallel_reduce(KE::with_accesses(P(0, n), KE::reads(av)),
+                          KOKKOS_LAMBDA(std::int64_t i, double& r) { r += av(i); }, sum);
+  EXPECT_EQ(sum, 5.0 * n + n * (n - 1) / 2.0);
+  ran(5, FusionFlush::reduce_result);
+
+  KE::set_fusion_window_size(2);
+  record(6);
+  Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, 7});
+  EXPECT_EQ(KE::fusion_pending_launches(), 2u);
+  Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, 8});  // window full
+  EXPECT_EQ(KE::fusion_pending_launches(), 1u);
+  EXPECT_EQ(a(5), 12.0);
+  KE::set_fusion_window_size(50);
+  KE::fusion_flush();
+  EXPECT_EQ(a(5), 13.0);
+  EXPECT_EQ(KE::fusion_statistics().flush_count(FusionFlush::window_full), 1u);
+  Kokkos::deep_copy(a, 0.0);
+
+  record(9);
+  KE::set_fusion_enabled(false);
+  ran(9, FusionFlush::switched_off);
+  KE::set_fusion_enabled(true);
+
+  {
+    KE::FusionScope inner;
+    record(10);
+  }
+  ran(10, FusionFlush::scope_end);
+}
+
+TYPED_TEST(Fusion, OutsideAWindowOrSwitchedOffLaunchesRunAtOnce) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", 10);
+  Vec av = a;
+  Kokkos::parallel_for(KE::with_accesses(P(0, 10), KE::writes(av)), Write{av, 1});
+  EXPECT_EQ(a(3), 4.0);
+  KE::set_fusion_enabled(false);
+  EXPECT_FALSE(KE::fusion_enabled());
+  {
+    KE::FusionScope scope;
+    Kokkos::parallel_for(KE::with_accesses(P(0, 10), KE::writes(av)), Write{av, 2});
+    EXPECT_EQ(a(3), 5.0);
+    EXPECT_EQ(KE::fusion_pending_launches(), 0u);
+  }
+  KE::set_fusion_enabled(true);
+  EXPECT_EQ(KE::fusion_statistics().launches_recorded, 0u);
+  // An integral work count is a policy too; empty ranges record and run nothing.
+  {
+    KE::FusionScope scope;
+    Kokkos::parallel_for(KE::with_accesses(0, KE::writes(av)), Write{av, 3});
+    Kokkos::parallel_for(KE::with_accesses(0, KE::writes(av)), Write{av, 3});
+    double sum = -1;
+    Kokkos::parallel_reduce(KE::with_accesses(0, KE::reads(av)),
+                            KOKKOS_LAMBDA(std::int64_t i, double& r) { r += av(i); }, sum);
+    EXPECT_EQ(sum, 0.0);
+  }
+  EXPECT_EQ(a(3), 5.0);
+}
+
+TYPED_TEST(Fusion, MemoizationMakesAnIterativeLoopAnalyseOnce) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 64;
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", n), y("y", n), u("u", n), v("v", n);
+  auto iterate = [&](Vec a, Vec b) {
+    KE::FusionScope scope;
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(a)), Write{a, 1});
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(a), KE::writes(b)), Add{b, a});
+  };
+  for (int it = 0; it < 10; ++it) iterate(x, y);
+  iterate(u, v);  // alpha-equivalent: other Views, same pattern
+  auto s = KE::fusion_statistics();
+  EXPECT_EQ(s.windows_analysed, 11u);
+  EXPECT_EQ(s.memo_hits, 10u);
+  EXPECT_EQ(s.fused_launches, 11u);
+  iterate(x, x);  // a different pattern: a miss
+  s = KE::fusion_statistics();
+  EXPECT_EQ(s.memo_hits, 10u);
+  KE::set_fusion_memoization(false);
+  iterate(x, y);
+  EXPECT_EQ(KE::fusion_statistics().memo_hits, 10u);
+  KE::set_fusion_memoization(true);
+}
+
+TYPED_TEST(Fusion, StatisticsPrintAndBadInput) {
+  EXPECT_THROW(
+      {
+        try {
+          KE::set_fusion_window_size(0);
+        } catch (const std::runtime_error& e) {
+          EXPECT_NE(std::string(e.what()).find("at least one launch"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      std::runtime_error);
+  std::ostringstream os;
+  KE::print_fusion_statistics(os);
+  EXPECT_NE(os.str().find("launches recorded"), std::string::npos);
+  EXPECT_NE(os.str().find("true_dependence"), std::string::npos);
+}
+
+}  // namespace
