@@ -26,6 +26,8 @@
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
 #include <Kokkos_MemoryPool.hpp>
+#include <Kokkos_Crs.hpp>
+#include <Kokkos_WorkGraphPolicy.hpp>
 
 #include <functional>
 #include <iosfwd>

@@ -1,0 +1,222 @@
+#pragma once
+// The work graph's run-time scheduler (seed 001 §2.4.1, §2.4.2), written once for every back
+// end: raw pointers into pre-allocated arrays, Kokkos atomics, no allocation, no exceptions.
+//
+// What is scheduled is a *unit*: a range of consecutive items of a topological order (see
+// Kokkos_WorkGraphAnalysis.hpp), or a single item when the graph was not analysed.  As in the
+// seed:
+//   - waiting[u] counts the predecessor units of u not yet complete; the worker that completes
+//     the last one makes u ready;
+//   - the ready queue is one array of num_units slots holding one FIFO range per priority,
+//     each as long as the number of units of that priority, so it can never overflow; a push
+//     reserves a slot at its range's tail, a pop claims the slot at its range's head.
+// Beyond the seed, to keep the cost per unit to a few atomics:
+//   - the worker that makes successors ready keeps one to run next (no queue round trip),
+//     unless a unit of higher priority is waiting;
+//   - a unit with a single predecessor unit becomes ready without touching its count;
+//   - completion is counted per worker (a plain store), summed only by idle workers;
+//   - a graph that cannot finish (a cycle that was not checked for) is detected when every
+//     worker is idle, nothing is ready and nothing completes, instead of spinning forever.
+#include <Kokkos_Macros.hpp>
+#include <Kokkos_Atomic.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+
+namespace Kokkos::Impl {
+
+struct WorkGraphQueue {
+  // Control counters are int32 slots one cache line apart:
+  //   head(p), tail(p) for each priority p, completed(w) for each worker, idle, stalled.
+  static constexpr std::int32_t slot_stride = KOKKOS_IMPL_CACHE_LINE / sizeof(std::int32_t);
+  static constexpr std::int32_t empty = -1;
+
+  static constexpr std::size_t control_size(int num_priorities, int max_workers) {
+    return static_cast<std::size_t>(2 * num_priorities + max_workers + 2) * slot_stride;
+  }
+
+  std::int32_t num_units = 0;
+  std::int32_t num_priorities = 1;
+  std::int32_t max_workers = 1;
+  const std::int32_t* items = nullptr;     // unit u runs items[begin[u] .. begin[u+1]); null: unit u is item u
+  const std::int32_t* begin = nullptr;
+  const std::int32_t* row_map = nullptr;   // successor units of u: succ[row_map[u] .. row_map[u+1])
+  const std::int32_t* succ = nullptr;
+  const std::int32_t* indegree = nullptr;  // waiting counts at launch
+  const std::uint8_t* priority = nullptr;  // per unit; null with one priority
+  std::int32_t* waiting = nullptr;
+  std::int32_t* ready = nullptr;
+  std::int32_t* control = nullptr;
+
+  KOKKOS_INLINE_FUNCTION std::int32_t* head(int p) const { return control + (2 * p) * slot_stride; }
+  KOKKOS_INLINE_FUNCTION std::int32_t* tail(int p) const { return control + (2 * p + 1) * slot_stride; }
+  KOKKOS_INLINE_FUNCTION std::int32_t* completed(int w) const {
+    return control + (2 * num_priorities + w) * slot_stride;
+  }
+  KOKKOS_INLINE_FUNCTION std::int32_t* idle() const { return completed(max_workers); }
+  KOKKOS_INLINE_FUNCTION std::int32_t* stalled() const { return completed(max_workers + 1); }
+
+  KOKKOS_INLINE_FUNCTION int priority_of(std::int32_t u) const { return priority != nullptr ? priority[u] : 0; }
+
+  // ---- the ready queue ----------------------------------------------------------------------
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION void push(std::int32_t u) const {
+    std::int32_t* t = tail(priority_of(u));
+    if constexpr (Concurrent) {
+      const std::int32_t slot = atomic_fetch_add_relaxed(t, 1);
+      atomic_store_release(&ready[slot], u);
+    } else {
+      ready[(*t)++] = u;
+    }
+  }
+
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION std::int32_t try_pop() const {
+    for (int p = 0; p < num_priorities; ++p) {
+      if constexpr (Concurrent) {
+        std::int32_t h = atomic_load_relaxed(head(p));
+        while (h < atomic_load_acquire(tail(p))) {
+          if (atomic_compare_exchange_weak_acq_rel(head(p), h, h + 1)) {
+            // The pusher reserved the slot before writing it: wait for the write.
+            std::int32_t u;
+            while ((u = atomic_load_acquire(&ready[h])) == empty) Kokkos::Impl::pause();
+            return u;
+          }
+        }
+      } else {
+        if (*head(p) < *tail(p)) return ready[(*head(p))++];
+      }
+    }
+    return empty;
+  }
+
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION bool waiting_above(int p) const {
+    for (int q = 0; q < p; ++q) {
+      if constexpr (Concurrent) {
+        if (atomic_load_relaxed(head(q)) < atomic_load_relaxed(tail(q))) return true;
+      } else {
+        if (*head(q) < *tail(q)) return true;
+      }
+    }
+    return false;
+  }
+
+  KOKKOS_INLINE_FUNCTION bool any_ready() const { return waiting_above<true>(num_priorities); }
+
+  KOKKOS_INLINE_FUNCTION std::int32_t completed_sum(int size) const {
+    std::int32_t sum = 0;
+    for (int w = 0; w < size; ++w) sum += atomic_load_acquire(completed(w));
+    return sum;
+  }
+
+  // ---- the worker loop ----------------------------------------------------------------------
+
+  // Runs units until all num_units are complete (or the graph is found stalled).  Every worker
+  // of the launch calls it with its rank; Concurrent = (size > 1).  run_items(items, b, e)
+  // runs the items items[b .. e), or b .. e-1 when items is null.
+  template <bool Concurrent, class RunItems>
+  KOKKOS_INLINE_FUNCTION void run(int rank, int size, const RunItems& run_items) const {
+    std::int32_t done_here = 0;
+    std::int32_t u = empty;
+    for (;;) {
+      if (u == empty) u = try_pop<Concurrent>();
+      if (u == empty) {
+        if (!wait_for_work<Concurrent>(size, done_here)) return;
+        continue;
+      }
+      if (items != nullptr) {
+        run_items(items, begin[u], begin[u + 1]);
+      } else {
+        run_items(static_cast<const std::int32_t*>(nullptr), u, u + 1);
+      }
+      u = complete<Concurrent>(u);
+      ++done_here;
+      if constexpr (Concurrent) {
+        atomic_store_release(completed(rank), done_here);
+      }
+    }
+  }
+
+  // Counts down the successors of u; returns the one to run next, if any, after pushing the
+  // others.
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION std::int32_t complete(std::int32_t u) const {
+    std::int32_t next = empty;
+    for (std::int32_t k = row_map[u]; k < row_map[u + 1]; ++k) {
+      const std::int32_t v = succ[k];
+      bool now_ready;
+      if (indegree[v] == 1) {
+        now_ready = true;
+      } else if constexpr (Concurrent) {
+        now_ready = atomic_fetch_sub_acq_rel(&waiting[v], 1) == 1;
+      } else {
+        now_ready = --waiting[v] == 0;
+      }
+      if (!now_ready) continue;
+      if (next == empty) {
+        next = v;
+      } else if (priority_of(v) < priority_of(next)) {
+        push<Concurrent>(next);
+        next = v;
+      } else {
+        push<Concurrent>(v);
+      }
+    }
+    if (next != empty && priority != nullptr && waiting_above<Concurrent>(priority_of(next))) {
+      push<Concurrent>(next);
+      next = empty;
+    }
+    return next;
+  }
+
+  KOKKOS_INLINE_FUNCTION static void backoff(int spins) {
+    Kokkos::Impl::pause();
+    if (spins > 64) {
+      KOKKOS_IF_ON_HOST((std::this_thread::yield();))
+    }
+  }
+
+  // Called with no unit in hand after a failed pop.  Returns true when a unit may be ready,
+  // false when the launch is over: all units complete, or stalled.
+  //
+  // Stall detection: a worker registers as idle here and deregisters before it pops again, so
+  // while every worker is registered none holds a unit and none can push.  If, in addition,
+  // the queue is empty and no unit completes between two such observations, no unit can ever
+  // become ready again: the graph has a cycle.
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION bool wait_for_work(int size, std::int32_t done_here) const {
+    if constexpr (!Concurrent) {
+      if (done_here != num_units) *stalled() = 1;
+      return false;
+    } else {
+      atomic_fetch_add_acq_rel(idle(), 1);
+      bool more = false;
+      for (int spins = 0;; ++spins) {
+        if (completed_sum(size) == num_units || atomic_load_acquire(stalled()) != 0) break;
+        if (any_ready()) {
+          more = true;
+          break;
+        }
+        if (atomic_load_acquire(idle()) == size && stall_confirmed(size)) {
+          atomic_store_release(stalled(), 1);
+          break;
+        }
+        backoff(spins);
+      }
+      atomic_fetch_sub_acq_rel(idle(), 1);
+      return more;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION bool stall_confirmed(int size) const {
+    const std::int32_t before = completed_sum(size);
+    if (atomic_load_acquire(idle()) != size || any_ready()) return false;
+    if (atomic_load_acquire(idle()) != size) return false;
+    const std::int32_t after = completed_sum(size);
+    return before == after && after < num_units;
+  }
+};
+
+}  // namespace Kokkos::Impl

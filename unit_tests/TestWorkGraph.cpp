@@ -1,0 +1,597 @@
+// WorkGraphPolicy (seed 001 §2.4, §3.3): the seed's Fibonacci work DAG, random DAGs checked
+// edge by edge, shapes (empty, one item, chain, fan-in, fan-out), work tags, parallel_reduce,
+// priorities, and rejection of malformed and cyclic graphs, on every back end.
+#include "TestCommon.hpp"
+
+#include <Kokkos_Crs.hpp>
+#include <Kokkos_WorkGraphPolicy.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+template <class Space>
+struct WorkGraph : ::testing::Test {};
+TYPED_TEST_SUITE(WorkGraph, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+using Options = Kokkos::Experimental::WorkGraphOptions;
+using Edges = std::vector<std::pair<std::int32_t, std::int32_t>>;  // (before, after)
+
+// The execute-after graph of `edges`: row i lists the items after i, in the order given.
+template <class Policy>
+typename Policy::graph_type make_graph(std::int32_t n, const Edges& edges) {
+  using Graph = typename Policy::graph_type;
+  Graph g;
+  g.row_map = typename Graph::row_map_type("row_map", static_cast<std::size_t>(n) + 1);
+  g.entries = typename Graph::entries_type("entries", edges.size());
+  auto rows = Kokkos::create_mirror_view(g.row_map);
+  auto entries = Kokkos::create_mirror_view(g.entries);
+  std::vector<std::int32_t> cursor(static_cast<std::size_t>(n) + 1, 0);
+  for (const auto& e : edges) ++cursor[static_cast<std::size_t>(e.first) + 1];
+  for (std::int32_t i = 0; i < n; ++i) cursor[static_cast<std::size_t>(i) + 1] += cursor[static_cast<std::size_t>(i)];
+  for (std::int32_t i = 0; i <= n; ++i) rows(i) = cursor[static_cast<std::size_t>(i)];
+  for (const auto& e : edges) entries(cursor[static_cast<std::size_t>(e.first)]++) = e.second;
+  Kokkos::deep_copy(g.row_map, rows);
+  Kokkos::deep_copy(g.entries, entries);
+  return g;
+}
+
+// A random DAG whose index order is not a topological order: item at position b of a random
+// permutation waits on up to max_preds items at earlier positions (within `window` of it when
+// window > 0).
+Edges random_dag(std::int32_t n, int max_preds, std::int32_t window, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::int32_t> perm(static_cast<std::size_t>(n));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  Edges edges;
+  for (std::int32_t b = 1; b < n; ++b) {
+    const int k = static_cast<int>(rng() % static_cast<unsigned>(max_preds + 1));
+    const std::int32_t lo = window > 0 ? std::max(0, b - window) : 0;
+    for (int e = 0; e < k; ++e) {
+      const std::int32_t a = lo + static_cast<std::int32_t>(rng() % static_cast<unsigned>(b - lo));
+      edges.emplace_back(perm[static_cast<std::size_t>(a)], perm[static_cast<std::size_t>(b)]);
+    }
+  }
+  return edges;
+}
+
+// Each call takes a ticket when it starts and one when it returns, from one atomic counter.
+struct TicketFunctor {
+  std::int64_t* counter;
+  std::int64_t* start;
+  std::int64_t* finish;
+  int* calls;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    start[i] = Kokkos::atomic_fetch_add(counter, std::int64_t(1));
+    Kokkos::atomic_increment(&calls[i]);
+    finish[i] = Kokkos::atomic_fetch_add(counter, std::int64_t(1));
+  }
+};
+
+struct Tickets {
+  std::int64_t counter = 0;
+  std::vector<std::int64_t> start, finish;
+  std::vector<int> calls;
+  explicit Tickets(std::int32_t n)
+      : start(static_cast<std::size_t>(n), -1), finish(static_cast<std::size_t>(n), -1), calls(static_cast<std::size_t>(n), 0) {}
+  TicketFunctor functor() { return {&counter, start.data(), finish.data(), calls.data()}; }
+};
+
+// Every item ran exactly once, and for every edge i -> j, j started after i returned.
+void check_tickets(const Tickets& t, const Edges& edges, const std::string& what) {
+  for (std::size_t i = 0; i < t.calls.size(); ++i) ASSERT_EQ(t.calls[i], 1) << what << ": item " << i;
+  for (const auto& [i, j] : edges) {
+    ASSERT_LT(t.finish[static_cast<std::size_t>(i)], t.start[static_cast<std::size_t>(j)])
+        << what << ": " << j << " started before " << i << " returned";
+  }
+}
+
+template <class Space>
+void run_tickets(std::int32_t n, const Edges& edges, const Options& options, const std::string& what) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  const Policy policy(make_graph<Policy>(n, edges), options);
+  ASSERT_EQ(policy.num_items(), n);
+  for (int launch = 0; launch < 2; ++launch) {  // a policy can be launched again
+    Tickets t(n);
+    Kokkos::parallel_for("tickets", policy, t.functor());
+    check_tickets(t, edges, what + " launch " + std::to_string(launch));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+const Options option_sets[] = {Options{}, Options{.check_graph = true, .unit_size = 1},
+                               Options{.check_graph = true, .unit_size = 5}, Options{.check_graph = false}};
+const char* option_names[] = {"default", "unit_size=1", "unit_size=5", "unchecked"};
+
+TYPED_TEST(WorkGraph, RandomDagsRespectEveryEdge) {
+  for (std::int32_t n : {1, 2, 10, 1000, 30000}) {
+    for (int preds : {0, 1, 3}) {
+      for (std::int32_t window : {0, 50}) {
+        const Edges edges = random_dag(n, preds, window, static_cast<unsigned>(n * 7 + preds * 3 + window));
+        for (std::size_t o = 0; o < std::size(option_sets); ++o) {
+          run_tickets<TypeParam>(n, edges, option_sets[o],
+                                 "n=" + std::to_string(n) + " preds=" + std::to_string(preds) +
+                                     " window=" + std::to_string(window) + " " + option_names[o]);
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(WorkGraph, Shapes) {
+  const std::int32_t n = 20000;
+  Edges chain, fan_out, fan_in, diamond;
+  for (std::int32_t i = 0; i + 1 < n; ++i) chain.emplace_back(i, i + 1);
+  for (std::int32_t i = 1; i < n; ++i) fan_out.emplace_back(0, i);
+  for (std::int32_t i = 0; i + 1 < n; ++i) fan_in.emplace_back(i, n - 1);
+  for (std::int32_t i = 1; i + 1 < n; ++i) {  // 0 -> everything -> n-1
+    diamond.emplace_back(0, i);
+    diamond.emplace_back(i, n - 1);
+  }
+  for (std::size_t o = 0; o < std::size(option_sets); ++o) {
+    run_tickets<TypeParam>(1, {}, option_sets[o], std::string("one item ") + option_names[o]);
+    run_tickets<TypeParam>(n, {}, option_sets[o], std::string("no edges ") + option_names[o]);
+    run_tickets<TypeParam>(n, chain, option_sets[o], std::string("chain ") + option_names[o]);
+    run_tickets<TypeParam>(n, fan_out, option_sets[o], std::string("fan-out ") + option_names[o]);
+    run_tickets<TypeParam>(n, fan_in, option_sets[o], std::string("fan-in ") + option_names[o]);
+    run_tickets<TypeParam>(n, diamond, option_sets[o], std::string("diamond ") + option_names[o]);
+    // Duplicate edges count twice in the waiting count and are released twice.
+    run_tickets<TypeParam>(3, {{0, 2}, {0, 2}, {1, 2}}, option_sets[o], std::string("duplicates ") + option_names[o]);
+  }
+}
+
+// Units are cut along the item numbering when every edge goes forward (or every edge backward)
+// in it, and along Kahn's order otherwise: all three, with several unit sizes.
+TYPED_TEST(WorkGraph, NumberingDirections) {
+  const std::int32_t n = 20000;
+  Edges forward, backward, tree;
+  std::mt19937 rng(5);
+  for (std::int32_t j = 1; j < n; ++j) {
+    for (int e = 0; e < 2; ++e) {
+      const auto i = static_cast<std::int32_t>(rng() % static_cast<unsigned>(j));
+      forward.emplace_back(i, j);
+      backward.emplace_back(n - 1 - i, n - 1 - j);
+    }
+    tree.emplace_back(j, (j - 1) / 2);  // children before parents, as in a reduction
+  }
+  for (const Options& options : {Options{}, Options{.check_graph = true, .unit_size = 2},
+                                 Options{.check_graph = true, .unit_size = 16},
+                                 Options{.check_graph = true, .unit_size = 300}}) {
+    const std::string size = " unit_size=" + std::to_string(options.unit_size);
+    run_tickets<TypeParam>(n, forward, options, "forward" + size);
+    run_tickets<TypeParam>(n, backward, options, "backward" + size);
+    run_tickets<TypeParam>(n, tree, options, "tree" + size);
+  }
+}
+
+TYPED_TEST(WorkGraph, EmptyGraph) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  int calls = 0;
+  int* c = &calls;
+  const Policy from_default{typename Policy::graph_type()};  // row map of extent 0
+  EXPECT_EQ(from_default.num_items(), 0);
+  Kokkos::parallel_for(from_default, [=](std::int32_t) { ++*c; });
+  const Policy from_one_offset(make_graph<Policy>(0, {}));  // row map {0}
+  Kokkos::parallel_for("empty", from_one_offset, [=](std::int32_t) { ++*c; });
+  EXPECT_EQ(calls, 0);
+  long sum = 42;
+  Kokkos::parallel_reduce(from_default, [](std::int32_t i, long& s) { s += i; }, sum);
+  EXPECT_EQ(sum, 0);
+  int largest = 0;
+  Kokkos::parallel_reduce(from_one_offset, [](std::int32_t i, int& m) { m = std::max(m, i); },
+                          Kokkos::Max<int>(largest));
+  EXPECT_EQ(largest, Kokkos::reduction_identity<int>::max());
+}
+
+// ---- the seed's Figure 3.6 / Kokkos' TestWorkGraph: naive Fibonacci as a work DAG ------------
+
+template <class ExecSpace>
+struct FibonacciWorkGraph {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, ExecSpace>;
+  using Graph = typename Policy::graph_type;
+  using RowMap = typename Graph::row_map_type;
+  using Entries = typename Graph::entries_type;
+  using Values = Kokkos::View<long*, MemorySpace>;
+
+  long m_input;
+  Graph m_graph;
+  Graph m_transpose;
+  Values m_values;
+
+  explicit FibonacciWorkGraph(long arg_input) : m_input(arg_input) {
+    form_graph();
+    transpose_crs(m_transpose, m_graph);
+  }
+
+  static long full_fibonacci(long n) {
+    long a = 0, b = 1;
+    for (long i = 0; i < n; ++i) {
+      const long c = a + b;
+      a = b;
+      b = c;
+    }
+    return a;
+  }
+
+  struct HostEntry {
+    long input;
+    std::int32_t parent;
+  };
+  std::vector<HostEntry> form_host_graph() const {
+    std::vector<HostEntry> g;
+    g.push_back({m_input, -1});
+    for (std::int32_t i = 0; i < std::int32_t(g.size()); ++i) {
+      auto e = g.at(std::size_t(i));
+      if (e.input < 2) continue;
+      g.push_back({e.input - 1, i});
+      g.push_back({e.input - 2, i});
+    }
+    return g;
+  }
+
+  void form_graph() {
+    auto hg = form_host_graph();
+    m_graph.row_map = RowMap("row_map", hg.size() + 1);
+    m_graph.entries = Entries("entries", hg.size() - 1);
+    m_values = Values("values", hg.size());
+    auto h_row_map = Kokkos::create_mirror_view(m_graph.row_map);
+    auto h_entries = Kokkos::create_mirror_view(m_graph.entries);
+    auto h_values = Kokkos::create_mirror_view(m_values);
+    h_row_map(0) = 0;
+    for (std::int32_t i = 0; i < std::int32_t(hg.size()); ++i) {
+      auto& e = hg.at(std::size_t(i));
+      h_row_map(i + 1) = i;
+      if (e.input < 2) h_values(i) = e.input;
+      if (e.parent == -1) continue;
+      h_entries(i - 1) = e.parent;
+    }
+    Kokkos::deep_copy(m_graph.row_map, h_row_map);
+    Kokkos::deep_copy(m_graph.entries, h_entries);
+    Kokkos::deep_copy(m_values, h_values);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    const auto begin = m_transpose.row_map(i);
+    const auto end = m_transpose.row_map(i + 1);
+    for (auto j = begin; j < end; ++j) m_values(i) += m_values(m_transpose.entries(j));
+  }
+
+  long run(const Options& options) {
+    Kokkos::parallel_for("fibonacci", Policy(m_graph, options), *this);
+    Kokkos::fence();
+    auto h_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_values);
+    return h_values(0);
+  }
+};
+
+TYPED_TEST(WorkGraph, Fibonacci) {
+  for (long n = 0; n < 27; ++n) {
+    FibonacciWorkGraph<TypeParam> f(n);
+    EXPECT_EQ(f.m_values.extent(0), n == 26 ? 392835u : f.m_values.extent(0));
+    ASSERT_EQ(f.run(Options{}), FibonacciWorkGraph<TypeParam>::full_fibonacci(n)) << "n = " << n;
+  }
+}
+
+TYPED_TEST(WorkGraph, FibonacciUncheckedAndItemUnits) {
+  for (long n : {0L, 1L, 2L, 5L, 17L, 22L}) {
+    FibonacciWorkGraph<TypeParam> unchecked(n);
+    ASSERT_EQ(unchecked.run(Options{.check_graph = false}), FibonacciWorkGraph<TypeParam>::full_fibonacci(n));
+    FibonacciWorkGraph<TypeParam> items(n);
+    ASSERT_EQ(items.run(Options{.check_graph = true, .unit_size = 1}), FibonacciWorkGraph<TypeParam>::full_fibonacci(n));
+  }
+}
+
+// ---- policy traits, work tags, reduce ---------------------------------------------------------
+
+struct TagA {};
+struct TagB {};
+struct TaggedFunctor {
+  int* out;
+  KOKKOS_INLINE_FUNCTION void operator()(TagA, std::int64_t i) const { out[i] += 1; }
+  KOKKOS_INLINE_FUNCTION void operator()(TagB, std::int64_t i) const { out[i] += 10; }
+  KOKKOS_INLINE_FUNCTION void operator()(TagA, std::int64_t i, long& sum) const { sum += i; }
+};
+
+TYPED_TEST(WorkGraph, PolicyTraits) {
+  using P1 = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  static_assert(std::is_same_v<typename P1::index_type, std::int32_t>);
+  static_assert(std::is_same_v<typename P1::member_type, std::int32_t>);
+  static_assert(std::is_same_v<typename P1::execution_space, TypeParam>);
+  static_assert(std::is_void_v<typename P1::work_tag>);
+  static_assert(std::is_same_v<typename P1::graph_type, Kokkos::Crs<std::int32_t, TypeParam, void, std::int32_t>>);
+  static_assert(Kokkos::is_execution_policy_v<P1>);
+  // Properties in any order, the index type through IndexType<>, a work tag.
+  using P2 = Kokkos::WorkGraphPolicy<TagA, TypeParam, Kokkos::IndexType<std::int64_t>>;
+  static_assert(std::is_same_v<typename P2::index_type, std::int64_t>);
+  static_assert(std::is_same_v<typename P2::work_tag, TagA>);
+  static_assert(std::is_same_v<typename P2::graph_type::row_map_type::value_type, std::int64_t>);
+  static_assert(Kokkos::is_work_graph_policy<P2>::value);
+  SUCCEED();
+}
+
+TYPED_TEST(WorkGraph, WorkTags) {
+  using PA = Kokkos::WorkGraphPolicy<std::int64_t, TypeParam, TagA>;
+  using PB = Kokkos::WorkGraphPolicy<TagB, TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const Edges edges = random_dag(500, 2, 0, 5u);
+  std::vector<int> out(500, 0);
+  TaggedFunctor f{out.data()};
+  Kokkos::parallel_for(PA(make_graph<PA>(500, edges)), f);
+  Kokkos::parallel_for("tagged", PB(make_graph<PB>(500, edges)), f);
+  for (int v : out) ASSERT_EQ(v, 11);
+  long sum = 0;
+  Kokkos::parallel_reduce(PA(make_graph<PA>(500, edges)), f, sum);
+  EXPECT_EQ(sum, 500L * 499 / 2);
+}
+
+// Each item's depth is one more than its deepest predecessor's, read through the transposed
+// graph while the DAG runs; the largest depth, reduced, is the critical path.
+template <class Space>
+struct DepthFunctor {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  typename Policy::graph_type predecessors;
+  Kokkos::View<int*, typename Space::memory_space> depth;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i, int& deepest) const {
+    int d = 0;
+    for (auto k = predecessors.row_map(i); k < predecessors.row_map(i + 1); ++k) {
+      d = std::max(d, depth(predecessors.entries(k)));
+    }
+    depth(i) = d + 1;
+    deepest = std::max(deepest, d + 1);
+  }
+};
+
+TYPED_TEST(WorkGraph, ReduceCriticalPath) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  for (std::int32_t n : {1, 7, 2000, 40000}) {
+    const Edges edges = random_dag(n, 2, 100, static_cast<unsigned>(n));
+    // The longest path, on the host, by relaxing edges in a topological order (Kahn).
+    std::vector<std::vector<std::int32_t>> succ(static_cast<std::size_t>(n));
+    std::vector<int> indeg(static_cast<std::size_t>(n), 0), depth(static_cast<std::size_t>(n), 1);
+    for (const auto& [i, j] : edges) {
+      succ[static_cast<std::size_t>(i)].push_back(j);
+      ++indeg[static_cast<std::size_t>(j)];
+    }
+    std::vector<std::int32_t> queue;
+    for (std::int32_t i = 0; i < n; ++i) {
+      if (indeg[static_cast<std::size_t>(i)] == 0) queue.push_back(i);
+    }
+    int expected = 0;
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const std::int32_t i = queue[q];
+      expected = std::max(expected, depth[static_cast<std::size_t>(i)]);
+      for (std::int32_t j : succ[static_cast<std::size_t>(i)]) {
+        depth[static_cast<std::size_t>(j)] = std::max(depth[static_cast<std::size_t>(j)], depth[static_cast<std::size_t>(i)] + 1);
+        if (--indeg[static_cast<std::size_t>(j)] == 0) queue.push_back(j);
+      }
+    }
+    const auto graph = make_graph<Policy>(n, edges);
+    DepthFunctor<TypeParam> f;
+    transpose_crs(f.predecessors, graph);
+    for (const Options& options : option_sets) {
+      f.depth = Kokkos::View<int*, typename TypeParam::memory_space>("depth", static_cast<std::size_t>(n));
+      int deepest = 0;
+      Kokkos::parallel_reduce("depth", Policy(graph, options), f, Kokkos::Max<int>(deepest));
+      ASSERT_EQ(deepest, expected) << "n = " << n;
+      int sum_of_maxima = 0;
+      Kokkos::parallel_reduce(Policy(graph, options), f, sum_of_maxima);  // Sum over workers' maxima
+      ASSERT_GE(sum_of_maxima, expected);
+    }
+  }
+}
+
+// ---- priorities -------------------------------------------------------------------------------
+
+using Priority = Kokkos::Experimental::WorkGraphPriority;
+
+// The order one worker runs the items in.  A launch from inside a parallel region runs on one
+// worker, so this observes the one-worker order on every back end.
+template <class Space>
+std::vector<std::int32_t> one_worker_order(std::int32_t n, const Edges& edges, const std::vector<Priority>& priority,
+                                           const Options& options) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  Kokkos::View<Priority*, typename Space::memory_space> p("priority", priority.size());
+  auto hp = Kokkos::create_mirror_view(p);
+  for (std::size_t i = 0; i < priority.size(); ++i) hp(i) = priority[i];
+  Kokkos::deep_copy(p, hp);
+  const Policy policy(make_graph<Policy>(n, edges), p, options);
+  std::vector<std::int32_t> order;
+  order.reserve(static_cast<std::size_t>(n));
+  auto record = [&order](std::int32_t i) { order.push_back(i); };
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, 1), [&](std::int64_t) { Kokkos::parallel_for(policy, record); });
+  return order;
+}
+
+template <class Space>
+void expect_one_worker_order(std::int32_t n, const Edges& edges, const std::vector<Priority>& priority,
+                             const std::vector<std::int32_t>& expected) {
+  EXPECT_EQ(one_worker_order<Space>(n, edges, priority, Options{}), expected);
+  // The seed's per-item queue (no construction check) runs the same order on one worker.
+  EXPECT_EQ(one_worker_order<Space>(n, edges, priority, Options{.check_graph = false}), expected);
+}
+
+TYPED_TEST(WorkGraph, PrioritiesOnOneWorker) {
+  constexpr Priority H = Priority::High, R = Priority::Regular, L = Priority::Low;
+  // No edges: by priority, first in first out (index order) within one.
+  expect_one_worker_order<TypeParam>(7, {}, {L, R, H, L, H, R, R}, {2, 4, 1, 5, 6, 0, 3});
+  // The successor just made ready runs next (1 before 3, which was ready earlier)...
+  expect_one_worker_order<TypeParam>(4, {{0, 1}, {1, 2}}, {R, R, R, R}, {0, 1, 2, 3});
+  // ... the most urgent of them when several become ready ...
+  expect_one_worker_order<TypeParam>(4, {{0, 1}, {0, 2}}, {R, L, H, R}, {0, 2, 3, 1});
+  // ... unless a ready item of higher priority is waiting.
+  expect_one_worker_order<TypeParam>(3, {{0, 2}}, {H, H, R}, {0, 1, 2});
+  // A low priority item runs only when nothing else is ready, even if ready from the start.
+  expect_one_worker_order<TypeParam>(5, {{1, 2}, {2, 3}}, {L, R, R, R, H}, {4, 1, 2, 3, 0});
+}
+
+TYPED_TEST(WorkGraph, PriorityLevelsAndBadPriorities) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const std::int32_t n = 3000;
+  const Edges edges = random_dag(n, 2, 40, 11u);
+  const auto graph = make_graph<Policy>(n, edges);
+  // Sixteen levels as plain integers, on all workers: every edge still holds.
+  Kokkos::View<int*, Kokkos::HostSpace> levels("levels", n);
+  for (std::int32_t i = 0; i < n; ++i) levels(i) = (i * 7) % 16;
+  for (const Options& options : option_sets) {
+    Tickets t(n);
+    Kokkos::parallel_for(Policy(graph, levels, options), t.functor());
+    check_tickets(t, edges, "16 priority levels");
+  }
+  auto expect_message = [&](const auto& priorities, const std::string& expected) {
+    try {
+      const Policy policy(graph, priorities);
+      ADD_FAILURE() << "no exception; expected " << expected;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  Kokkos::View<int*, Kokkos::HostSpace> short_view("short", n - 1);
+  expect_message(short_view, "the priority View has extent 2999 but the graph has 3000 work items");
+  levels(17) = 16;
+  expect_message(levels, "priority(17) = 16 is outside [0, 16)");
+  levels(17) = -1;
+  expect_message(levels, "priority(17) = -1 is outside [0, 16)");
+}
+
+// ---- checks -----------------------------------------------------------------------------------
+
+template <class Policy>
+void expect_rejected(const typename Policy::graph_type& graph, const std::string& expected, const Options& options = {}) {
+  try {
+    const Policy policy(graph, options);
+    ADD_FAILURE() << "no exception; expected " << expected;
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
+template <class Policy>
+typename Policy::graph_type raw_graph(const std::vector<std::int32_t>& rows, const std::vector<std::int32_t>& entries) {
+  typename Policy::graph_type g;
+  g.row_map = typename Policy::graph_type::row_map_type("row_map", rows.size());
+  g.entries = typename Policy::graph_type::entries_type("entries", entries.size());
+  auto hr = Kokkos::create_mirror_view(g.row_map);
+  auto he = Kokkos::create_mirror_view(g.entries);
+  for (std::size_t i = 0; i < rows.size(); ++i) hr(i) = rows[i];
+  for (std::size_t i = 0; i < entries.size(); ++i) he(i) = entries[i];
+  Kokkos::deep_copy(g.row_map, hr);
+  Kokkos::deep_copy(g.entries, he);
+  return g;
+}
+
+TYPED_TEST(WorkGraph, MalformedGraphsRejected) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  for (const Options& options : {Options{}, Options{.check_graph = false}}) {
+    expect_rejected<Policy>(raw_graph<Policy>({1, 1, 2}, {1, 0}), "malformed graph: row_map(0) = 1, expected 0",
+                            options);
+    expect_rejected<Policy>(raw_graph<Policy>({0, 2, 1, 3}, {1, 2, 0}),
+                            "malformed graph: row_map decreases at row 1: row_map(1) = 2 > row_map(2) = 1", options);
+    expect_rejected<Policy>(raw_graph<Policy>({0, 1, 2}, {1, 0, 0}),
+                            "malformed graph: row_map(2) = 2 (the last offset) differs from entries.extent(0) = 3",
+                            options);
+    expect_rejected<Policy>(raw_graph<Policy>({0, 2, 2, 2}, {1, 3}),
+                            "malformed graph: entries(1) = 3 (in row 0) is outside the work items [0, 3)", options);
+    expect_rejected<Policy>(raw_graph<Policy>({0, 0, 1}, {-1}),
+                            "malformed graph: entries(0) = -1 (in row 1) is outside the work items [0, 2)", options);
+    expect_rejected<Policy>(raw_graph<Policy>({}, {0, 0}),
+                            "malformed graph: row_map is empty (no work items) but entries.extent(0) = 2", options);
+  }
+}
+
+TYPED_TEST(WorkGraph, CyclesRejected) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  expect_rejected<Policy>(make_graph<Policy>(1, {{0, 0}}),
+                          "the graph has a cycle, so its work items cannot all run: 0 -> 0. 1 of 1 work items are on "
+                          "a cycle or wait on one: 0");
+  // 1 -> 2 -> 3 -> 1, with 4 waiting on the cycle and 0 before it.
+  expect_rejected<Policy>(make_graph<Policy>(5, {{0, 1}, {1, 2}, {2, 3}, {3, 1}, {3, 4}}),
+                          "cannot all run: 1 -> 2 -> 3 -> 1. 4 of 5 work items");
+  expect_rejected<Policy>(make_graph<Policy>(5, {{0, 1}, {1, 2}, {2, 3}, {3, 1}, {3, 4}}),
+                          "4 of 5 work items are on a cycle or wait on one: 1, 2, 3, 4");
+  // A long cycle in a large DAG: the message lists the first items and how many more.
+  const std::int32_t n = 5000;
+  Edges edges = random_dag(n, 2, 0, 3u);
+  for (std::int32_t i = 100; i < 200; ++i) edges.emplace_back(i, i + 1);
+  edges.emplace_back(200, 100);
+  try {
+    const Policy policy(make_graph<Policy>(n, edges));
+    ADD_FAILURE() << "a cycle of 101 items was not rejected";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Kokkos::WorkGraphPolicy: the graph has a cycle"), std::string::npos) << what;
+    EXPECT_NE(what.find("more)"), std::string::npos) << what;
+  }
+}
+
+// Without the construction check, a cycle is found at run time: the launch aborts with the
+// cycle instead of spinning forever, on one worker and on several.
+TYPED_TEST(WorkGraph, UncheckedCycleAbortsInsteadOfHanging) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const auto graph = make_graph<Policy>(6, {{0, 1}, {1, 2}, {2, 3}, {3, 1}, {3, 4}, {0, 5}});
+  const Policy policy(graph, Options{.check_graph = false});
+  EXPECT_DEATH(Kokkos::parallel_for(policy, [](std::int32_t) {}),
+               "no work item is ready or running but some never ran: the graph has a cycle, so its work items cannot "
+               "all run: 1 -> 2 -> 3 -> 1. 4 of 6 work items are on a cycle or wait on one: 1, 2, 3, 4");
+  EXPECT_DEATH(
+      {
+        long sum = 0;
+        Kokkos::parallel_reduce(policy, [](std::int32_t i, long& s) { s += i; }, sum);
+      },
+      "1 -> 2 -> 3 -> 1");
+  // Many items ready at first, the cycle found only after they ran.
+  Edges edges = random_dag(20000, 2, 0, 9u);
+  edges.emplace_back(19999, 19999);
+  const Policy big(make_graph<Policy>(20000, edges), Options{.check_graph = false});
+  EXPECT_DEATH(Kokkos::parallel_for(big, [](std::int32_t) {}), "19999 -> 19999");
+}
+
+// ---- launches sharing a policy ---------------------------------------------------------------
+
+// Copies share what the constructor computed; launches that overlap (here, from inside the
+// functor of another launch on several threads) each get their own run-time state.
+TYPED_TEST(WorkGraph, OverlappingLaunchesOfOnePolicy) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const std::int32_t n = 2000;
+  const Edges edges = random_dag(n, 2, 30, 21u);
+  const Policy policy(make_graph<Policy>(n, edges));
+  const Policy copy = policy;
+  EXPECT_EQ(copy.impl_plan().get(), policy.impl_plan().get());
+  constexpr int outer = 8;
+  std::vector<Tickets> tickets(outer, Tickets(n));
+  std::vector<TicketFunctor> functors;
+  for (auto& t : tickets) functors.push_back(t.functor());
+  const TicketFunctor* fs = functors.data();
+  Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, outer), [&](std::int64_t k) {
+    Kokkos::parallel_for((k % 2) ? policy : copy, fs[k]);
+  });
+  for (int k = 0; k < outer; ++k) check_tickets(tickets[static_cast<std::size_t>(k)], edges, "outer " + std::to_string(k));
+}
+
+// Several workers schedule units of items, planned at construction from the graph's shape.
+TYPED_TEST(WorkGraph, SchedulingUnits) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const std::int32_t n = 100000;
+  const auto graph = make_graph<Policy>(n, random_dag(n, 2, 20, 4u));
+  const Policy planned(graph), sevens(graph, Options{.check_graph = true, .unit_size = 7}),
+      items(graph, Options{.check_graph = true, .unit_size = 1}), unchecked(graph, Options{.check_graph = false});
+  EXPECT_EQ(unchecked.impl_num_units(), n);  // the seed's scheduling: one item at a time
+  if (TypeParam().concurrency() > 1) {
+    EXPECT_LT(planned.impl_num_units(), n / 8);
+    EXPECT_GE(sevens.impl_num_units(), n / 7);
+    EXPECT_LE(sevens.impl_num_units(), n / 2);
+    EXPECT_EQ(items.impl_num_units(), n);
+  } else {
+    EXPECT_EQ(planned.impl_num_units(), 0);  // one worker runs the order: nothing to schedule
+  }
+}
+
+}  // namespace

@@ -1,0 +1,154 @@
+// Stress of the work graph's concurrent queue (impl/Kokkos_WorkGraphQueue.hpp): many launches of
+// graphs that make the workers contend on the ready ranges and the waiting counts, per item
+// (unit_size = 1, and without the construction check) and per unit, with and without
+// priorities.  Run under ThreadSanitizer.
+#include "TestCommon.hpp"
+
+#include <Kokkos_WorkGraphPolicy.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+template <class Space>
+struct WorkGraphStress : ::testing::Test {};
+TYPED_TEST_SUITE(WorkGraphStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+using Options = Kokkos::Experimental::WorkGraphOptions;
+using Edges = std::vector<std::pair<std::int32_t, std::int32_t>>;
+
+template <class Policy>
+typename Policy::graph_type make_graph(std::int32_t n, const Edges& edges) {
+  using Graph = typename Policy::graph_type;
+  Graph g;
+  g.row_map = typename Graph::row_map_type("row_map", static_cast<std::size_t>(n) + 1);
+  g.entries = typename Graph::entries_type("entries", edges.size());
+  auto rows = Kokkos::create_mirror_view(g.row_map);
+  auto entries = Kokkos::create_mirror_view(g.entries);
+  for (const auto& e : edges) ++rows(e.first + 1);
+  for (std::int32_t i = 0; i < n; ++i) rows(i + 1) += rows(i);
+  std::vector<std::int32_t> cursor(rows.data(), rows.data() + n);
+  for (const auto& e : edges) entries(cursor[static_cast<std::size_t>(e.first)]++) = e.second;
+  Kokkos::deep_copy(g.row_map, rows);
+  Kokkos::deep_copy(g.entries, entries);
+  return g;
+}
+
+// Each item records, when it starts, how many of its predecessors have finished: it must be
+// all of them.  Reads through the predecessor lists while other items finish.
+struct CheckPredecessors {
+  const std::int32_t* pred_row_map;
+  const std::int32_t* pred_entries;
+  int* finished;
+  int* violations;
+  int* calls;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    for (std::int32_t k = pred_row_map[i]; k < pred_row_map[i + 1]; ++k) {
+      if (Kokkos::atomic_load(&finished[pred_entries[k]]) == 0) Kokkos::atomic_increment(violations);
+    }
+    Kokkos::atomic_increment(&calls[i]);
+    Kokkos::atomic_store(&finished[i], 1);
+  }
+};
+
+template <class Space>
+void stress(std::int32_t n, const Edges& edges, const std::vector<int>& priority, const Options& options, int launches,
+            const std::string& what) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  std::vector<std::int32_t> pred_row_map(static_cast<std::size_t>(n) + 1, 0), pred_entries(edges.size());
+  for (const auto& e : edges) ++pred_row_map[static_cast<std::size_t>(e.second) + 1];
+  for (std::int32_t i = 0; i < n; ++i) pred_row_map[static_cast<std::size_t>(i) + 1] += pred_row_map[static_cast<std::size_t>(i)];
+  {
+    std::vector<std::int32_t> cursor(pred_row_map.begin(), pred_row_map.end() - 1);
+    for (const auto& e : edges) pred_entries[static_cast<std::size_t>(cursor[static_cast<std::size_t>(e.second)]++)] = e.first;
+  }
+  const auto graph = make_graph<Policy>(n, edges);
+  Kokkos::View<int*, Kokkos::HostSpace> p("priority", priority.size());
+  for (std::size_t i = 0; i < priority.size(); ++i) p(i) = priority[i];
+  const Policy policy = priority.empty() ? Policy(graph, options) : Policy(graph, p, options);
+  for (int launch = 0; launch < launches; ++launch) {
+    std::vector<int> finished(static_cast<std::size_t>(n), 0), calls(static_cast<std::size_t>(n), 0);
+    int violations = 0;
+    Kokkos::parallel_for(policy, CheckPredecessors{pred_row_map.data(), pred_entries.data(), finished.data(),
+                                                   &violations, calls.data()});
+    ASSERT_EQ(violations, 0) << what << ", launch " << launch;
+    for (std::int32_t i = 0; i < n; ++i) ASSERT_EQ(calls[static_cast<std::size_t>(i)], 1) << what << ", item " << i;
+  }
+}
+
+const Options stress_options[] = {Options{.check_graph = true, .unit_size = 1}, Options{.check_graph = false},
+                                  Options{.check_graph = true, .unit_size = 4}, Options{}};
+
+// Producers and consumers: every consumer waits on eight random producers, so the last
+// decrements of a count race between the workers; consumers feed a second layer.
+TYPED_TEST(WorkGraphStress, ContendedFanIn) {
+  const std::int32_t layer = 1500, n = 3 * layer;
+  Edges edges;
+  std::mt19937 rng(77);
+  for (std::int32_t c = layer; c < n; ++c) {
+    for (int k = 0; k < 8; ++k) edges.emplace_back(static_cast<std::int32_t>(rng() % static_cast<unsigned>(layer)) + (c >= 2 * layer ? layer : 0), c);
+  }
+  for (const Options& options : stress_options) {
+    stress<TypeParam>(n, edges, {}, options, 20, "fan-in unit_size=" + std::to_string(options.unit_size));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// Priorities spread over 16 ready ranges, pushed and popped concurrently.
+TYPED_TEST(WorkGraphStress, ManyPriorities) {
+  const std::int32_t n = 6000;
+  Edges edges;
+  std::vector<int> priority(static_cast<std::size_t>(n));
+  std::mt19937 rng(78);
+  for (std::int32_t j = 0; j < n; ++j) {
+    priority[static_cast<std::size_t>(j)] = static_cast<int>(rng() % 16);
+    if (j == 0) continue;
+    const int k = static_cast<int>(rng() % 3);
+    for (int e = 0; e < k; ++e) edges.emplace_back(static_cast<std::int32_t>(rng() % static_cast<unsigned>(j)), j);
+  }
+  for (const Options& options : stress_options) {
+    stress<TypeParam>(n, edges, priority, options, 20, "priorities unit_size=" + std::to_string(options.unit_size));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// Long chains side by side: workers keep the successor they make ready, so they mostly run
+// their own chain, and steal the others' pushed work at the joins.
+TYPED_TEST(WorkGraphStress, ChainsWithJoins) {
+  const std::int32_t chains = 8, length = 500, n = chains * length;
+  Edges edges;
+  for (std::int32_t c = 0; c < chains; ++c) {
+    for (std::int32_t k = 0; k + 1 < length; ++k) edges.emplace_back(c * length + k, c * length + k + 1);
+  }
+  for (std::int32_t k = 50; k < length; k += 50) {  // every 50 steps, chain c waits on chain c+1
+    for (std::int32_t c = 0; c + 1 < chains; ++c) edges.emplace_back((c + 1) * length + k - 1, c * length + k);
+  }
+  for (const Options& options : stress_options) {
+    stress<TypeParam>(n, edges, {}, options, 20, "chains unit_size=" + std::to_string(options.unit_size));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// Reductions repeated: the per-worker accumulators and the queue together.
+TYPED_TEST(WorkGraphStress, RepeatedReduce) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const std::int32_t n = 4000;
+  Edges edges;
+  std::mt19937 rng(79);
+  for (std::int32_t j = 1; j < n; ++j) edges.emplace_back(static_cast<std::int32_t>(rng() % static_cast<unsigned>(j)), j);
+  const auto graph = make_graph<Policy>(n, edges);
+  for (const Options& options : stress_options) {
+    const Policy policy(graph, options);
+    for (int launch = 0; launch < 50; ++launch) {
+      long sum = 0;
+      Kokkos::parallel_reduce(policy, [](std::int32_t i, long& s) { s += i + 1; }, sum);
+      ASSERT_EQ(sum, static_cast<long>(n) * (n + 1) / 2);
+    }
+  }
+}
+
+}  // namespace
