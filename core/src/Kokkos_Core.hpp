@@ -28,6 +28,7 @@
 #include <Kokkos_MemoryPool.hpp>
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
+#include <Kokkos_TaskScheduler.hpp>
 
 #include <functional>
 #include <iosfwd>

@@ -1,0 +1,139 @@
+#pragma once
+// The header every task and every when_all aggregate starts with (seed 001 §2.3), and the
+// typed task that appends a result and a closure to it.
+//
+// Life cycle of one allocation:
+//   spawn      -> reference count 2 (the returned future + the scheduler's "in flight" hold)
+//   waiting    -> linked into its predecessor's wait list through m_next
+//   ready      -> in a worker's deque
+//   executing  -> the closure runs; it may ask to be respawned behind a new dependence
+//   complete   -> closure destroyed, m_wait set to the completed mark, waiters made ready,
+//                 the scheduler's hold released
+//   free       -> the last future goes away: result destroyed, memory back to the pool
+//
+// No virtual functions: one plain function pointer does run / destroy-closure /
+// destroy-result, so the header stays 64 bytes and the closure stays device-friendly.
+#include <Kokkos_Atomic.hpp>
+#include <Kokkos_Macros.hpp>
+
+#include <cstdint>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace Kokkos {
+
+enum class TaskPriority : int { High = 0, Regular = 1, Low = 2 };
+
+namespace Impl {
+
+inline constexpr int task_priority_count = 3;
+
+enum class TaskKind : std::uint8_t { Single = 0, Team = 1, Aggregate = 2 };
+
+enum class TaskOp : int { Run, DestroyClosure, DestroyResult };
+
+class TaskQueueBase;
+
+struct TaskBase {
+  // op == Run calls the closure with `member`; the other ops ignore it.
+  using function_type = void (*)(TaskBase*, TaskOp, void* member);
+
+  function_type m_apply = nullptr;    // null for an aggregate
+  TaskQueueBase* m_queue = nullptr;   // the scheduler that allocated this
+  TaskBase* m_next = nullptr;         // link in exactly one wait list at a time
+  TaskBase* m_wait = nullptr;         // head of the wait list, or completed_mark()
+  TaskBase* m_dependence = nullptr;   // predecessor (holds a reference) until execution starts
+  std::int32_t m_ref_count = 0;
+  std::uint32_t m_alloc_size = 0;
+  std::int32_t m_dep_count = 0;       // aggregate: number of entries after the header
+  std::int32_t m_dep_index = 0;       // aggregate: first entry not known to be complete
+  TaskKind m_kind = TaskKind::Single;
+  std::uint8_t m_priority = static_cast<std::uint8_t>(TaskPriority::Regular);
+  std::uint8_t m_respawn = 0;         // set by respawn() during the current execution
+
+  // The wait-list head of a completed task: no waiter can be linked after completion.
+  KOKKOS_FORCEINLINE_FUNCTION static TaskBase* completed_mark() {
+    return reinterpret_cast<TaskBase*>(~std::uintptr_t(0));
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION bool is_complete() const {
+    return Impl::atomic_load_acquire(const_cast<TaskBase* const*>(&m_wait)) == completed_mark();
+  }
+  KOKKOS_FORCEINLINE_FUNCTION bool is_aggregate() const { return m_kind == TaskKind::Aggregate; }
+
+  KOKKOS_FORCEINLINE_FUNCTION void add_ref() { Impl::atomic_fetch_add_relaxed(&m_ref_count, 1); }
+  // True when the caller dropped the last reference and must free the allocation.
+  // The sole holder cannot race with anyone (adding a reference needs one), so it skips the
+  // locked decrement.
+  KOKKOS_FORCEINLINE_FUNCTION bool drop_ref() {
+    return Impl::atomic_load_acquire(&m_ref_count) == 1 || Impl::atomic_fetch_sub_acq_rel(&m_ref_count, 1) == 1;
+  }
+
+  // Links `waiter` into this task's wait list; false when this task has already completed.
+  KOKKOS_INLINE_FUNCTION bool try_add_waiter(TaskBase* waiter) {
+    TaskBase* head = Impl::atomic_load_acquire(&m_wait);
+    do {
+      if (head == completed_mark()) return false;
+      waiter->m_next = head;
+    } while (!Impl::atomic_compare_exchange_weak_acq_rel(&m_wait, head, waiter));
+    return true;
+  }
+
+  // Aggregate entries live right after the header (a two-entry aggregate is 80 bytes).
+  KOKKOS_FORCEINLINE_FUNCTION TaskBase** aggregate_entries() { return reinterpret_cast<TaskBase**>(this + 1); }
+};
+
+static_assert(sizeof(TaskBase) <= 64, "the task header must stay within 64 bytes (128-byte blocks hold a task)");
+static_assert(alignof(TaskBase) <= 8);
+
+// The result sits at a fixed offset, so a future of any closure type can read it.
+template <class T>
+struct TaskResult : TaskBase {
+  T m_result{};
+  static T& get(TaskBase* task) { return static_cast<TaskResult*>(task)->m_result; }
+};
+template <>
+struct TaskResult<void> : TaskBase {};
+
+// Calls the task functor with or without the result argument.
+template <class Value, class Functor, class Member>
+KOKKOS_FORCEINLINE_FUNCTION void invoke_task_functor(Functor& f, Member& member, TaskResult<Value>* task) {
+  if constexpr (std::is_void_v<Value>) {
+    (void)task;
+    f(member);
+  } else {
+    f(member, task->m_result);
+  }
+}
+
+template <class Functor, class Value, class Member>
+struct TaskNode final : TaskResult<Value> {
+  union {
+    Functor m_functor;  // a union member: its lifetime ends at completion, not at free
+  };
+
+  template <class F>
+  explicit TaskNode(F&& f) {
+    ::new (static_cast<void*>(&m_functor)) Functor(std::forward<F>(f));
+    this->m_apply = &TaskNode::apply;
+  }
+  ~TaskNode() {}
+
+  static void apply(TaskBase* base, TaskOp op, void* member) {
+    TaskNode* self = static_cast<TaskNode*>(base);
+    switch (op) {
+      case TaskOp::Run: invoke_task_functor<Value>(self->m_functor, *static_cast<Member*>(member), self); break;
+      case TaskOp::DestroyClosure: self->m_functor.~Functor(); break;
+      case TaskOp::DestroyResult:
+        if constexpr (!std::is_void_v<Value>) {
+          using R = TaskResult<Value>;
+          static_cast<R*>(self)->m_result.~Value();
+        }
+        break;
+    }
+  }
+};
+
+}  // namespace Impl
+}  // namespace Kokkos

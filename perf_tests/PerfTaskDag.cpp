@@ -1,0 +1,227 @@
+// Task DAG overhead (issue 4): naive Fibonacci in tasks per second on 1 and 2 threads, beside
+// the same recursion with oneTBB task_group and with OpenMP tasks in the same process; and a
+// Task Bench style stencil DAG reporting the minimum effective task granularity (METG).
+//
+// Counters:  tasks/s       tasks + when_all aggregates per second (Kokkos' count)
+//            vs_tbb        this time / oneTBB task_group's time for the same n and threads
+//                          (the TBB and OpenMP benchmarks are registered first and run first)
+//            speedup       (2-thread run) the 1-thread (Serial) time for the same n / this time
+//            METG_us       smallest task duration keeping >= 50% efficiency (stencil)
+//
+// Run: PerfTaskDag --kokkos-num-threads=2 [--benchmark_filter=Fib]
+#include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
+#include <Kokkos_TaskScheduler.hpp>
+
+#include <chrono>
+#include <map>
+#include <utility>
+#include <vector>
+
+#if defined(KDAG_HAVE_TBB)
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+#endif
+#include <omp.h>
+
+namespace {
+
+// Seconds of the peers, by (n, threads), for the ratios.
+std::map<std::pair<long, int>, double>& tbb_seconds() {
+  static std::map<std::pair<long, int>, double> m;
+  return m;
+}
+std::map<long, double>& kokkos_one_thread_seconds() {
+  static std::map<long, double> m;
+  return m;
+}
+
+long fib_tasks(long n) {  // tasks spawned by the naive recursion: T(n) = T(n-1) + T(n-2) + 1
+  long a = 1, b = 1;      // T(0), T(1)
+  for (long i = 2; i <= n; ++i) {
+    const long c = a + b + 1;
+    a = b;
+    b = c;
+  }
+  return n == 0 ? 1 : b;
+}
+long fib_tasks_and_aggregates(long n) { return fib_tasks(n) + (fib_tasks(n) - 1) / 2; }
+
+// ---- Kokkos ----------------------------------------------------------------------------------
+template <class Scheduler>
+struct Fib {
+  using value_type = long;
+  using future_type = typename Scheduler::template future_type<long>;
+  Scheduler sched;
+  future_type fib[2];
+  long n;
+  Fib(const Scheduler& s, long arg_n) : sched(s), fib{}, n(arg_n) {}
+  void operator()(typename Scheduler::member_type&, long& result) {
+    if (n <= 1) {
+      result = n;
+    } else if (!fib[0].is_null()) {
+      result = fib[0].get() + fib[1].get();
+    } else {
+      fib[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High), Fib(sched, n - 2));
+      fib[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Fib(sched, n - 1));
+      Kokkos::respawn(this, Kokkos::when_all(fib, 2), Kokkos::TaskPriority::High);
+    }
+  }
+};
+
+// Space = Serial is the 1-thread run; the default host space runs on all its threads.
+template <class Space>
+void BM_KokkosFib(benchmark::State& state) {
+  using Scheduler = Kokkos::TaskSchedulerMultiple<Space>;
+  const long n = state.range(0);
+  Scheduler sched(typename Scheduler::memory_space(), 64u << 20, 32, 128, 4096);
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fib<Scheduler>(sched, n));
+    Kokkos::wait(sched);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (f.is_null() || f.get() < 0) state.SkipWithError("pool exhausted");
+  }
+  const int threads = Space().concurrency();
+  const double per_iter = seconds / static_cast<double>(state.iterations());
+  state.counters["threads"] = threads;
+  state.counters["tasks/s"] = static_cast<double>(fib_tasks_and_aggregates(n)) / per_iter;
+  auto it = tbb_seconds().find({n, threads});
+  if (it != tbb_seconds().end()) state.counters["vs_tbb"] = per_iter / it->second;
+  if (threads == 1) {
+    kokkos_one_thread_seconds()[n] = per_iter;
+  } else if (auto one = kokkos_one_thread_seconds().find(n); one != kokkos_one_thread_seconds().end()) {
+    state.counters["speedup"] = one->second / per_iter;
+  }
+}
+
+// ---- oneTBB task_group --------------------------------------------------------------------------
+#if defined(KDAG_HAVE_TBB)
+long tbb_fib(long n) {
+  if (n <= 1) return n;
+  long a = 0, b = 0;
+  tbb::task_group g;
+  g.run([&] { a = tbb_fib(n - 2); });
+  g.run([&] { b = tbb_fib(n - 1); });
+  g.wait();
+  return a + b;
+}
+
+void BM_TbbFib(benchmark::State& state) {
+  const long n = state.range(0);
+  const int threads = static_cast<int>(state.range(1));
+  tbb::task_arena arena(threads);
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    long r = 0;
+    arena.execute([&] { r = tbb_fib(n); });
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    benchmark::DoNotOptimize(r);
+  }
+  const double per_iter = seconds / static_cast<double>(state.iterations());
+  tbb_seconds()[{n, threads}] = per_iter;
+  state.counters["threads"] = threads;
+  state.counters["tasks/s"] = static_cast<double>(fib_tasks_and_aggregates(n)) / per_iter;
+}
+BENCHMARK(BM_TbbFib)->ArgsProduct({{20, 25, 30}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+// ---- OpenMP tasks -------------------------------------------------------------------------------
+long omp_fib(long n) {
+  if (n <= 1) return n;
+  long a = 0, b = 0;
+#pragma omp task shared(a)
+  a = omp_fib(n - 2);
+#pragma omp task shared(b)
+  b = omp_fib(n - 1);
+#pragma omp taskwait
+  return a + b;
+}
+
+void BM_OmpTaskFib(benchmark::State& state) {
+  const long n = state.range(0);
+  const int threads = static_cast<int>(state.range(1));
+  for (auto _ : state) {
+    long r = 0;
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+    r = omp_fib(n);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["threads"] = threads;
+  state.counters["tasks/s"] = benchmark::Counter(static_cast<double>(fib_tasks_and_aggregates(n)),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_OmpTaskFib)->ArgsProduct({{20, 25, 30}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+BENCHMARK(BM_KokkosFib<Kokkos::Serial>)->Arg(20)->Arg(25)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+BENCHMARK(BM_KokkosFib<Kokkos::DefaultHostExecutionSpace>)
+    ->Arg(20)
+    ->Arg(25)
+    ->Arg(30)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// ---- Task Bench stencil: width = threads, each task depends on 3 tasks of the previous step ----
+void spin(long iterations) {
+  volatile double x = 1.0;
+  for (long i = 0; i < iterations; ++i) x = x * 1.0000001 + 1e-9;
+}
+
+template <class Scheduler>
+struct StencilTask {
+  long grain;
+  void operator()(typename Scheduler::member_type&) { spin(grain); }
+};
+
+template <class Scheduler>
+double run_stencil(const Scheduler& sched, int width, int steps, long grain) {
+  using FV = typename Scheduler::template future_type<void>;
+  std::vector<FV> prev(width), cur(width);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int t = 0; t < steps; ++t) {
+    for (int i = 0; i < width; ++i) {
+      FV deps[3] = {i > 0 ? prev[i - 1] : FV(), prev[i], i + 1 < width ? prev[i + 1] : FV()};
+      FV all = Kokkos::when_all(deps, 3);
+      cur[i] = all.is_null() ? Kokkos::host_spawn(Kokkos::TaskSingle(sched), StencilTask<Scheduler>{grain})
+                             : Kokkos::host_spawn(Kokkos::TaskSingle(sched, all), StencilTask<Scheduler>{grain});
+    }
+    std::swap(prev, cur);
+  }
+  Kokkos::wait(sched);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void BM_StencilMETG(benchmark::State& state) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Scheduler = Kokkos::TaskScheduler<Space>;
+  const int width = Space().concurrency();
+  const int steps = static_cast<int>(state.range(0));
+  Scheduler sched(Scheduler::memory_space(), 16u << 20, 64, 1024, 4096);
+  // Cost of one spin iteration, measured serially.
+  const long calib = 1 << 20;
+  const auto c0 = std::chrono::steady_clock::now();
+  spin(calib);
+  const double sec_per_iter = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count() / calib;
+  double metg_us = 0;
+  for (auto _ : state) {
+    metg_us = 0;
+    for (long grain = 1 << 16; grain >= 1; grain /= 2) {
+      const double elapsed = run_stencil(sched, width, steps, grain);
+      const double ideal = static_cast<double>(steps) * width * grain * sec_per_iter / width;
+      const double efficiency = ideal / elapsed;
+      if (efficiency < 0.5) break;
+      metg_us = grain * sec_per_iter * 1e6;
+    }
+  }
+  state.counters["width"] = width;
+  state.counters["METG_us"] = metg_us;  // 0: even the largest grain was below 50%
+}
+BENCHMARK(BM_StencilMETG)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
