@@ -25,6 +25,7 @@ struct Fusion : ::testing::Test {
     KE::set_fusion_enabled(true);
     KE::set_fusion_window_size(50);
     KE::set_fusion_memoization(true);
+    KE::set_fusion_inline_bytes(0);  // these tests exercise recording on every space
     KE::reset_fusion_statistics();
   }
   void TearDown() override { KE::set_fusion_enabled(true); }
@@ -535,6 +536,102 @@ TYPED_TEST(Fusion, StatisticsPrintAndBadInput) {
   KE::print_fusion_statistics(os);
   EXPECT_NE(os.str().find("launches recorded"), std::string::npos);
   EXPECT_NE(os.str().find("true_dependence"), std::string::npos);
+}
+
+// Reads a View it does not declare (a lookup table): legal only while the table lives.
+struct AddTable {
+  Vec out;
+  Kokkos::View<double*, Kokkos::HostSpace> table;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { out(i) += table(i); }
+};
+
+TYPED_TEST(Fusion, RecordedFunctorsHoldOneReferencePerDeclaredAllocation) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 64;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n), b("b", n);
+  Vec av = a, bv = b;
+  const int a_count = a.use_count(), b_count = b.use_count();
+  {
+    KE::FusionScope scope;
+    for (int k = 0; k < 5; ++k) {
+      Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, double(k)});
+      Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(av), KE::writes(bv)), Add{bv, av});
+    }
+    EXPECT_EQ(KE::fusion_pending_launches(), 10u);
+    // Ten functors hold each View, yet the window counts one reference per allocation.
+    EXPECT_EQ(a.use_count(), a_count + 1);
+    EXPECT_EQ(b.use_count(), b_count + 1);
+  }
+  EXPECT_EQ(a.use_count(), a_count);
+  EXPECT_EQ(b.use_count(), b_count);
+  EXPECT_EQ(b(7), 4.0 + 7 + 1);
+}
+
+TYPED_TEST(Fusion, DeclaredTemporaryOutlivesItsLastHandleUntilTheFlush) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 100;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n);
+  Vec av = a;
+  KE::FusionScope scope;
+  {
+    Kokkos::View<double*, Kokkos::HostSpace> tmp("tmp", n);
+    Vec tv = tmp;
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(tv)), Write{tv, 2});
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(tv), KE::writes(av)), Add{av, tv});
+  }  // the user's handles are gone; the window keeps the allocation
+  EXPECT_EQ(KE::fusion_pending_launches(), 2u);
+  EXPECT_EQ(a(9), 0.0);
+  KE::fusion_flush();
+  EXPECT_EQ(a(9), 2.0 + 9 + 1);
+  EXPECT_EQ(KE::fusion_statistics().flush_count(FusionFlush::deallocation), 0u);
+}
+
+TYPED_TEST(Fusion, FreeingAnUndeclaredViewFlushesFirst) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 100;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n);
+  Vec av = a;
+  KE::FusionScope scope;
+  {
+    Kokkos::View<double*, Kokkos::HostSpace> table("table", n);
+    Kokkos::deep_copy(table, 3.0);
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::read_writes(av)), AddTable{av, table});
+    EXPECT_EQ(KE::fusion_pending_launches(), 1u);
+  }  // the table's last counted reference: the pending launch must run before it is freed
+  EXPECT_EQ(KE::fusion_pending_launches(), 0u);
+  EXPECT_EQ(a(4), 3.0);
+  EXPECT_EQ(KE::fusion_statistics().flush_count(FusionFlush::deallocation), 1u);
+}
+
+TYPED_TEST(Fusion, OneThreadLaunchesThatFitInCacheRunInline) {
+  using P = Kokkos::RangePolicy<TypeParam, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = 100;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n), big("big", 1 << 16);
+  Vec av = a, bigv = big;
+  const bool one_thread = TypeParam().concurrency() == 1;
+  KE::set_fusion_inline_bytes(4096);
+  EXPECT_EQ(KE::fusion_inline_bytes(), 4096);
+  {
+    KE::FusionScope scope;
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, 1});  // 800 bytes
+    EXPECT_EQ(KE::fusion_pending_launches(), one_thread ? 0u : 1u);
+    EXPECT_EQ(a(2), one_thread ? 3.0 : 0.0);
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(bigv)), Write{bigv, 1});  // 512 KiB: recorded
+    EXPECT_EQ(KE::fusion_pending_launches(), one_thread ? 1u : 2u);
+    // Something is pending now, so even a small launch is recorded behind it.
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::read_writes(av)), Add{av, av});
+    EXPECT_EQ(KE::fusion_pending_launches(), one_thread ? 2u : 3u);
+  }
+  EXPECT_EQ(a(2), 4.0);
+  EXPECT_EQ(big(2), 3.0);
+  EXPECT_EQ(KE::fusion_statistics().launches_inline, one_thread ? 1u : 0u);
+  KE::set_fusion_inline_bytes(0);
+  EXPECT_THROW(KE::set_fusion_inline_bytes(-1), std::runtime_error);
+  EXPECT_THROW(KE::set_fusion_chunk_bytes(0), std::runtime_error);
+  const auto chunk = KE::fusion_chunk_bytes();
+  KE::set_fusion_chunk_bytes(4096);
+  EXPECT_EQ(KE::fusion_chunk_bytes(), 4096);
+  KE::set_fusion_chunk_bytes(chunk);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ template <class Space>
 struct FusionAlgorithms : ::testing::Test {
   void SetUp() override {
     KE::set_fusion_enabled(true);
+    KE::set_fusion_inline_bytes(0);  // these tests exercise recording on every space
     KE::reset_fusion_statistics();
   }
   void TearDown() override { KE::set_fusion_enabled(true); }

@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <type_traits>
@@ -79,6 +80,7 @@ class DataAccess {
     x.privilege = privilege;
     x.address = reinterpret_cast<std::uintptr_t>(v.data());
     if (v.impl_track() != nullptr && v.impl_allocation_base() != nullptr) {
+      a.m_decl.record = v.impl_track();
       x.allocation = v.impl_allocation_base();
       x.allocation_bytes = static_cast<std::int64_t>(v.impl_allocation_bytes());
       x.offset = static_cast<std::int64_t>(reinterpret_cast<const char*>(v.data()) -
@@ -272,12 +274,32 @@ inline void reset_fusion_statistics() {
   std::lock_guard<std::mutex> lock(c.stats_mutex);
   c.stats = FusionStatistics{};
 }
+// See KOKKOS_FUSION_INLINE_BYTES in the README: on a one-thread execution space, a launch
+// whose declared Views span at most `bytes`, issued with nothing pending, runs at once.
+inline void set_fusion_inline_bytes(std::int64_t bytes) {
+  if (bytes < 0) {
+    Kokkos::Impl::throw_runtime_exception("Kokkos::Experimental::set_fusion_inline_bytes: the size must not be negative (got " +
+                                          std::to_string(bytes) + ")");
+  }
+  Kokkos::Impl::fusion_config().inline_bytes.store(bytes, std::memory_order_relaxed);
+}
+inline std::int64_t fusion_inline_bytes() { return Kokkos::Impl::fusion_inline_bytes(); }
+// The working set each chunk of a fused loop aims at (KOKKOS_FUSION_CHUNK_BYTES).
+inline void set_fusion_chunk_bytes(std::int64_t bytes) {
+  if (bytes < 1) {
+    Kokkos::Impl::throw_runtime_exception("Kokkos::Experimental::set_fusion_chunk_bytes: the size must be positive (got " +
+                                          std::to_string(bytes) + ")");
+  }
+  Kokkos::Impl::fusion_config().chunk_bytes.store(bytes, std::memory_order_relaxed);
+}
+inline std::int64_t fusion_chunk_bytes() { return Kokkos::Impl::fusion_chunk_bytes(); }
 
 inline void print_fusion_statistics(std::ostream& os) {
   const FusionStatistics s = fusion_statistics();
   std::ostringstream out;
   out << "Kokkos fusion statistics\n";
   out << "  launches recorded        " << s.launches_recorded << "\n";
+  out << "  launches run inline      " << s.launches_inline << "\n";
   out << "  launches fused           " << s.launches_fused << " (" << std::fixed << std::setprecision(1)
       << 100.0 * s.fraction_fused() << "%)\n";
   out << "  fused launches           " << s.fused_launches << ", length min/avg/max " << s.min_fused_length << " / "
@@ -292,7 +314,9 @@ inline void print_fusion_statistics(std::ostream& os) {
         << std::setprecision(1) << (total == 0 ? 0.0 : 100.0 * static_cast<double>(s.barriers[k]) / total) << "%)\n";
   }
   static const char* const flush_names[] = {"fence",        "scope_end",   "deep_copy",      "unannotated_launch",
-                                            "reduce_result", "window_full", "explicit_flush", "switched_off"};
+                                            "reduce_result", "window_full", "explicit_flush", "switched_off",
+                                            "deallocation"};
+  static_assert(std::size(flush_names) == static_cast<std::size_t>(Kokkos::Impl::FusionFlush::count_));
   out << "  flushes by trigger      ";
   for (std::size_t k = 0; k < s.flushes.size(); ++k) out << " " << flush_names[k] << "=" << s.flushes[k];
   out << "\n";
@@ -331,6 +355,11 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
       return;
     }
+    if (window.size() == 0 && fusion_runs_inline(m_policy.space(), m_policy.accesses())) {
+      window.count_inline();
+      ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+      return;
+    }
     const auto decls = m_policy.impl_decls();
     if constexpr (is_range_policy<Policy>::value) {
       window.record_for(m_functor, m_policy.policy(), decls.data(), N);
@@ -355,7 +384,8 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
       : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
   void execute() const {
     FusionWindow& window = FusionWindow::this_thread_window();
-    if (!window.recording() || !is_range_policy<Policy>::value) {
+    // A reduction ends its window: with nothing recorded before it, it is a run of one.
+    if (!window.recording() || !is_range_policy<Policy>::value || window.size() == 0) {
       fusion_flush_if_pending(FusionFlush::unannotated_launch);
       ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
           .execute();

@@ -452,11 +452,20 @@ class View : public ViewTraits<DataType, Properties...> {
   const void* m_alloc_base;    // start of the whole allocation (fusion identity)
   std::size_t m_alloc_bytes;   // its size in bytes
 
-  KOKKOS_INLINE_FUNCTION void impl_inc() const {
-    KOKKOS_IF_ON_HOST((if (m_track != nullptr) m_track->increment();))
+  // Makes this View another reference to `track` (possibly carrying the untracked mark): a
+  // counted one, or an untracked one while tracking is disabled on this thread.
+  KOKKOS_INLINE_FUNCTION void impl_share(track_type* track) {
+    m_track = track;
+    KOKKOS_IF_ON_HOST((if (Impl::view_counts_reference(track)) {
+      if (Impl::t_view_tracking_disabled != 0) {
+        m_track = reinterpret_cast<track_type*>(reinterpret_cast<std::uintptr_t>(track) | Impl::view_untracked_bit);
+      } else {
+        track->increment();
+      }
+    }))
   }
   KOKKOS_INLINE_FUNCTION void impl_dec() const {
-    KOKKOS_IF_ON_HOST((if (m_track != nullptr) m_track->decrement();))
+    KOKKOS_IF_ON_HOST((if (Impl::view_counts_reference(m_track)) m_track->decrement();))
   }
 
  public:
@@ -467,10 +476,10 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_INLINE_FUNCTION View(const View& rhs)
       : m_ptr(rhs.m_ptr),
         m_map(rhs.m_map),
-        m_track(rhs.m_track),
+        m_track(nullptr),
         m_alloc_base(rhs.m_alloc_base),
         m_alloc_bytes(rhs.m_alloc_bytes) {
-    impl_inc();
+    impl_share(rhs.m_track);
   }
 
   KOKKOS_INLINE_FUNCTION View(View&& rhs) noexcept
@@ -488,11 +497,10 @@ class View : public ViewTraits<DataType, Properties...> {
 
   KOKKOS_INLINE_FUNCTION View& operator=(const View& rhs) {
     if (this != &rhs) {
-      rhs.impl_inc();  // before the decrement: rhs may share our record
-      impl_dec();
+      const View old(static_cast<View&&>(*this));  // released last: rhs may share our record
       m_ptr = rhs.m_ptr;
       m_map = rhs.m_map;
-      m_track = rhs.m_track;
+      impl_share(rhs.m_track);
       m_alloc_base = rhs.m_alloc_base;
       m_alloc_bytes = rhs.m_alloc_bytes;
     }
@@ -548,10 +556,7 @@ class View : public ViewTraits<DataType, Properties...> {
         }
       }
       m_map.set(dims, strides);
-      if constexpr (traits::is_managed) {
-        m_track = rhs.m_track;
-        impl_inc();
-      }
+      if constexpr (traits::is_managed) impl_share(rhs.m_track);
     }
   }
 
@@ -711,10 +716,7 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_INLINE_FUNCTION View(Impl::ViewImplTag, pointer_type ptr, const map_type& map, track_type* track,
                               const void* alloc_base, std::size_t alloc_bytes)
       : m_ptr(ptr), m_map(map), m_track(nullptr), m_alloc_base(alloc_base), m_alloc_bytes(alloc_bytes) {
-    if constexpr (traits::is_managed) {
-      m_track = track;
-      impl_inc();
-    }
+    if constexpr (traits::is_managed) impl_share(track);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -790,16 +792,17 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_INLINE_FUNCTION const map_type& impl_map() const { return m_map; }
 
   // The label of the allocation ("" for unmanaged views).  Host only.
-  std::string label() const { return m_track != nullptr ? m_track->get_label() : std::string(); }
+  std::string label() const { return m_track != nullptr ? Impl::view_record(m_track)->get_label() : std::string(); }
   // Views sharing the allocation (0 for unmanaged views).
   KOKKOS_INLINE_FUNCTION int use_count() const {
-    KOKKOS_IF_ON_HOST((return m_track != nullptr ? m_track->use_count() : 0;))
+    KOKKOS_IF_ON_HOST((return m_track != nullptr ? Impl::view_record(m_track)->use_count() : 0;))
     KOKKOS_IF_ON_DEVICE((return 0;))
   }
 
   // ------------------------------------------------------------------------------------------
   // Hooks for the fusion layer and other library internals.
-  KOKKOS_INLINE_FUNCTION track_type* impl_track() const { return m_track; }
+  // The allocation record (null for unmanaged Views), whether or not this View counts.
+  KOKKOS_INLINE_FUNCTION track_type* impl_track() const { return Impl::view_record(m_track); }
   KOKKOS_INLINE_FUNCTION const void* impl_allocation_base() const { return m_alloc_base; }
   KOKKOS_INLINE_FUNCTION std::size_t impl_allocation_bytes() const { return m_alloc_bytes; }
   // Element offset of data() from impl_allocation_base().
@@ -956,7 +959,7 @@ class View : public ViewTraits<DataType, Properties...> {
     if (negative || std::size_t(i) >= m_map.m_dim[r]) impl_bounds_error(r, (long long)(i), negative);
   }
   KOKKOS_INLINE_FUNCTION void impl_bounds_error(std::size_t r, long long i, bool negative) const {
-    KOKKOS_IF_ON_HOST((const char* lbl = m_track != nullptr ? m_track->label_c_str() : ""; char buf[512];
+    KOKKOS_IF_ON_HOST((const char* lbl = m_track != nullptr ? Impl::view_record(m_track)->label_c_str() : ""; char buf[512];
                        if (negative) std::snprintf(buf, sizeof(buf),
                                                    "Kokkos::View ERROR: out of bounds access label=(\"%s\") index "
                                                    "%zu = %lld < 0 (extent %zu)",

@@ -24,6 +24,7 @@ enum class FusionFlush : std::uint8_t {
   window_full,         // the window reached its size limit
   explicit_flush,      // fusion_flush() / FusionScope::flush()
   switched_off,        // set_fusion_enabled(false) with launches pending
+  deallocation,        // an allocation freed while launches are pending
   count_
 };
 

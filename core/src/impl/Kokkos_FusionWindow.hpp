@@ -22,6 +22,7 @@
 #include <impl/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
+#include <impl/Kokkos_SharedAlloc.hpp>
 
 #include <array>
 #include <atomic>
@@ -49,6 +50,7 @@ namespace Kokkos::Experimental {
 // names follow seed 000 Tables II and III.
 struct FusionStatistics {
   std::uint64_t launches_recorded = 0;  // launches with declared accesses inside a window
+  std::uint64_t launches_inline = 0;    // launches inside a window that ran at once (nothing to fuse with)
   std::uint64_t launches_fused = 0;     // of those, launches that ran inside a fused launch
   std::uint64_t fused_launches = 0;     // fused launches (runs of two or more) dispatched
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
@@ -79,13 +81,22 @@ struct FusionStatistics {
 
 namespace Kokkos::Impl {
 
+// A declared access before it joins a window: its geometry plus the exact inner shape, and the
+// allocation record the window holds while the launch is pending (null: unmanaged).
+struct FusionAccessDecl {
+  FusionAccess access;
+  FusionShape shape;
+  SharedAllocationRecord* record = nullptr;
+};
+
 // ---- process-wide settings and counters ------------------------------------------------------
 
 struct FusionConfig {
   std::atomic<int> enabled{-1};  // -1: not read from KOKKOS_FUSION yet
   std::atomic<int> window_size{-1};
   std::atomic<bool> memoize{true};
-  std::atomic<std::int64_t> chunk_bytes{64 * 1024};  // working set per chunk of a fused loop
+  std::atomic<std::int64_t> chunk_bytes{-1};   // working set per chunk of a fused loop
+  std::atomic<std::int64_t> inline_bytes{-1};  // see fusion_runs_inline
   std::mutex stats_mutex;
   Experimental::FusionStatistics stats;
   bool stats_hook_registered = false;  // guarded by stats_mutex
@@ -124,10 +135,46 @@ inline int fusion_window_limit() {
   return w;
 }
 
+inline std::int64_t fusion_env_bytes(std::atomic<std::int64_t>& setting, const char* name, std::int64_t fallback) {
+  std::int64_t v = setting.load(std::memory_order_relaxed);
+  if (v < 0) {
+    v = fusion_env_int(name, -1);
+    if (v < 0) v = fallback;
+    setting.store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+// The working set a chunk of a fused loop aims at (see FusionWindow::execute).
+inline std::int64_t fusion_chunk_bytes() {
+  return fusion_env_bytes(fusion_config().chunk_bytes, "KOKKOS_FUSION_CHUNK_BYTES", 32 * 1024);
+}
+
+// With one thread, fusing saves no fork/join; all it can gain is cache locality, which a
+// launch whose Views fit in L2 has already.  Such a launch, finding nothing recorded before it,
+// runs at once instead of paying for recording (KOKKOS_FUSION_INLINE_BYTES, 0: never).
+inline std::int64_t fusion_inline_bytes() {
+  return fusion_env_bytes(fusion_config().inline_bytes, "KOKKOS_FUSION_INLINE_BYTES", 256 * 1024);
+}
+
+template <class ExecSpace, class Accesses>
+bool fusion_runs_inline(const ExecSpace& space, const Accesses& accesses) {
+  if (space.concurrency() != 1) return false;
+  std::int64_t bytes = 0;
+  for (const auto& a : accesses) bytes += a.impl_decl().access.span_bytes;
+  return bytes <= fusion_inline_bytes();
+}
+
 void fusion_print_statistics_at_finalize();
 
 // ---- recorded launches -----------------------------------------------------------------------
 
+// Storage for the recorded functors: a ring of blocks that every flush keeps advancing through
+// instead of starting over.  The workers of a fused run read the functors the recording thread
+// wrote; were the next window written over the same lines, each store would first have to
+// take the line back from a worker's cache, one cross-core round trip at a time (the locked
+// reference counting of the user's own View copies drains the store buffer between them).
+// Going round a ring larger than a core's private cache lets those lines age out first.
 class FusionArena {
  public:
   void* allocate(std::size_t bytes, std::size_t align) {
@@ -171,6 +218,10 @@ class FusionArena {
 
 struct FusedRun;
 
+struct FusionNoReduction {
+  void operator()(std::int64_t, std::int64_t) const {}
+};
+
 struct FusionLaunch {
   void* blob = nullptr;
   void (*run_chunk)(const void* blob, std::int64_t b, std::int64_t e) = nullptr;
@@ -178,6 +229,7 @@ struct FusionLaunch {
   void (*drive)(const void* blob, const FusedRun& run) = nullptr;
   void (*destroy)(void* blob) = nullptr;
   std::int64_t begin = 0, end = 0;
+  std::size_t blob_bytes = 0;
 };
 
 // One run of two or more launches over the same range, executed as one dispatch (two when a
@@ -196,10 +248,24 @@ struct FusedRun {
   bool skewed() const { return split < num_for; }
   bool needs_halo_pass() const { return skewed() && workers.load(std::memory_order_relaxed) > 1 && (halo_lo > 0 || halo_hi > 0); }
 
+  // The launches and their functors were just written by the recording thread: a worker
+  // that met them one by one would pay one cache-to-cache transfer per line in sequence.
+  void prefetch_launches(std::uint32_t count) const {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const auto* blob = static_cast<const char*>(launches[k].blob);
+      const std::size_t bytes = std::min<std::size_t>(launches[k].blob_bytes, 1024);
+      for (std::size_t offset = 0; offset < bytes; offset += KOKKOS_IMPL_CACHE_LINE) __builtin_prefetch(blob + offset);
+    }
+  }
+
   template <class ReduceChunk>
   void work(int rank, int size, const ReduceChunk& reduce_chunk) const {
-    if (rank == 0) workers.store(size, std::memory_order_relaxed);
-    const HostBlock<std::int64_t> block = static_block<std::int64_t>(begin, end, rank, size);
+    if (rank == 0) {
+      workers.store(size, std::memory_order_relaxed);
+    } else {
+      prefetch_launches(num_for + (std::is_same_v<ReduceChunk, FusionNoReduction> ? 0 : 1));
+    }
+    const HostBlock<std::int64_t> block = range_block<std::int64_t>(begin, end, rank, size);
     if (!skewed()) {
       for (std::int64_t cb = block.begin; cb < block.end;) {
         const std::int64_t ce = block.end - cb > chunk ? cb + chunk : block.end;
@@ -231,7 +297,7 @@ struct FusedRun {
   void halo_pass(int rank, int size) const {
     const int blocks = workers.load(std::memory_order_relaxed);
     for (int k = rank; k < blocks; k += size) {
-      const HostBlock<std::int64_t> block = static_block<std::int64_t>(begin, end, k, blocks);
+      const HostBlock<std::int64_t> block = range_block<std::int64_t>(begin, end, k, blocks);
       const std::int64_t lo = block.begin > begin ? halo_lo : 0, hi = block.end < end ? halo_hi : 0;
       const std::int64_t first_end = std::min(block.begin + lo, block.end);
       const std::int64_t second_begin = std::max(block.end - hi, first_end);
@@ -239,10 +305,6 @@ struct FusedRun {
       if (block.end > second_begin) run_launches(split, num_for, second_begin, block.end);
     }
   }
-};
-
-struct FusionNoReduction {
-  void operator()(std::int64_t, std::int64_t) const {}
 };
 
 template <class Functor, class Policy>
@@ -328,11 +390,6 @@ void fusion_destroy_blob(void* blob) {
   static_cast<Blob*>(blob)->~Blob();
 }
 
-// A declared access before it joins a window: its geometry plus the exact inner shape.
-struct FusionAccessDecl {
-  FusionAccess access;
-  FusionShape shape;
-};
 
 // ---- the window ------------------------------------------------------------------------------
 
@@ -363,15 +420,24 @@ class FusionWindow {
   void close() {
     if (m_depth > 0) --m_depth;
     flush(FusionFlush::scope_end);
+    if (m_inline > 0) {
+      FusionConfig& c = fusion_config();
+      std::lock_guard<std::mutex> lock(c.stats_mutex);
+      c.stats.launches_inline += m_inline;
+      m_inline = 0;
+    }
   }
+  // A launch that ran at once (fusion_runs_inline); counted when the scope closes.
+  void count_inline() { ++m_inline; }
 
   template <class Functor, class Policy>
   void record_for(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
     using Blob = FusionForBlob<Functor, Policy>;
     make_room();
-    Blob* blob = new (m_arena.allocate(sizeof(Blob), alignof(Blob))) Blob{functor, policy};
+    Blob* blob = copy_untracked<Blob>(Blob{functor, policy});
     FusionLaunch launch;
     launch.blob = blob;
+    launch.blob_bytes = sizeof(Blob);
     launch.run_chunk = &Blob::run_chunk;
     launch.execute_alone = &Blob::execute_alone;
     launch.drive = &Blob::drive;
@@ -389,9 +455,10 @@ class FusionWindow {
                      std::size_t n) {
     using Blob = FusionReduceBlob<CombinedFunctorReducer, Policy>;
     make_room();
-    Blob* blob = new (m_arena.allocate(sizeof(Blob), alignof(Blob))) Blob{functor_reducer, policy, result};
+    Blob* blob = copy_untracked<Blob>(Blob{functor_reducer, policy, result});
     FusionLaunch launch;
     launch.blob = blob;
+    launch.blob_bytes = sizeof(Blob);
     launch.execute_alone = &Blob::execute_alone;
     launch.drive = &Blob::drive;
     launch.destroy = &fusion_destroy_blob<Blob>;
@@ -406,9 +473,10 @@ class FusionWindow {
   void record_opaque(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
     using Blob = FusionOpaqueBlob<Functor, Policy>;
     make_room();
-    Blob* blob = new (m_arena.allocate(sizeof(Blob), alignof(Blob))) Blob{functor, policy};
+    Blob* blob = copy_untracked<Blob>(Blob{functor, policy});
     FusionLaunch launch;
     launch.blob = blob;
+    launch.blob_bytes = sizeof(Blob);
     launch.execute_alone = &Blob::execute_alone;
     launch.destroy = &fusion_destroy_blob<Blob>;
     push(launch, FusionLaunchKind::opaque, type_tag<typename Policy::execution_space>(), decls, n);
@@ -440,6 +508,24 @@ class FusionWindow {
     return &tag;
   }
 
+  // The functor's Views are copied untracked: the window holds one reference per declared
+  // allocation instead (hold), which saves two locked read-modify-writes per View per launch.
+  // An undeclared View's allocation freed before the flush flushes first (SharedAllocationRecord).
+  template <class Blob, class... Args>
+  Blob* copy_untracked(const Args&... args) {
+    void* where = m_arena.allocate(sizeof(Blob), alignof(Blob));
+    const ViewTrackingDisabled untracked;
+    return new (where) Blob{args...};
+  }
+
+  void hold(SharedAllocationRecord* record) {
+    for (SharedAllocationRecord* held : m_held) {
+      if (held == record) return;
+    }
+    record->increment();
+    m_held.push_back(record);
+  }
+
   void make_room() {
     if (static_cast<int>(m_launches.size()) >= fusion_window_limit()) flush(FusionFlush::window_full);
   }
@@ -451,6 +537,7 @@ class FusionWindow {
     summary.domain = domain_id(space_tag, launch.begin, launch.end);
     summary.first_access = static_cast<std::uint32_t>(m_accesses.size());
     for (std::size_t k = 0; k < n; ++k) {
+      if (decls[k].record != nullptr) hold(decls[k].record);
       if (decls[k].access.span_bytes == 0) continue;  // an empty View touches nothing
       FusionAccess a = decls[k].access;
       if (a.allocation == fusion_unmanaged_allocation()) m_has_unmanaged = true;
@@ -518,6 +605,8 @@ class FusionWindow {
   FusionMemo m_memo;
   std::vector<std::int64_t> m_key;
   std::vector<const void*> m_names;
+  std::vector<SharedAllocationRecord*> m_held;  // one counted reference per declared allocation
+  std::uint64_t m_inline = 0;
   int m_depth = 0;
   bool m_flushing = false;
   bool m_has_unmanaged = false;
@@ -537,6 +626,12 @@ inline void FusionWindow::clear() {
   m_domains.clear();
   m_arena.reset();
   m_has_unmanaged = false;
+  // Last: releasing an allocation may free it, which must not find launches still pending.
+  std::vector<SharedAllocationRecord*> held;
+  held.swap(m_held);
+  for (SharedAllocationRecord* record : held) record->decrement();
+  held.clear();
+  if (m_held.empty()) m_held.swap(held);  // keep the capacity
 }
 
 inline void FusionWindow::execute(const FusionRun& run) {
@@ -560,11 +655,12 @@ inline void FusionWindow::execute(const FusionRun& run) {
   fused.lag = run.lag;
   fused.halo_lo = run.halo_lo;
   fused.halo_hi = run.halo_hi;
-  const std::int64_t budget = fusion_config().chunk_bytes.load(std::memory_order_relaxed);
+  const std::int64_t budget = fusion_chunk_bytes();
   const std::int64_t per_index = run.bytes_per_index > 0 ? run.bytes_per_index : 8;
-  // Chunks small enough that the run's distinct partitions stay in cache, large enough that
-  // the per-chunk call of each launch is noise.
-  fused.chunk = std::clamp<std::int64_t>(budget / per_index, 512, 1 << 16);
+  // Chunks small enough that the run's distinct partitions stay in L1 while every launch
+  // passes over them, and at least 2048 indices, so that each launch's per-chunk call and loop
+  // start are noise; a run over many arrays then keeps its chunk in L2 instead.
+  fused.chunk = std::clamp<std::int64_t>(budget / per_index, 2048, 1 << 16);
   const FusionLaunch& driver = reduces ? last : launches[0];
   driver.drive(driver.blob, fused);
 }

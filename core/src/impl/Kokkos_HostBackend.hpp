@@ -41,6 +41,24 @@ inline HostBlock<I> static_block(I first, I last, int rank, int size) {
   return {static_cast<I>(first + static_cast<I>(b)), static_cast<I>(first + static_cast<I>(e))};
 }
 
+// The static block of a range of array indices: boundaries fall on multiples of
+// range_block_granule indices from `first` once every worker gets many granules, so that two
+// workers never write the same cache line of an array indexed by i (a line that ping-pongs at
+// every block boundary costs more than a short launch's whole body).  Range patterns whose
+// results must agree bit for bit (a fused run and the unfused reduce) share this split.
+inline constexpr int range_block_granule = 16;
+
+template <class I>
+inline HostBlock<I> range_block(I first, I last, int rank, int size) {
+  using U = std::make_unsigned_t<I>;
+  const U n = static_cast<U>(last - first);
+  constexpr U g = static_cast<U>(range_block_granule);
+  if (size == 1 || n < g * 16u * static_cast<U>(size)) return static_block(first, last, rank, size);
+  const HostBlock<U> units = static_block<U>(0, (n + g - 1) / g, rank, size);
+  const U b = units.begin * g, e = units.end * g < n ? units.end * g : n;
+  return {static_cast<I>(first + static_cast<I>(b)), static_cast<I>(first + static_cast<I>(e))};
+}
+
 // Dynamic scheduling: workers claim chunks of `chunk` indices from a shared counter.
 template <class I>
 class HostChunkQueue {

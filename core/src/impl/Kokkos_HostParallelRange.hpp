@@ -37,7 +37,7 @@ class ParallelFor<Functor, RangePolicy<P...>, ExecSpace> {
       });
     } else {
       space.impl_run_on_workers([&](int rank, int size) {
-        const HostBlock<I> block = static_block(first, last, rank, size);
+        const HostBlock<I> block = range_block(first, last, rank, size);
         run_block(m_functor, block.begin, block.end);
       });
     }

@@ -183,7 +183,7 @@ class ParallelReduce<CombinedFunctorReducerType, RangePolicy<P...>, ExecSpace> {
       });
     } else {
       host_reduce(space, reducer, m_result, [&](int rank, int size, reference_type acc) {
-        const HostBlock<I> block = static_block(first, last, rank, size);
+        const HostBlock<I> block = range_block(first, last, rank, size);
         run_block(f, block.begin, block.end, acc);
       });
     }

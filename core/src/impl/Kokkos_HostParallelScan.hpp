@@ -71,7 +71,7 @@ class HostRangeScan {
     space.impl_run_on_workers([&](int rank, int size) {
       if (size > max_workers) Kokkos::abort("Kokkos::parallel_scan: the back end ran more workers than it reported");
       if (rank == 0) used = size;
-      const HostBlock<I> block = static_block(first, last, rank, size);
+      const HostBlock<I> block = range_block(first, last, rank, size);
       value_type acc;
       reducer.init(&acc);
       if (size > 1) {

@@ -7,9 +7,11 @@
 // the elements and frees the memory.  Device code never touches the count (the record lives
 // in host memory).
 #include <Kokkos_Macros.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -32,8 +34,13 @@ class SharedAllocationRecord {
 
   void increment() noexcept { m_count.fetch_add(1, std::memory_order_relaxed); }
   // Deletes the record (and so frees the allocation) when the last reference goes away.
+  // Launches the calling thread recorded for fusion run first: their functors hold untracked
+  // copies of Views (see ViewTrackingDisabled) and one of them may be this allocation.
   void decrement() noexcept {
-    if (m_count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (m_count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      fusion_flush_if_pending(FusionFlush::deallocation);
+      delete this;
+    }
   }
 
  protected:
@@ -45,6 +52,33 @@ class SharedAllocationRecord {
   std::size_t m_bytes;
   std::string m_label;
 };
+
+// While a ViewTrackingDisabled scope is alive on a host thread, the Views copied on that thread
+// are *untracked*: they share the allocation without counting as a reference, and never free
+// it (Kokkos does the same for functor copies inside parallel dispatch).  Whoever disables
+// tracking must keep the allocations alive by other means; the fusion window holds one
+// counted reference per allocation its launches declare, instead of one per View copy.
+inline thread_local int t_view_tracking_disabled = 0;
+
+struct ViewTrackingDisabled {
+  ViewTrackingDisabled() noexcept { ++t_view_tracking_disabled; }
+  ~ViewTrackingDisabled() { --t_view_tracking_disabled; }
+  ViewTrackingDisabled(const ViewTrackingDisabled&) = delete;
+  ViewTrackingDisabled& operator=(const ViewTrackingDisabled&) = delete;
+};
+
+// A View's record pointer carries the "untracked" mark in its lowest bit (records are
+// pointer-aligned).
+inline constexpr std::uintptr_t view_untracked_bit = 1;
+
+template <class Record>
+KOKKOS_INLINE_FUNCTION Record* view_record(Record* tagged) {
+  return reinterpret_cast<Record*>(reinterpret_cast<std::uintptr_t>(tagged) & ~view_untracked_bit);
+}
+template <class Record>
+KOKKOS_INLINE_FUNCTION bool view_counts_reference(Record* tagged) {
+  return tagged != nullptr && (reinterpret_cast<std::uintptr_t>(tagged) & view_untracked_bit) == 0;
+}
 
 // Record for `count` elements of ValueType in MemorySpace.  Host-accessible memory is
 // constructed and destroyed with plain loops (no parallel dispatch).
