@@ -32,11 +32,19 @@
 //   - a launch without declared accesses (it might touch anything);
 //   - a parallel_reduce with declared accesses: its result is delivered before it returns
 //     (it ends its fused run, which is dispatched at once);
-//   - the window is full (fusion_window_size(), default 50 as in seed 000; KOKKOS_FUSION_WINDOW).
+//   - the window is full (fusion_window_size(), default 50 as in seed 000; KOKKOS_FUSION_WINDOW);
+//   - an allocation is freed while launches are pending (one of them might use it).
 // Host reads of pending results follow the rule Kokkos has for asynchronous back ends:
 // fence first.  Reading a View on the host that a recorded launch writes, before a fence or
-// the end of the scope, reads stale data.  Views and functor captures must stay alive until
-// the flush (the recorded functor holds copies of its Views, which keeps them alive).
+// the end of the scope, reads stale data.  The window keeps every declared allocation alive
+// until the flush (one counted reference each; the recorded functors' View copies are
+// untracked); other functor captures must stay alive until the flush.
+//
+// One thread: on an execution space with concurrency() == 1 a launch issued with nothing
+// pending, whose declared Views span at most fusion_inline_bytes() (KOKKOS_FUSION_INLINE_BYTES,
+// default 256 KiB), runs at once: fusing saves no fork/join there, and such a launch already
+// has the cache locality fusing would give it.  A parallel_reduce issued with nothing pending
+// always runs at once (it would be a run of one).
 //
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way
