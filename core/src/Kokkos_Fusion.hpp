@@ -184,25 +184,23 @@ class AccessPolicy : public Kokkos::Impl::ForwardMemberType<Policy>,
   using execution_space = typename Policy::execution_space;
   using work_tag = typename Policy::work_tag;
 
-  AccessPolicy(const Policy& policy, const std::array<DataAccess, N>& accesses)
-      : m_policy(policy), m_accesses(accesses) {}
+  template <class... Accesses>
+    requires(sizeof...(Accesses) == N && (std::is_same_v<Accesses, DataAccess> && ...))
+  explicit AccessPolicy(const Policy& policy, const Accesses&... accesses)
+      : m_policy(policy), m_decls{accesses.impl_decl()...} {}
 
   const Policy& policy() const { return m_policy; }
-  const std::array<DataAccess, N>& accesses() const { return m_accesses; }
   const execution_space& space() const { return m_policy.space(); }
   auto begin() const { return m_policy.begin(); }
   auto end() const { return m_policy.end(); }
 
-  // The declarations in the form the window records.
-  std::array<Kokkos::Impl::FusionAccessDecl, N> impl_decls() const {
-    std::array<Kokkos::Impl::FusionAccessDecl, N> d;
-    for (std::size_t k = 0; k < N; ++k) d[k] = m_accesses[k].impl_decl();
-    return d;
-  }
+  // The declarations in the form the window records (kept in that form: a launch reads them
+  // in place instead of copying a few hundred bytes per launch).
+  const std::array<Kokkos::Impl::FusionAccessDecl, N>& impl_decls() const { return m_decls; }
 
  private:
   Policy m_policy;
-  std::array<DataAccess, N> m_accesses;
+  std::array<Kokkos::Impl::FusionAccessDecl, N> m_decls;
 };
 
 template <class PolicyOrCount, class... Accesses>
@@ -210,8 +208,7 @@ template <class PolicyOrCount, class... Accesses>
            (is_execution_policy_v<PolicyOrCount> || std::is_integral_v<PolicyOrCount>))
 auto with_accesses(const PolicyOrCount& policy, const Accesses&... accesses) {
   using P = std::remove_cvref_t<decltype(Kokkos::Impl::to_policy(policy))>;
-  return AccessPolicy<P, sizeof...(Accesses)>(Kokkos::Impl::to_policy(policy),
-                                              std::array<DataAccess, sizeof...(Accesses)>{accesses...});
+  return AccessPolicy<P, sizeof...(Accesses)>(Kokkos::Impl::to_policy(policy), accesses...);
 }
 
 // ---- windows ---------------------------------------------------------------------------------
@@ -363,12 +360,12 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
       return;
     }
-    if (window.size() == 0 && fusion_runs_inline(m_policy.space(), m_policy.accesses())) {
+    if (window.size() == 0 && fusion_runs_inline(m_policy.space(), m_policy.impl_decls())) {
       window.count_inline();
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
       return;
     }
-    const auto decls = m_policy.impl_decls();
+    const auto& decls = m_policy.impl_decls();
     if constexpr (is_range_policy<Policy>::value) {
       window.record_for(m_functor, m_policy.policy(), decls.data(), N);
     } else {
@@ -399,7 +396,7 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
           .execute();
       return;
     }
-    const auto decls = m_policy.impl_decls();
+    const auto& decls = m_policy.impl_decls();
     window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
     window.flush(FusionFlush::reduce_result);
   }

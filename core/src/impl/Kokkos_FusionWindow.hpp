@@ -161,7 +161,7 @@ template <class ExecSpace, class Accesses>
 bool fusion_runs_inline(const ExecSpace& space, const Accesses& accesses) {
   if (space.concurrency() != 1) return false;
   std::int64_t bytes = 0;
-  for (const auto& a : accesses) bytes += a.impl_decl().access.span_bytes;
+  for (const FusionAccessDecl& d : accesses) bytes += d.access.span_bytes;
   return bytes <= fusion_inline_bytes();
 }
 
