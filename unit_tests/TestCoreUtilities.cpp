@@ -1,5 +1,6 @@
 // Spaces, traits, configuration print-out, HostSpace, topology, Timer, bit functions, printf, abort.
 #include "TestCommon.hpp"
+#include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <sstream>
@@ -148,6 +149,34 @@ TYPED_TEST(ExecSpace, AbortInsideFunctorPrintsMessage) {
                                       if (i == 3) Kokkos::abort("functor gave up at index 3");
                                     }),
                "functor gave up at index 3");
+}
+
+// Range blocks tile [first, last) in rank order, differ in size by less than two granules (the
+// last one holds the partial granule), and
+// start on a granule boundary (relative to first) once every worker gets 16 granules or more.
+TEST(HostBackend, RangeBlocksTileTheRangeOnGranuleBoundaries) {
+  using Kokkos::Impl::range_block;
+  constexpr std::int64_t g = Kokkos::Impl::range_block_granule;
+  for (int size : {1, 2, 3, 7, 64}) {
+    for (std::int64_t first : {std::int64_t(0), std::int64_t(5), std::int64_t(-100)}) {
+      for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(100), g * 16 * size - 1, g * 16 * size,
+                             std::int64_t(1000003)}) {
+        const std::int64_t last = first + n;
+        std::int64_t expected_begin = first, smallest = n, largest = 0;
+        for (int rank = 0; rank < size; ++rank) {
+          const auto b = range_block(first, last, rank, size);
+          ASSERT_EQ(b.begin, expected_begin) << "size " << size << " n " << n << " rank " << rank;
+          ASSERT_LE(b.begin, b.end);
+          if (size > 1 && n >= g * 16 * size && rank > 0) EXPECT_EQ((b.begin - first) % g, 0) << "rank " << rank;
+          smallest = std::min(smallest, b.end - b.begin);
+          largest = std::max(largest, b.end - b.begin);
+          expected_begin = b.end;
+        }
+        EXPECT_EQ(expected_begin, last);
+        EXPECT_LE(largest - smallest, n >= g * 16 * size && size > 1 ? 2 * g - 1 : 1) << "size " << size << " n " << n;
+      }
+    }
+  }
 }
 
 }  // namespace

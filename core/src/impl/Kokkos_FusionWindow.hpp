@@ -432,16 +432,7 @@ class FusionWindow {
 
   template <class Functor, class Policy>
   void record_for(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
-    using Blob = FusionForBlob<Functor, Policy>;
-    make_room();
-    Blob* blob = copy_untracked<Blob>(Blob{functor, policy});
-    FusionLaunch launch;
-    launch.blob = blob;
-    launch.blob_bytes = sizeof(Blob);
-    launch.run_chunk = &Blob::run_chunk;
-    launch.execute_alone = &Blob::execute_alone;
-    launch.drive = &Blob::drive;
-    launch.destroy = &fusion_destroy_blob<Blob>;
+    FusionLaunch launch = copy_launch<FusionForBlob<Functor, Policy>>(functor, policy);
     launch.begin = static_cast<std::int64_t>(policy.begin());
     launch.end = static_cast<std::int64_t>(policy.end());
     const bool fusible = HostBackend<typename Policy::execution_space>;
@@ -453,15 +444,7 @@ class FusionWindow {
   void record_reduce(const CombinedFunctorReducer& functor_reducer, const Policy& policy,
                      typename CombinedFunctorReducer::reducer_type::pointer_type result, const FusionAccessDecl* decls,
                      std::size_t n) {
-    using Blob = FusionReduceBlob<CombinedFunctorReducer, Policy>;
-    make_room();
-    Blob* blob = copy_untracked<Blob>(Blob{functor_reducer, policy, result});
-    FusionLaunch launch;
-    launch.blob = blob;
-    launch.blob_bytes = sizeof(Blob);
-    launch.execute_alone = &Blob::execute_alone;
-    launch.drive = &Blob::drive;
-    launch.destroy = &fusion_destroy_blob<Blob>;
+    FusionLaunch launch = copy_launch<FusionReduceBlob<CombinedFunctorReducer, Policy>>(functor_reducer, policy, result);
     launch.begin = static_cast<std::int64_t>(policy.begin());
     launch.end = static_cast<std::int64_t>(policy.end());
     const bool fusible = HostBackend<typename Policy::execution_space>;
@@ -471,14 +454,7 @@ class FusionWindow {
 
   template <class Functor, class Policy>
   void record_opaque(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
-    using Blob = FusionOpaqueBlob<Functor, Policy>;
-    make_room();
-    Blob* blob = copy_untracked<Blob>(Blob{functor, policy});
-    FusionLaunch launch;
-    launch.blob = blob;
-    launch.blob_bytes = sizeof(Blob);
-    launch.execute_alone = &Blob::execute_alone;
-    launch.destroy = &fusion_destroy_blob<Blob>;
+    const FusionLaunch launch = copy_launch<FusionOpaqueBlob<Functor, Policy>>(functor, policy);
     push(launch, FusionLaunchKind::opaque, type_tag<typename Policy::execution_space>(), decls, n);
   }
 
@@ -511,11 +487,22 @@ class FusionWindow {
   // The functor's Views are copied untracked: the window holds one reference per declared
   // allocation instead (hold), which saves two locked read-modify-writes per View per launch.
   // An undeclared View's allocation freed before the flush flushes first (SharedAllocationRecord).
+  // Makes room, copies the launch into the arena and describes it (the range is the caller's).
   template <class Blob, class... Args>
-  Blob* copy_untracked(const Args&... args) {
+  FusionLaunch copy_launch(const Args&... args) {
+    make_room();
     void* where = m_arena.allocate(sizeof(Blob), alignof(Blob));
-    const ViewTrackingDisabled untracked;
-    return new (where) Blob{args...};
+    FusionLaunch launch;
+    {
+      const ViewTrackingDisabled untracked;
+      launch.blob = new (where) Blob{args...};
+    }
+    launch.blob_bytes = sizeof(Blob);
+    launch.execute_alone = &Blob::execute_alone;
+    launch.destroy = &fusion_destroy_blob<Blob>;
+    if constexpr (requires { &Blob::drive; }) launch.drive = &Blob::drive;
+    if constexpr (requires { &Blob::run_chunk; }) launch.run_chunk = &Blob::run_chunk;
+    return launch;
   }
 
   void hold(SharedAllocationRecord* record) {
