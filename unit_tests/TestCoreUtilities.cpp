@@ -1,10 +1,14 @@
 // Spaces, traits, configuration print-out, HostSpace, topology, Timer, bit functions, printf, abort.
 #include "TestCommon.hpp"
+#include <impl/Kokkos_FusionDispatchChoice.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
+#include <cstring>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -167,7 +171,9 @@ TEST(HostBackend, RangeBlocksTileTheRangeOnGranuleBoundaries) {
           const auto b = range_block(first, last, rank, size);
           ASSERT_EQ(b.begin, expected_begin) << "size " << size << " n " << n << " rank " << rank;
           ASSERT_LE(b.begin, b.end);
-          if (size > 1 && n >= g * 16 * size && rank > 0) EXPECT_EQ((b.begin - first) % g, 0) << "rank " << rank;
+          if (size > 1 && n >= g * 16 * size && rank > 0) {
+            EXPECT_EQ((b.begin - first) % g, 0) << "rank " << rank;
+          }
           smallest = std::min(smallest, b.end - b.begin);
           largest = std::max(largest, b.end - b.begin);
           expected_begin = b.end;
@@ -177,6 +183,89 @@ TEST(HostBackend, RangeBlocksTileTheRangeOnGranuleBoundaries) {
       }
     }
   }
+}
+
+
+// The sequential stand-in for a space's workers calls every rank of the space's size, in order,
+// on the calling thread; host_reduce run through it joins exactly as on the workers.
+TEST(HostBackend, SequentialWorkersRunEveryRankInOrderOnTheCaller) {
+  Kokkos::DefaultHostExecutionSpace space;
+  const Kokkos::Impl::HostSequentialWorkers<Kokkos::DefaultHostExecutionSpace> sequential{space};
+  EXPECT_EQ(sequential.impl_thread_pool_size(), space.impl_thread_pool_size());
+  std::vector<int> ranks;
+  const auto caller = std::this_thread::get_id();
+  sequential.impl_run_on_workers([&](int rank, int size) {
+    EXPECT_EQ(size, space.impl_thread_pool_size());
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    ranks.push_back(rank);
+  });
+  ASSERT_EQ(static_cast<int>(ranks.size()), space.impl_thread_pool_size());
+  for (int r = 0; r < static_cast<int>(ranks.size()); ++r) EXPECT_EQ(ranks[r], r);
+
+  // A floating-point sum whose value depends on the split and the join order.
+  const std::int64_t n = 100003;
+  auto sum_on = [&](const auto& workers) {
+    double total = 0;
+    const Kokkos::Impl::ReducerAdapter<Kokkos::Sum<double>> reducer{Kokkos::Sum<double>(total)};
+    Kokkos::Impl::host_reduce(workers, reducer, &total, [&](int rank, int size, double& acc) {
+      const auto block = Kokkos::Impl::range_block<std::int64_t>(0, n, rank, size);
+      for (std::int64_t i = block.begin; i < block.end; ++i) acc += 1.0 / double(i + 1);
+    });
+    return total;
+  };
+  const double parallel = sum_on(space), sequential_sum = sum_on(sequential);
+  EXPECT_EQ(std::memcmp(&parallel, &sequential_sum, sizeof(double)), 0) << parallel << " vs " << sequential_sum;
+}
+
+// The adaptive dispatch of a memoized fused run: each epoch times two executions on the
+// workers, then two on the caller (unless the run is long), then keeps the faster.
+TEST(HostBackend, FusionDispatchChoiceMeasuresBothWaysAndKeepsTheFaster) {
+  using Choice = Kokkos::Impl::FusionDispatchChoice;
+  auto decide = [](Choice& c, int workers, double workers_ns, double caller_ns) {
+    const Choice::Decision d = c.next(workers);
+    if (d.timed) c.record(d.on_caller, d.on_caller ? caller_ns : workers_ns);
+    return d;
+  };
+  {
+    Choice one;  // one worker: nothing to choose, nothing timed
+    for (int k = 0; k < 200; ++k) {
+      const auto d = one.next(1);
+      EXPECT_FALSE(d.on_caller);
+      EXPECT_FALSE(d.timed);
+    }
+  }
+  Choice c;
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    // Epochs 0 and 2: the caller is faster (3 us against 5 us); epoch 1: slower.
+    const double caller_ns = epoch == 1 ? 9000 : 3000;
+    for (std::uint32_t k = 0; k < Choice::epoch; ++k) {
+      const auto d = decide(c, 2, 5000, caller_ns);
+      if (k < Choice::samples_per_way) {
+        EXPECT_FALSE(d.on_caller) << k;
+        EXPECT_TRUE(d.timed) << k;
+      } else if (k < 2 * Choice::samples_per_way) {
+        EXPECT_TRUE(d.on_caller) << k;
+        EXPECT_TRUE(d.timed) << k;
+      } else {
+        EXPECT_EQ(d.on_caller, epoch != 1) << "epoch " << epoch << " execution " << k;
+        EXPECT_FALSE(d.timed) << k;
+      }
+    }
+    EXPECT_EQ(c.workers_ns(), 5000);
+    EXPECT_EQ(c.caller_ns(), caller_ns);
+  }
+  // A noisy (preempted) sample does not hide a fast one: the minimum counts.
+  Choice noisy;
+  decide(noisy, 2, 80000, 0);
+  decide(noisy, 2, 4000, 0);
+  EXPECT_EQ(noisy.workers_ns(), 4000);
+  // A long run (100 us or more of work on one core) is never tried on the caller.
+  Choice longer;
+  for (std::uint32_t k = 0; k < 2 * Choice::epoch; ++k) {
+    const auto d = decide(longer, 4, 60000, 1);
+    EXPECT_FALSE(d.on_caller) << k;
+  }
+  EXPECT_GT(longer.caller_ns(), 1e300);  // never measured
 }
 
 }  // namespace

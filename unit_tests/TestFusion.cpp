@@ -89,7 +89,7 @@ RandomProgram make_program(std::uint64_t seed, std::int64_t n) {
   auto pick = [&](int k) { return static_cast<int>(rng() % static_cast<std::uint64_t>(k)); };
   RandomProgram p;
   const int arrays = 2 + pick(3);
-  for (int k = 0; k < arrays; ++k) p.arrays.emplace_back("a" + std::to_string(k), n + 8);
+  for (int k = 0; k < arrays; ++k) p.arrays.emplace_back(std::string("a").append(std::to_string(k)), n + 8);
   p.bins = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("bins", 1);
   const int launches = 1 + pick(40);
   for (int l = 0; l < launches; ++l) {
@@ -172,30 +172,36 @@ std::vector<std::vector<double>> snapshot(const RandomProgram& p) {
   return out;
 }
 
+// Each program runs unfused once and fused `fused_repeats` times (a repeated program reuses its
+// memoized plan, which lets the adaptive dispatch try the calling thread); every fused run must
+// equal the unfused one bit for bit.
 template <class Space>
-void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n) {
+void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n, int fused_repeats = 1) {
   for (int s = 0; s < seeds; ++s) {
     const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(s);
     RandomProgram p = make_program<Space>(seed, n);
     std::vector<double> fused_sums, plain_sums;
-    KE::set_fusion_enabled(true);
-    run_program<Space>(p, fused_sums);
-    const auto fused = snapshot(p);
-    const auto fused_bins = p.bins(0);
     KE::set_fusion_enabled(false);
     run_program<Space>(p, plain_sums);
     KE::set_fusion_enabled(true);
     const auto plain = snapshot(p);
-    ASSERT_EQ(fused_sums.size(), plain_sums.size()) << "seed " << seed;
-    for (std::size_t k = 0; k < fused_sums.size(); ++k) {
-      ASSERT_EQ(std::memcmp(&fused_sums[k], &plain_sums[k], sizeof(double)), 0)
-          << "seed " << seed << " reduction " << k << ": " << fused_sums[k] << " vs " << plain_sums[k];
-    }
-    ASSERT_EQ(fused_bins, p.bins(0)) << "seed " << seed;
-    for (std::size_t a = 0; a < fused.size(); ++a) {
-      for (std::size_t i = 0; i < fused[a].size(); ++i) {
-        ASSERT_EQ(std::memcmp(&fused[a][i], &plain[a][i], sizeof(double)), 0)
-            << "seed " << seed << " array " << a << " index " << i << ": " << fused[a][i] << " vs " << plain[a][i];
+    const auto plain_bins = p.bins(0);
+    for (int r = 0; r < fused_repeats; ++r) {
+      run_program<Space>(p, fused_sums);
+      const auto fused = snapshot(p);
+      ASSERT_EQ(fused_sums.size(), plain_sums.size()) << "seed " << seed;
+      for (std::size_t k = 0; k < fused_sums.size(); ++k) {
+        ASSERT_EQ(std::memcmp(&fused_sums[k], &plain_sums[k], sizeof(double)), 0)
+            << "seed " << seed << " repeat " << r << " reduction " << k << ": " << fused_sums[k] << " vs "
+            << plain_sums[k];
+      }
+      ASSERT_EQ(plain_bins, p.bins(0)) << "seed " << seed;
+      for (std::size_t a = 0; a < fused.size(); ++a) {
+        for (std::size_t i = 0; i < fused[a].size(); ++i) {
+          ASSERT_EQ(std::memcmp(&fused[a][i], &plain[a][i], sizeof(double)), 0)
+              << "seed " << seed << " repeat " << r << " array " << a << " index " << i << ": " << fused[a][i]
+              << " vs " << plain[a][i];
+        }
       }
     }
   }
@@ -227,6 +233,28 @@ TYPED_TEST(Fusion, RandomProgramsTinyRangesAndSmallChunks) {
   check_random_programs<TypeParam>(4242, 20, 64);
   EXPECT_EQ(KE::fusion_statistics().launches_fused > 0, true);  // from the runs above
   KE::set_fusion_window_size(50);
+}
+
+TYPED_TEST(Fusion, RandomProgramsRepeatedOnTheCallingThreadStayBitwiseEqual) {
+  // Repeating a program lets each memoized run time itself on the workers and on the caller;
+  // these runs are tiny, so the caller wins wherever there are workers to skip.
+  KE::set_fusion_adaptive_dispatch(true);
+  EXPECT_TRUE(KE::fusion_adaptive_dispatch());
+  check_random_programs<TypeParam>(5150, seed_count(60), 37, 8);
+  check_random_programs<TypeParam>(6160, seed_count(60) / 3, 3000, 8);
+  const auto s = KE::fusion_statistics();
+  EXPECT_GT(s.fused_launches, 0u);
+  if (TypeParam().concurrency() > 1) {
+    EXPECT_GT(s.fused_on_caller, 0u);
+  } else {
+    EXPECT_EQ(s.fused_on_caller, 0u);  // one worker is the caller already: nothing to choose
+  }
+  KE::set_fusion_adaptive_dispatch(false);
+  EXPECT_FALSE(KE::fusion_adaptive_dispatch());
+  KE::reset_fusion_statistics();
+  check_random_programs<TypeParam>(5150, 10, 37, 8);
+  EXPECT_EQ(KE::fusion_statistics().fused_on_caller, 0u);
+  KE::set_fusion_adaptive_dispatch(true);
 }
 
 // ---- the seeds' cases ------------------------------------------------------------------------

@@ -46,6 +46,13 @@
 // has the cache locality fusing would give it.  A parallel_reduce issued with nothing pending
 // always runs at once (it would be a run of one).
 //
+// Several threads: a memoized fused run (one an iterative program repeats) learns whether it
+// is faster on the workers or, worker by worker, on the calling thread, and runs the faster
+// way (impl/Kokkos_FusionDispatchChoice.hpp); a run of a few thousand indices is often done
+// before the workers would have woken.  The calling thread runs the workers' blocks in rank
+// order, so the results are bitwise the same.  set_fusion_adaptive_dispatch(false) or
+// KOKKOS_FUSION_ADAPTIVE=0 always wakes the workers.
+//
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way
 // (element-wise bodies see the same inputs; reductions keep the host reduce's per-worker
@@ -289,6 +296,12 @@ inline void set_fusion_inline_bytes(std::int64_t bytes) {
   Kokkos::Impl::fusion_config().inline_bytes.store(bytes, std::memory_order_relaxed);
 }
 inline std::int64_t fusion_inline_bytes() { return Kokkos::Impl::fusion_inline_bytes(); }
+// Whether memoized fused runs may run on the calling thread when that measures faster
+// (KOKKOS_FUSION_ADAPTIVE, default on).
+inline bool fusion_adaptive_dispatch() { return Kokkos::Impl::fusion_adapts_dispatch(); }
+inline void set_fusion_adaptive_dispatch(bool on) {
+  Kokkos::Impl::fusion_config().adaptive.store(on ? 1 : 0, std::memory_order_relaxed);
+}
 // The working set each chunk of a fused loop aims at (KOKKOS_FUSION_CHUNK_BYTES).
 inline void set_fusion_chunk_bytes(std::int64_t bytes) {
   if (bytes < 1) {
@@ -308,7 +321,8 @@ inline void print_fusion_statistics(std::ostream& os) {
   out << "  launches fused           " << s.launches_fused << " (" << std::fixed << std::setprecision(1)
       << 100.0 * s.fraction_fused() << "%)\n";
   out << "  fused launches           " << s.fused_launches << ", length min/avg/max " << s.min_fused_length << " / "
-      << std::setprecision(2) << s.avg_fused_length() << " / " << s.max_fused_length << "\n";
+      << std::setprecision(2) << s.avg_fused_length() << " / " << s.max_fused_length << ", on the calling thread "
+      << s.fused_on_caller << "\n";
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
   std::uint64_t total = 0;
   for (auto b : s.barriers) total += b;

@@ -28,6 +28,7 @@
 // neighbouring worker's block (`halo_lo`, `halo_hi`) run after all workers have finished.  A
 // run has at most one such split and no reduction.
 #include <Kokkos_Macros.hpp>
+#include <impl/Kokkos_FusionDispatchChoice.hpp>
 
 #include <algorithm>
 #include <array>
@@ -117,6 +118,7 @@ struct FusionRun {
   std::int32_t split = -1;  // run-relative index of the first tail launch, -1: no skew
   std::int64_t lag = 0, halo_lo = 0, halo_hi = 0;
   std::int64_t bytes_per_index = 0;  // drives the chunk size of the fused loop
+  mutable FusionDispatchChoice dispatch;  // learnt while the plan is memoized
 };
 
 struct FusionPlan {

@@ -53,6 +53,7 @@ struct FusionStatistics {
   std::uint64_t launches_inline = 0;    // launches inside a window that ran at once (nothing to fuse with)
   std::uint64_t launches_fused = 0;     // of those, launches that ran inside a fused launch
   std::uint64_t fused_launches = 0;     // fused launches (runs of two or more) dispatched
+  std::uint64_t fused_on_caller = 0;    // of those, run on the calling thread (adaptive dispatch)
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
   std::uint64_t min_fused_length = 0, max_fused_length = 0;
   std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
@@ -97,6 +98,7 @@ struct FusionConfig {
   std::atomic<bool> memoize{true};
   std::atomic<std::int64_t> chunk_bytes{-1};   // working set per chunk of a fused loop
   std::atomic<std::int64_t> inline_bytes{-1};  // see fusion_runs_inline
+  std::atomic<int> adaptive{-1};               // see fusion_adapts_dispatch
   std::mutex stats_mutex;
   Experimental::FusionStatistics stats;
   bool stats_hook_registered = false;  // guarded by stats_mutex
@@ -114,15 +116,17 @@ inline int fusion_env_int(const char* name, int fallback) {
   return (end != nullptr && *end == '\0') ? static_cast<int>(x) : fallback;
 }
 
-inline bool fusion_is_enabled() {
-  FusionConfig& c = fusion_config();
-  int e = c.enabled.load(std::memory_order_relaxed);
-  if (e < 0) {
-    e = fusion_env_int("KOKKOS_FUSION", 1) != 0 ? 1 : 0;
-    c.enabled.store(e, std::memory_order_relaxed);
+// An on/off setting: -1 until first read from the environment variable `name`.
+inline bool fusion_env_flag(std::atomic<int>& setting, const char* name, bool fallback) {
+  int v = setting.load(std::memory_order_relaxed);
+  if (v < 0) {
+    v = fusion_env_int(name, fallback ? 1 : 0) != 0 ? 1 : 0;
+    setting.store(v, std::memory_order_relaxed);
   }
-  return e != 0;
+  return v != 0;
 }
+
+inline bool fusion_is_enabled() { return fusion_env_flag(fusion_config().enabled, "KOKKOS_FUSION", true); }
 
 inline int fusion_window_limit() {
   FusionConfig& c = fusion_config();
@@ -155,6 +159,12 @@ inline std::int64_t fusion_chunk_bytes() {
 // runs at once instead of paying for recording (KOKKOS_FUSION_INLINE_BYTES, 0: never).
 inline std::int64_t fusion_inline_bytes() {
   return fusion_env_bytes(fusion_config().inline_bytes, "KOKKOS_FUSION_INLINE_BYTES", 256 * 1024);
+}
+
+// Adaptive dispatch of memoized fused runs (impl/Kokkos_FusionDispatchChoice.hpp);
+// KOKKOS_FUSION_ADAPTIVE=0 always wakes the workers.
+inline bool fusion_adapts_dispatch() {
+  return fusion_env_flag(fusion_config().adaptive, "KOKKOS_FUSION_ADAPTIVE", true);
 }
 
 template <class ExecSpace, class Accesses>
@@ -226,7 +236,8 @@ struct FusionLaunch {
   void* blob = nullptr;
   void (*run_chunk)(const void* blob, std::int64_t b, std::int64_t e) = nullptr;
   void (*execute_alone)(const void* blob) = nullptr;
-  void (*drive)(const void* blob, const FusedRun& run) = nullptr;
+  // Returns whether the run went to the calling thread (choice: null, always the workers).
+  bool (*drive)(const void* blob, const FusedRun& run, FusionDispatchChoice* choice) = nullptr;
   void (*destroy)(void* blob) = nullptr;
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
@@ -307,6 +318,25 @@ struct FusedRun {
   }
 };
 
+// Calls drive(workers) with the space itself or with HostSequentialWorkers over it, as `choice`
+// decides, and times the executions it asks to be timed.  Returns whether the caller ran it.
+template <class ExecSpace, class Drive>
+bool fusion_dispatch(const ExecSpace& space, FusionDispatchChoice* choice, const Drive& drive) {
+  const FusionDispatchChoice::Decision decision =
+      choice != nullptr ? choice->next(space.impl_thread_pool_size()) : FusionDispatchChoice::Decision{};
+  const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  if (decision.on_caller) {
+    drive(HostSequentialWorkers<ExecSpace>{space});
+  } else {
+    drive(space);
+  }
+  if (decision.timed) {
+    choice->record(decision.on_caller,
+                   std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+  }
+  return decision.on_caller;
+}
+
 template <class Functor, class Policy>
 struct FusionForBlob {
   using ExecSpace = typename Policy::execution_space;
@@ -336,11 +366,15 @@ struct FusionForBlob {
     const auto& s = *static_cast<const FusionForBlob*>(self);
     ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
   }
-  static void drive(const void* self, const FusedRun& run) {
+  static bool drive(const void* self, const FusedRun& run, FusionDispatchChoice* choice) {
     if constexpr (HostBackend<ExecSpace>) {
       const ExecSpace& space = static_cast<const FusionForBlob*>(self)->policy.space();
-      space.impl_run_on_workers([&](int rank, int size) { run.work(rank, size, FusionNoReduction{}); });
-      if (run.needs_halo_pass()) space.impl_run_on_workers([&](int rank, int size) { run.halo_pass(rank, size); });
+      return fusion_dispatch(space, choice, [&](const auto& workers) {
+        workers.impl_run_on_workers([&](int rank, int size) { run.work(rank, size, FusionNoReduction{}); });
+        if (run.needs_halo_pass()) workers.impl_run_on_workers([&](int rank, int size) { run.halo_pass(rank, size); });
+      });
+    } else {
+      return false;
     }
   }
 };
@@ -357,19 +391,22 @@ struct FusionReduceBlob {
     const auto& s = *static_cast<const FusionReduceBlob*>(self);
     ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(s.functor_reducer, s.policy, s.result).execute();
   }
-  static void drive(const void* self, const FusedRun& run) {
+  static bool drive(const void* self, const FusedRun& run, FusionDispatchChoice* choice) {
     if constexpr (HostBackend<ExecSpace>) {
       using Tag = typename Policy::work_tag;
       using I = typename Policy::member_type;
       using reference_type = typename Reducer::reference_type;
       const auto& s = *static_cast<const FusionReduceBlob*>(self);
       const auto& f = s.functor_reducer.get_functor();
-      host_reduce(s.policy.space(), s.functor_reducer.get_reducer(), s.result,
-                  [&](int rank, int size, reference_type acc) {
-                    run.work(rank, size, [&](std::int64_t b, std::int64_t e) {
-                      for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i, acc);
-                    });
-                  });
+      return fusion_dispatch(s.policy.space(), choice, [&](const auto& workers) {
+        host_reduce(workers, s.functor_reducer.get_reducer(), s.result, [&](int rank, int size, reference_type acc) {
+          run.work(rank, size, [&](std::int64_t b, std::int64_t e) {
+            for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i, acc);
+          });
+        });
+      });
+    } else {
+      return false;
     }
   }
 };
@@ -572,7 +609,8 @@ class FusionWindow {
     }
   }
 
-  void execute(const FusionRun& run);
+  // Returns whether a fused run went to the calling thread.
+  bool execute(const FusionRun& run, bool adapt);
   void clear();
 
  public:
@@ -621,17 +659,17 @@ inline void FusionWindow::clear() {
   if (m_held.empty()) m_held.swap(held);  // keep the capacity
 }
 
-inline void FusionWindow::execute(const FusionRun& run) {
+inline bool FusionWindow::execute(const FusionRun& run, bool adapt) {
   const FusionLaunch* launches = m_launches.data() + run.first;
   const FusionLaunch& last = launches[run.count - 1];
   const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
   if (run.count == 1) {
     launches[0].execute_alone(launches[0].blob);
-    return;
+    return false;
   }
   if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
     if (reduces) last.execute_alone(last.blob);
-    return;
+    return false;
   }
   FusedRun fused;
   fused.launches = launches;
@@ -649,7 +687,7 @@ inline void FusionWindow::execute(const FusionRun& run) {
   // start are noise; a run over many arrays then keeps its chunk in L2 instead.
   fused.chunk = std::clamp<std::int64_t>(budget / per_index, 2048, 1 << 16);
   const FusionLaunch& driver = reduces ? last : launches[0];
-  driver.drive(driver.blob, fused);
+  return driver.drive(driver.blob, fused, adapt ? &run.dispatch : nullptr);
 }
 
 inline void FusionWindow::flush(FusionFlush reason) {
@@ -697,12 +735,16 @@ inline void FusionWindow::flush(FusionFlush reason) {
     if (run.count > delta.max_fused_length) delta.max_fused_length = run.count;
     if (run.split >= 0) delta.skewed_runs += 1;
   }
+  // The plan may live in the memo, which a nested flush never touches (we are flushing).
+  const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
+  for (const FusionRun& run : plan->runs) delta.fused_on_caller += execute(run, adapt) ? 1 : 0;
   {
     std::lock_guard<std::mutex> lock(config.stats_mutex);
     Experimental::FusionStatistics& s = config.stats;
     s.launches_recorded += delta.launches_recorded;
     s.launches_fused += delta.launches_fused;
     s.fused_launches += delta.fused_launches;
+    s.fused_on_caller += delta.fused_on_caller;
     s.dispatches += delta.dispatches;
     s.skewed_runs += delta.skewed_runs;
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
@@ -715,9 +757,6 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.memo_hits += delta.memo_hits;
     s.analysis_seconds += seconds;
   }
-
-  // The plan may live in the memo, which a nested flush never touches (we are flushing).
-  for (const FusionRun& run : plan->runs) execute(run);
 }
 
 }  // namespace Kokkos::Impl

@@ -59,6 +59,21 @@ inline HostBlock<I> range_block(I first, I last, int rank, int size) {
   return {static_cast<I>(first + static_cast<I>(b)), static_cast<I>(first + static_cast<I>(e))};
 }
 
+// Every worker's share of a host launch, run in turn on the calling thread: the blocks and the
+// join order of `space`'s workers without waking them (the adaptive dispatch of fused runs,
+// impl/Kokkos_FusionDispatchChoice.hpp).  Satisfies the impl_run_on_workers half of the
+// contract above, so host_reduce and the fused drivers accept it in place of the space.
+template <class ExecSpace>
+struct HostSequentialWorkers {
+  const ExecSpace& space;
+  int impl_thread_pool_size() const { return space.impl_thread_pool_size(); }
+  template <class Body>
+  void impl_run_on_workers(const Body& body) const {
+    const int size = impl_thread_pool_size();
+    for (int rank = 0; rank < size; ++rank) body(rank, size);
+  }
+};
+
 // Dynamic scheduling: workers claim chunks of `chunk` indices from a shared counter.
 template <class I>
 class HostChunkQueue {
