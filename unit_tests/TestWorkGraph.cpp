@@ -594,4 +594,56 @@ TYPED_TEST(WorkGraph, SchedulingUnits) {
   }
 }
 
+
+// The level-synchronous plan cuts each level into guided chunks: a 4P-th of what is left, at
+// least 256 items, so sizes never grow and the level ends in small chunks; an empty join unit
+// separates the levels.
+TEST(WorkGraphPlanner, LeveledPlanCutsLevelsIntoGuidedChunks) {
+  const std::int32_t width = 10000, n = 2 * width, workers = 2, min_chunk = 256;
+  std::vector<std::int32_t> row_map(n + 1), entries;
+  std::mt19937 rng(7);
+  for (std::int32_t i = 0; i < n; ++i) {
+    row_map[i] = static_cast<std::int32_t>(entries.size());
+    if (i < width) {  // level 0 -> level 1: item width + i and a random other one
+      entries.push_back(width + i);
+      const std::int32_t other = width + static_cast<std::int32_t>(rng() % width);
+      if (other != width + i) entries.push_back(other);
+    }
+  }
+  row_map[n] = static_cast<std::int32_t>(entries.size());
+  const Kokkos::Impl::WorkGraphHostCrs<std::int32_t, std::int32_t> g{n, row_map.data(), entries.data()};
+  std::vector<std::int32_t> waiting(n, 0);
+  for (std::int32_t j : entries) ++waiting[j];
+  Kokkos::Impl::WorkGraphOrder order;
+  ASSERT_TRUE(Kokkos::Impl::work_graph_order(g, waiting, nullptr, 1, order));
+  ASSERT_EQ(order.num_levels, 2);
+  Kokkos::Impl::WorkGraphPlanner<std::int32_t, std::int32_t> planner(g, order);
+  const auto cost = planner.leveled(workers, min_chunk);
+  Kokkos::Impl::WorkGraphUnits units;
+  planner.build_leveled(nullptr, units);
+  ASSERT_EQ(static_cast<std::int64_t>(units.begin.size()) - 1, cost.units);
+  ASSERT_EQ(units.items.size(), static_cast<std::size_t>(n));
+  // Units in order: level 0's chunks, the join, level 1's chunks.
+  std::vector<std::int32_t> sizes;
+  for (std::size_t u = 0; u + 1 < units.begin.size(); ++u) sizes.push_back(units.begin[u + 1] - units.begin[u]);
+  const auto join = std::find(sizes.begin(), sizes.end(), 0) - sizes.begin();
+  ASSERT_LT(join, static_cast<std::ptrdiff_t>(sizes.size()));
+  EXPECT_EQ(units.indegree[static_cast<std::size_t>(join)], join);  // every chunk of level 0 feeds it
+  for (auto [first, last] : {std::pair<std::size_t, std::size_t>(0, join), std::pair<std::size_t, std::size_t>(join + 1, sizes.size())}) {
+    std::int32_t left = width;
+    for (std::size_t u = first; u < last; ++u) {
+      const std::int32_t expected = std::min(left, std::max(min_chunk, (left + 4 * workers - 1) / (4 * workers)));
+      EXPECT_EQ(sizes[u], expected) << "unit " << u;
+      if (u > first) {
+        EXPECT_LE(sizes[u], sizes[u - 1]);
+      }
+      EXPECT_EQ(units.indegree[u], first == 0 ? 0 : 1) << "unit " << u;
+      left -= sizes[u];
+    }
+    EXPECT_EQ(left, 0);
+  }
+  EXPECT_EQ(sizes.front(), (width + 4 * workers - 1) / (4 * workers));
+  EXPECT_EQ(cost.critical_path, 2 * sizes.front());
+}
+
 }  // namespace

@@ -394,12 +394,13 @@ class WorkGraphPlanner {
     return c;
   }
 
-  // Level-synchronous units: every level cut into chunks of about a quarter of a worker's
-  // share (at least min_chunk items), and between consecutive levels a join unit without items
-  // that every chunk of the level before feeds and every chunk of the level after waits on.
-  // Every edge goes from a lower level to a higher one, so the joins imply them all: the units'
-  // DAG stays small however dense the graph (random graphs with wide levels), at the price of
-  // a barrier per level.
+  // Level-synchronous units: every level cut into guided chunks (each a 4P-th of what is left
+  // of the level, at least min_chunk items, so the level ends in small chunks and no worker waits
+  // long at its barrier), and between consecutive levels a join unit without items that every
+  // chunk of the level before feeds and every chunk of the level after waits on.  The ready
+  // queue is FIFO, so the large chunks go first.  Every edge goes from a lower level to a higher
+  // one, so the joins imply them all: the units' DAG stays small however dense the graph
+  // (random graphs with wide levels), at the price of a barrier per level.
   Cost leveled(std::int64_t workers, std::int32_t min_chunk) {
     m_seq = m_by_level;
     m_begin.assign(1, 0);
@@ -408,12 +409,15 @@ class WorkGraphPlanner {
     const std::size_t levels = m_level_start.size() - 1;
     for (std::size_t l = 0; l < levels; ++l) {
       const std::int32_t b = m_level_start[l], e = m_level_start[l + 1];
-      const std::int64_t width = e - b;
-      const std::int64_t chunk = std::max<std::int64_t>(std::min<std::int64_t>(min_chunk, width),
-                                                        (width + 4 * workers - 1) / (4 * workers));
-      const std::int64_t chunks = (width + chunk - 1) / chunk;
-      for (std::int64_t k = 1; k <= chunks; ++k) m_begin.push_back(static_cast<std::int32_t>(std::min<std::int64_t>(b + k * chunk, e)));
-      c.critical_path += chunk;
+      std::int64_t chunks = 0, largest = 0;
+      for (std::int64_t at = b; at < e; ++chunks) {
+        const std::int64_t left = e - at;
+        const std::int64_t chunk = std::min(left, std::max<std::int64_t>(min_chunk, (left + 4 * workers - 1) / (4 * workers)));
+        largest = std::max(largest, chunk);
+        at += chunk;
+        m_begin.push_back(static_cast<std::int32_t>(at));
+      }
+      c.critical_path += largest;
       c.edges += chunks * ((l > 0) + (l + 1 < levels));
       if (l + 1 < levels) {
         m_joins.push_back(static_cast<std::int32_t>(m_begin.size()) - 1);
