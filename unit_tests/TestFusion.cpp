@@ -656,6 +656,15 @@ TYPED_TEST(Fusion, OneThreadLaunchesThatFitInCacheRunInline) {
   KE::set_fusion_inline_bytes(0);
   EXPECT_THROW(KE::set_fusion_inline_bytes(-1), std::runtime_error);
   EXPECT_THROW(KE::set_fusion_chunk_bytes(0), std::runtime_error);
+  try {
+    KE::set_fusion_chunk_bytes(-5);
+    ADD_FAILURE() << "a negative chunk size was accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("set_fusion_chunk_bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("at least 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("got -5"), std::string::npos) << what;
+  }
   const auto chunk = KE::fusion_chunk_bytes();
   KE::set_fusion_chunk_bytes(4096);
   EXPECT_EQ(KE::fusion_chunk_bytes(), 4096);

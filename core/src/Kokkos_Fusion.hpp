@@ -289,11 +289,7 @@ inline void reset_fusion_statistics() {
 // See KOKKOS_FUSION_INLINE_BYTES in the README: on a one-thread execution space, a launch
 // whose declared Views span at most `bytes`, issued with nothing pending, runs at once.
 inline void set_fusion_inline_bytes(std::int64_t bytes) {
-  if (bytes < 0) {
-    Kokkos::Impl::throw_runtime_exception("Kokkos::Experimental::set_fusion_inline_bytes: the size must not be negative (got " +
-                                          std::to_string(bytes) + ")");
-  }
-  Kokkos::Impl::fusion_config().inline_bytes.store(bytes, std::memory_order_relaxed);
+  Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().inline_bytes, bytes, 0, "set_fusion_inline_bytes");
 }
 inline std::int64_t fusion_inline_bytes() { return Kokkos::Impl::fusion_inline_bytes(); }
 // Whether memoized fused runs may run on the calling thread when that measures faster
@@ -304,11 +300,7 @@ inline void set_fusion_adaptive_dispatch(bool on) {
 }
 // The working set each chunk of a fused loop aims at (KOKKOS_FUSION_CHUNK_BYTES).
 inline void set_fusion_chunk_bytes(std::int64_t bytes) {
-  if (bytes < 1) {
-    Kokkos::Impl::throw_runtime_exception("Kokkos::Experimental::set_fusion_chunk_bytes: the size must be positive (got " +
-                                          std::to_string(bytes) + ")");
-  }
-  Kokkos::Impl::fusion_config().chunk_bytes.store(bytes, std::memory_order_relaxed);
+  Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().chunk_bytes, bytes, 1, "set_fusion_chunk_bytes");
 }
 inline std::int64_t fusion_chunk_bytes() { return Kokkos::Impl::fusion_chunk_bytes(); }
 

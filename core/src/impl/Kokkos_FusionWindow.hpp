@@ -14,6 +14,7 @@
 // A reduction ending the run accumulates each chunk into the worker's partial exactly as the
 // unfused host reduce does (same blocks, same order, joined in rank order): the bits agree.
 #include <Kokkos_Macros.hpp>
+#include <Kokkos_Abort.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
@@ -147,6 +148,17 @@ inline std::int64_t fusion_env_bytes(std::atomic<std::int64_t>& setting, const c
     setting.store(v, std::memory_order_relaxed);
   }
   return v;
+}
+
+// A byte-size setting from its KE::set_* call: at least `minimum`, or a message naming the call.
+inline void fusion_store_bytes(std::atomic<std::int64_t>& setting, std::int64_t bytes, std::int64_t minimum,
+                               const char* setter) {
+  if (bytes < minimum) {
+    throw_runtime_exception(std::string("Kokkos::Experimental::") + setter + ": the size must be " +
+                            (minimum == 0 ? "zero or more" : "at least " + std::to_string(minimum)) + " bytes (got " +
+                            std::to_string(bytes) + ")");
+  }
+  setting.store(bytes, std::memory_order_relaxed);
 }
 
 // The working set a chunk of a fused loop aims at (see FusionWindow::execute).
