@@ -646,4 +646,134 @@ TEST(WorkGraphPlanner, LeveledPlanCutsLevelsIntoGuidedChunks) {
   EXPECT_EQ(cost.critical_path, 2 * sizes.front());
 }
 
+
+// The ready units are shared out by item count: every share but the last weighs at most a part
+// plus one unit, the shares are contiguous and cover every unit once.
+TEST(WorkGraphPlanner, BalancedSplitSharesOutByWeight) {
+  using Kokkos::Impl::work_graph_balanced_split;
+  auto prefix_of = [](const std::vector<std::int64_t>& weights) {
+    std::vector<std::int64_t> prefix(1, 0);
+    for (auto w : weights) prefix.push_back(prefix.back() + w);
+    return prefix;
+  };
+  EXPECT_EQ(work_graph_balanced_split(prefix_of({}), 3), (std::vector<std::int32_t>{0, 0, 0, 0}));
+  EXPECT_EQ(work_graph_balanced_split(prefix_of({5}), 2), (std::vector<std::int32_t>{0, 1, 1}));
+  EXPECT_EQ(work_graph_balanced_split(prefix_of({1, 1, 1, 1}), 2), (std::vector<std::int32_t>{0, 2, 4}));
+  EXPECT_EQ(work_graph_balanced_split(prefix_of({8, 1, 1, 1, 1, 1, 1, 1, 1}), 2), (std::vector<std::int32_t>{0, 1, 9}));
+  EXPECT_EQ(work_graph_balanced_split(prefix_of({1, 1, 1}), 1), (std::vector<std::int32_t>{0, 3}));
+  EXPECT_EQ(work_graph_balanced_split(prefix_of({1, 1}), 4), (std::vector<std::int32_t>{0, 1, 1, 2, 2}));
+  std::mt19937 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::int64_t> weights(rng() % 50);
+    for (auto& w : weights) w = static_cast<std::int64_t>(rng() % 100);
+    const int parts = 1 + static_cast<int>(rng() % 8);
+    const auto prefix = prefix_of(weights);
+    const auto bounds = work_graph_balanced_split(prefix, parts);
+    ASSERT_EQ(bounds.size(), static_cast<std::size_t>(parts) + 1);
+    EXPECT_EQ(bounds.front(), 0);
+    EXPECT_EQ(bounds.back(), static_cast<std::int32_t>(weights.size()));
+    const std::int64_t total = prefix.back(), heaviest = weights.empty() ? 0 : *std::max_element(weights.begin(), weights.end());
+    for (int w = 0; w < parts; ++w) {
+      const auto b = static_cast<std::size_t>(bounds[static_cast<std::size_t>(w)]);
+      const auto e = static_cast<std::size_t>(bounds[static_cast<std::size_t>(w) + 1]);
+      ASSERT_LE(b, e) << "round " << round;
+      if (w + 1 < parts) {
+        EXPECT_LE(prefix[e] - prefix[b], (total + parts - 1) / parts + heaviest) << "round " << round << ", share " << w;
+      }
+    }
+  }
+}
+
+// A unit whose items are consecutive ascending indices runs as an index range.
+TEST(WorkGraphPlanner, UnitFirstMarksConsecutiveUnits) {
+  Kokkos::Impl::WorkGraphUnits units;
+  units.items = {4, 5, 6, /**/ 9, /**/ /**/ 3, 2, /**/ 7, 9, /**/ 0, 1};
+  units.begin = {0, 3, 4, 4, 6, 8, 10};
+  EXPECT_EQ(Kokkos::Impl::work_graph_unit_first(units), (std::vector<std::int32_t>{4, 9, -1, -1, -1, 0}));
+  EXPECT_TRUE(Kokkos::Impl::work_graph_unit_first(Kokkos::Impl::WorkGraphUnits{}).empty());
+}
+
+// The queue a test drives by hand: `ready` holds the homes' slots then the shared queue's.
+struct HandQueue {
+  std::vector<std::int32_t> ready, control;
+  std::vector<std::int64_t> homes;
+  Kokkos::Impl::WorkGraphQueue q;
+  HandQueue(std::vector<std::int32_t> units, const std::vector<std::int32_t>& home_bounds, std::int32_t shared_tail)
+      : ready(std::move(units)) {
+    using Queue = Kokkos::Impl::WorkGraphQueue;
+    const int workers = static_cast<int>(home_bounds.size()) - 1;
+    control.assign(Queue::control_size(1, workers), 0);
+    homes.assign(static_cast<std::size_t>(workers) * Queue::home_stride, 0);
+    q.num_units = static_cast<std::int32_t>(ready.size());
+    q.max_workers = workers;
+    q.ready = ready.data();
+    q.control = control.data();
+    q.homes = homes.data();
+    q.num_homes = workers;
+    for (int w = 0; w < workers; ++w) {
+      *q.home(w) = Queue::pack_home(home_bounds[static_cast<std::size_t>(w)], home_bounds[static_cast<std::size_t>(w) + 1]);
+    }
+    *q.head(0) = home_bounds.back();
+    *q.tail(0) = shared_tail;
+  }
+};
+
+TEST(WorkGraphQueue, HomePacksHeadAndTail) {
+  using Queue = Kokkos::Impl::WorkGraphQueue;
+  for (auto [b, e] : {std::pair<std::int32_t, std::int32_t>(0, 0), {0, 1}, {7, 3}, {0, 2147483647}, {2147483647, 2147483647}}) {
+    const auto h = Queue::pack_home(b, e);
+    EXPECT_EQ(Queue::home_head(h), b);
+    EXPECT_EQ(Queue::home_tail(h), e);
+  }
+}
+
+// A worker runs its own home front to back, then the shared queue, then takes from the back of
+// the other homes; every unit once, in that order.
+TEST(WorkGraphQueue, HomeFirstThenSharedThenStealFromTheBack) {
+  HandQueue hq({10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, {0, 4, 7, 10}, 12);
+  auto& q = hq.q;
+  EXPECT_EQ(q.pop<false>(1), 14);
+  EXPECT_TRUE(q.any_ready());
+  std::vector<std::int32_t> taken;
+  for (std::int32_t u; (u = q.pop<false>(0)) != Kokkos::Impl::WorkGraphQueue::empty;) taken.push_back(u);
+  EXPECT_EQ(taken, (std::vector<std::int32_t>{10, 11, 12, 13, 20, 21, 16, 15, 19, 18, 17}));
+  EXPECT_FALSE(q.any_ready());
+  EXPECT_EQ(q.pop<false>(1), Kokkos::Impl::WorkGraphQueue::empty);
+  EXPECT_EQ(q.pop<true>(2), Kokkos::Impl::WorkGraphQueue::empty);
+}
+
+// Empty homes (fewer ready units than workers) hand over to the shared queue and other homes.
+TEST(WorkGraphQueue, EmptyHomes) {
+  HandQueue hq({5, 6}, {0, 0, 1, 1}, 2);
+  auto& q = hq.q;
+  EXPECT_EQ(q.pop<true>(0), 6);  // the shared queue first, then another home
+  EXPECT_EQ(q.pop<true>(2), 5);
+  EXPECT_EQ(q.pop<true>(1), Kokkos::Impl::WorkGraphQueue::empty);
+  EXPECT_FALSE(q.any_ready());
+}
+
+// The planner's units for a numbered graph are mostly index ranges: the run loop's fast path.
+TYPED_TEST(WorkGraph, NumberedGraphsRunUnitsAsIndexRanges) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  if (TypeParam().concurrency() < 2) GTEST_SKIP() << "one worker runs the order, no units";
+  const std::int32_t leaves = 1 << 14, n = 2 * leaves - 1;
+  Edges edges;  // a binary-tree reduction: node i after its children 2i+1 and 2i+2
+  for (std::int32_t i = 0; 2 * i + 2 < n; ++i) {
+    edges.emplace_back(2 * i + 1, i);
+    edges.emplace_back(2 * i + 2, i);
+  }
+  const Policy policy(make_graph<Policy>(n, edges));
+  const auto& plan = *policy.impl_plan();
+  auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_first);
+  auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_begin);
+  std::int64_t in_ranges = 0;
+  for (std::int32_t u = 0; u < plan.num_units; ++u) {
+    if (first(u) != Kokkos::Impl::WorkGraphQueue::empty) in_ranges += begin(u + 1) - begin(u);
+  }
+  EXPECT_GE(in_ranges, n / 2);
+  Tickets tickets(n);
+  Kokkos::parallel_for(policy, tickets.functor());
+  check_tickets(tickets, edges, "tree");
+}
+
 }  // namespace

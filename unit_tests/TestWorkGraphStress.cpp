@@ -1,14 +1,18 @@
 // Stress of the work graph's concurrent queue (impl/Kokkos_WorkGraphQueue.hpp): many launches of
 // graphs that make the workers contend on the ready ranges and the waiting counts, per item
 // (unit_size = 1, and without the construction check) and per unit, with and without
-// priorities.  Run under ThreadSanitizer.
+// priorities; and the per-worker homes of the ready units under many threads.  Run under
+// ThreadSanitizer.
 #include "TestCommon.hpp"
 
 #include <Kokkos_WorkGraphPolicy.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -148,6 +152,67 @@ TYPED_TEST(WorkGraphStress, RepeatedReduce) {
       Kokkos::parallel_reduce(policy, [](std::int32_t i, long& s) { s += i + 1; }, sum);
       ASSERT_EQ(sum, static_cast<long>(n) * (n + 1) / 2);
     }
+  }
+}
+
+
+// The homes under contention: many threads each run their own home from the front while the
+// others steal from its back and share the queue behind the homes.  Every unit is taken
+// exactly once, and each worker takes its own home's units in ascending slot order.
+TEST(WorkGraphQueueStress, HomesHandOutEveryUnitOnce) {
+  using Queue = Kokkos::Impl::WorkGraphQueue;
+  const int workers = 8;
+  std::mt19937 rng(80);
+  for (int round = 0; round < 200; ++round) {
+    const auto home_units = static_cast<std::int32_t>(rng() % 400), shared_units = static_cast<std::int32_t>(rng() % 50);
+    std::vector<std::int64_t> prefix(1, 0);
+    for (std::int32_t k = 0; k < home_units; ++k) prefix.push_back(prefix.back() + 1 + static_cast<std::int64_t>(rng() % 5));
+    const auto bounds = Kokkos::Impl::work_graph_balanced_split(prefix, workers);
+    std::vector<std::int32_t> ready(static_cast<std::size_t>(home_units + shared_units));
+    std::iota(ready.begin(), ready.end(), 0);
+    std::shuffle(ready.begin(), ready.end(), rng);
+    std::vector<std::int32_t> control(Queue::control_size(1, workers), 0);
+    std::vector<std::int64_t> homes(static_cast<std::size_t>(workers) * Queue::home_stride, 0);
+    Queue q;
+    q.num_units = static_cast<std::int32_t>(ready.size());
+    q.max_workers = workers;
+    q.ready = ready.data();
+    q.control = control.data();
+    q.homes = homes.data();
+    q.num_homes = workers;
+    std::vector<int> slot_of(ready.size());
+    for (std::size_t k = 0; k < ready.size(); ++k) slot_of[static_cast<std::size_t>(ready[k])] = static_cast<int>(k);
+    for (int w = 0; w < workers; ++w) {
+      *q.home(w) = Queue::pack_home(bounds[static_cast<std::size_t>(w)], bounds[static_cast<std::size_t>(w) + 1]);
+    }
+    *q.head(0) = home_units;
+    *q.tail(0) = home_units + shared_units;
+    std::vector<std::vector<std::int32_t>> taken(workers);
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+      threads.emplace_back([&, w, seed = rng()] {
+        std::mt19937 local(seed);
+        for (std::int32_t u; (u = q.pop<true>(w)) != Queue::empty;) {
+          taken[static_cast<std::size_t>(w)].push_back(u);
+          for (unsigned spin = local() % 64; spin > 0; --spin) Kokkos::Impl::pause();  // vary the interleaving
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    std::vector<int> count(ready.size(), 0);
+    for (int w = 0; w < workers; ++w) {
+      int last_own = -1;
+      for (std::int32_t u : taken[static_cast<std::size_t>(w)]) {
+        ++count[static_cast<std::size_t>(u)];
+        const int slot = slot_of[static_cast<std::size_t>(u)];
+        if (slot >= bounds[static_cast<std::size_t>(w)] && slot < bounds[static_cast<std::size_t>(w) + 1]) {
+          ASSERT_GT(slot, last_own) << "round " << round << ", worker " << w;
+          last_own = slot;
+        }
+      }
+    }
+    for (std::size_t u = 0; u < count.size(); ++u) ASSERT_EQ(count[u], 1) << "round " << round << ", unit " << u;
+    ASSERT_FALSE(q.any_ready());
   }
 }
 

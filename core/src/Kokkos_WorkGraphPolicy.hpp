@@ -78,14 +78,18 @@ struct WorkGraphPlan {
   ints order;  // a topological order (one worker runs it); empty when unchecked
   // The scheduling units: ranges of unit_items, or the items themselves when unit_items is empty.
   std::int32_t num_units = 0;
-  ints unit_items, unit_begin, unit_row_map, unit_succ, unit_indegree;
+  ints unit_items, unit_begin, unit_first, unit_row_map, unit_succ, unit_indegree;
   bytes unit_priority;
   ints ready_initial;  // the ready array at the start of a launch
   std::vector<std::int32_t> range_begin, tail_initial;
+  // With one priority, the items of the units ready at launch, summed in ready order (the
+  // homes' balance); empty otherwise.
+  std::vector<std::int64_t> initial_items_prefix;
 
   // Run-time state, reused by launches that do not overlap.
   struct State {
     ints waiting, ready, control;
+    View<std::int64_t*, MemorySpace> homes;
     int max_workers = 0;
   };
   State state;
@@ -104,6 +108,10 @@ struct WorkGraphPlan {
     s.waiting = ints(view_alloc("Kokkos::WorkGraphPolicy::waiting", WithoutInitializing), num_units);
     s.ready = ints(view_alloc("Kokkos::WorkGraphPolicy::ready", WithoutInitializing), num_units);
     s.control = ints("Kokkos::WorkGraphPolicy::control", WorkGraphQueue::control_size(num_priorities, workers));
+    if (!initial_items_prefix.empty()) {
+      s.homes = View<std::int64_t*, MemorySpace>("Kokkos::WorkGraphPolicy::homes",
+                                                  static_cast<std::size_t>(workers) * WorkGraphQueue::home_stride);
+    }
     return s;
   }
 
@@ -122,9 +130,23 @@ struct WorkGraphPlan {
       *q.head(p) = range_begin[static_cast<std::size_t>(p)];
       *q.tail(p) = tail_initial[static_cast<std::size_t>(p)];
     }
+    if (!initial_items_prefix.empty()) {
+      // The ready units go to the homes; the shared queue starts empty after them.
+      *q.head(0) = *q.tail(0);
+      q.num_homes = s.max_workers;
+      auto homes = create_mirror_view(s.homes);
+      const auto bounds = work_graph_balanced_split(initial_items_prefix, q.num_homes);
+      for (int w = 0; w < q.num_homes; ++w) {
+        homes(static_cast<std::size_t>(w) * WorkGraphQueue::home_stride) =
+            WorkGraphQueue::pack_home(bounds[static_cast<std::size_t>(w)], bounds[static_cast<std::size_t>(w) + 1]);
+      }
+      copy(s.homes, homes);
+      q.homes = s.homes.data();
+    }
     copy(s.control, control);
     q.items = unit_items.extent(0) > 0 ? unit_items.data() : nullptr;
     q.begin = unit_begin.data();
+    q.first = unit_first.data();
     q.row_map = unit_row_map.data();
     q.succ = unit_succ.data();
     q.indegree = unit_indegree.data();
@@ -345,6 +367,7 @@ class WorkGraphPolicy {
     if (!units.items.empty()) {
       plan.unit_items = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_items", units.items);
       plan.unit_begin = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_begin", units.begin);
+      plan.unit_first = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_first", Impl::work_graph_unit_first(units));
       if (item_priority == nullptr) plan.order = plan.unit_items;
     } else if (!options.check_graph) {
       // The seed's scheduling: every item its own unit, successors straight from the graph.
@@ -378,6 +401,14 @@ class WorkGraphPolicy {
     plan.ready_initial = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::ready_initial", ready);
     plan.range_begin = ranges.range_begin();
     plan.tail_initial = ranges.tails();
+    if (num_priorities == 1 && plan.num_units > 0) {
+      plan.initial_items_prefix.assign(1, 0);
+      for (std::int32_t k = 0; k < plan.tail_initial[0]; ++k) {
+        const auto u = static_cast<std::size_t>(ready[static_cast<std::size_t>(k)]);
+        const std::int64_t items = units.begin.empty() ? 1 : units.begin[u + 1] - units.begin[u];
+        plan.initial_items_prefix.push_back(plan.initial_items_prefix.back() + items);
+      }
+    }
     plan.state = plan.make_state(std::max(1, static_cast<int>(m_space.concurrency())));
   }
 

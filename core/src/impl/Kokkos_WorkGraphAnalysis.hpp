@@ -306,14 +306,17 @@ class WorkGraphPlanner {
       const std::int32_t i = forward ? k : backward ? n - 1 - k : o.order[static_cast<std::size_t>(k)];
       m_position[static_cast<std::size_t>(i)] = k;
     }
-    // Items by (level, position): a counting sort by level.
+    // Items by level: a counting sort.
     std::vector<std::int32_t> start(static_cast<std::size_t>(o.num_levels) + 1, 0);
     for (std::int32_t i = 0; i < n; ++i) ++start[static_cast<std::size_t>(o.level[static_cast<std::size_t>(i)]) + 1];
     for (std::size_t l = 1; l < start.size(); ++l) start[l] += start[l - 1];
     m_level_start = start;
+    // Within a level, items are independent: a numbered graph keeps them in ascending index
+    // order (its memory order, whichever way its edges go; a unit of consecutive items runs as
+    // an index range), Kahn's order otherwise.
     m_by_level.resize(static_cast<std::size_t>(n));
     for (std::int32_t k = 0; k < n; ++k) {
-      const std::int32_t i = forward ? k : backward ? n - 1 - k : o.order[static_cast<std::size_t>(k)];
+      const std::int32_t i = forward || backward ? k : o.order[static_cast<std::size_t>(k)];
       m_by_level[static_cast<std::size_t>(start[static_cast<std::size_t>(o.level[static_cast<std::size_t>(i)])]++)] = i;
     }
   }
@@ -326,7 +329,7 @@ class WorkGraphPlanner {
     if (bands == 1) {
       m_seq = m_by_level;
     } else {
-      // Stable counting sort of the level order by band: sorted by (band, level, position).
+      // Stable counting sort of the level order by band: sorted by band, then level.
       std::vector<std::int32_t> next(bands);
       for (std::size_t b = 0; b < bands; ++b) next[b] = static_cast<std::int32_t>(std::min(b << shift, n));
       m_seq.resize(n);
@@ -505,6 +508,41 @@ class WorkGraphPlanner {
   std::vector<std::int32_t> m_position, m_by_level, m_level_start, m_seq, m_begin, m_unit_of, m_mark, m_joins;
   std::vector<std::uint8_t> m_breaks;
 };
+
+// Per unit: its first item when its items are consecutive ascending indices (the workers then
+// run it as an index range), else work_graph_empty.
+inline std::vector<std::int32_t> work_graph_unit_first(const WorkGraphUnits& units) {
+  const std::size_t m = units.begin.empty() ? 0 : units.begin.size() - 1;
+  std::vector<std::int32_t> first(m, work_graph_empty);
+  for (std::size_t u = 0; u < m; ++u) {
+    const std::int32_t b = units.begin[u], e = units.begin[u + 1];
+    if (b == e) continue;
+    bool consecutive = true;
+    for (std::int32_t k = b + 1; k < e && consecutive; ++k) {
+      consecutive = units.items[static_cast<std::size_t>(k)] == units.items[static_cast<std::size_t>(k) - 1] + 1;
+    }
+    if (consecutive) first[u] = units.items[static_cast<std::size_t>(b)];
+  }
+  return first;
+}
+
+// Cuts a sequence of weighted things into `parts` contiguous shares of about equal weight:
+// `prefix` holds the running sums (prefix[0] = 0, prefix[k] = the weight of the first k); share
+// w is [bounds[w], bounds[w+1]), bounds[0] = 0 and bounds[parts] = prefix.size() - 1.  Share w
+// ends at the first k whose running sum reaches w+1 parts of the total, so every share but the
+// last weighs at most a part plus one thing.
+inline std::vector<std::int32_t> work_graph_balanced_split(const std::vector<std::int64_t>& prefix, int parts) {
+  const auto count = static_cast<std::int32_t>(prefix.size()) - 1;
+  std::vector<std::int32_t> bounds(static_cast<std::size_t>(parts) + 1, 0);
+  const std::int64_t total = prefix.back();
+  for (int w = 1; w < parts; ++w) {
+    const std::int64_t target = (total * w + parts - 1) / parts;
+    bounds[static_cast<std::size_t>(w)] =
+        static_cast<std::int32_t>(std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin());
+  }
+  bounds[static_cast<std::size_t>(parts)] = count;
+  return bounds;
+}
 
 inline int work_graph_log2_ceil(std::int64_t x) {
   int s = 0;

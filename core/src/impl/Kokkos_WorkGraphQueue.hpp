@@ -15,6 +15,13 @@
 //     unless a unit of higher priority is waiting;
 //   - a unit with a single predecessor unit becomes ready without touching its count;
 //   - completion is counted per worker (a plain store), summed only by idle workers;
+//   - with a single priority, the units ready at launch are dealt out in P contiguous shares
+//     ("homes", balanced by item count): a worker runs its own share front to back and then
+//     takes from the back of another's.  Consecutive units of the plan touch neighbouring data
+//     (subtrees of a tree, the first levels of a banded order), so a worker mostly reads what it
+//     wrote itself; dealt out one at a time from the shared queue, half of every unit's inputs
+//     would come from the other core's cache, which costs more than the functor on machines
+//     whose cores do not share a cache level;
 //   - a graph that cannot finish (a cycle that was not checked for) is detected when every
 //     worker is idle, nothing is ready and nothing completes, instead of spinning forever.
 #include <Kokkos_Macros.hpp>
@@ -41,6 +48,7 @@ struct WorkGraphQueue {
   std::int32_t max_workers = 1;
   const std::int32_t* items = nullptr;     // unit u runs items[begin[u] .. begin[u+1]); null: unit u is item u
   const std::int32_t* begin = nullptr;
+  const std::int32_t* first = nullptr;     // per unit: its first item when its items are consecutive, else empty
   const std::int32_t* row_map = nullptr;   // successor units of u: succ[row_map[u] .. row_map[u+1])
   const std::int32_t* succ = nullptr;
   const std::int32_t* indegree = nullptr;  // waiting counts at launch
@@ -48,6 +56,22 @@ struct WorkGraphQueue {
   std::int32_t* waiting = nullptr;
   std::int32_t* ready = nullptr;
   std::int32_t* control = nullptr;
+  // Home w (w < num_homes) is the packed range [head, tail) of ready slots, home_stride apart.
+  std::int64_t* homes = nullptr;
+  std::int32_t num_homes = 0;
+
+  static constexpr std::int32_t home_stride = KOKKOS_IMPL_CACHE_LINE / sizeof(std::int64_t);
+  KOKKOS_INLINE_FUNCTION static constexpr std::int64_t pack_home(std::int32_t head, std::int32_t tail) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(head)) << 32 |
+                                     static_cast<std::uint32_t>(tail));
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr std::int32_t home_head(std::int64_t h) {
+    return static_cast<std::int32_t>(static_cast<std::uint64_t>(h) >> 32);
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr std::int32_t home_tail(std::int64_t h) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(h)));
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t* home(int w) const { return homes + w * home_stride; }
 
   KOKKOS_INLINE_FUNCTION std::int32_t* head(int p) const { return control + (2 * p) * slot_stride; }
   KOKKOS_INLINE_FUNCTION std::int32_t* tail(int p) const { return control + (2 * p + 1) * slot_stride; }
@@ -91,6 +115,34 @@ struct WorkGraphQueue {
     return empty;
   }
 
+  // Takes the unit at the front (the owner) or at the back (another worker) of home w.  The
+  // slots of a home were written before the launch, so the unit is there once claimed.
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION std::int32_t take_home(int w, bool front) const {
+    std::int64_t* h = home(w);
+    std::int64_t range = Concurrent ? atomic_load_relaxed(h) : *h;
+    for (;;) {
+      const std::int32_t b = home_head(range), e = home_tail(range);
+      if (b >= e) return empty;
+      const std::int64_t rest = front ? pack_home(b + 1, e) : pack_home(b, e - 1);
+      if constexpr (Concurrent) {
+        if (!atomic_compare_exchange_weak_acq_rel(h, range, rest)) continue;
+      } else {
+        *h = rest;
+      }
+      return ready[front ? b : e - 1];
+    }
+  }
+
+  // The next unit for worker `rank`: from its home, else the shared queue, else another home.
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION std::int32_t pop(int rank) const {
+    std::int32_t u = rank < num_homes ? take_home<Concurrent>(rank, true) : empty;
+    if (u == empty) u = try_pop<Concurrent>();
+    for (int k = 1; u == empty && k <= num_homes; ++k) u = take_home<Concurrent>((rank + k) % num_homes, false);
+    return u;
+  }
+
   template <bool Concurrent>
   KOKKOS_INLINE_FUNCTION bool waiting_above(int p) const {
     for (int q = 0; q < p; ++q) {
@@ -103,7 +155,13 @@ struct WorkGraphQueue {
     return false;
   }
 
-  KOKKOS_INLINE_FUNCTION bool any_ready() const { return waiting_above<true>(num_priorities); }
+  KOKKOS_INLINE_FUNCTION bool any_ready() const {
+    for (int w = 0; w < num_homes; ++w) {
+      const std::int64_t range = atomic_load_relaxed(home(w));
+      if (home_head(range) < home_tail(range)) return true;
+    }
+    return waiting_above<true>(num_priorities);
+  }
 
   KOKKOS_INLINE_FUNCTION std::int32_t completed_sum(int size) const {
     std::int32_t sum = 0;
@@ -121,13 +179,19 @@ struct WorkGraphQueue {
     std::int32_t done_here = 0;
     std::int32_t u = empty;
     for (;;) {
-      if (u == empty) u = try_pop<Concurrent>();
+      if (u == empty) u = pop<Concurrent>(rank);
       if (u == empty) {
         if (!wait_for_work<Concurrent>(size, done_here)) return;
         continue;
       }
       if (items != nullptr) {
-        run_items(items, begin[u], begin[u + 1]);
+        // Consecutive items run as a plain index range: no indirection, and the functor's
+        // loop may vectorise.
+        if (first[u] != empty) {
+          run_items(static_cast<const std::int32_t*>(nullptr), first[u], first[u] + (begin[u + 1] - begin[u]));
+        } else {
+          run_items(items, begin[u], begin[u + 1]);
+        }
       } else {
         run_items(static_cast<const std::int32_t*>(nullptr), u, u + 1);
       }
