@@ -776,4 +776,56 @@ TYPED_TEST(WorkGraph, NumberedGraphsRunUnitsAsIndexRanges) {
   check_tickets(tickets, edges, "tree");
 }
 
+
+// The planner counts the item edges between bands: on an 8x8 grid numbered by rows, bands of 16
+// items are two rows, and only the 8 downward edges at each of the 3 band boundaries cross.
+TEST(WorkGraphPlanner, CountsEdgesBetweenBands) {
+  const std::int32_t side = 8, n = side * side;
+  std::vector<std::int32_t> row_map(n + 1), entries;
+  for (std::int32_t i = 0; i < n; ++i) {
+    row_map[i] = static_cast<std::int32_t>(entries.size());
+    if (i % side + 1 < side) entries.push_back(i + 1);
+    if (i + side < n) entries.push_back(i + side);
+  }
+  row_map[n] = static_cast<std::int32_t>(entries.size());
+  const Kokkos::Impl::WorkGraphHostCrs<std::int32_t, std::int32_t> g{n, row_map.data(), entries.data()};
+  std::vector<std::int32_t> waiting(n, 0);
+  for (std::int32_t j : entries) ++waiting[j];
+  Kokkos::Impl::WorkGraphOrder order;
+  ASSERT_TRUE(Kokkos::Impl::work_graph_order(g, waiting, nullptr, 1, order));
+  Kokkos::Impl::WorkGraphPlanner<std::int32_t, std::int32_t> planner(g, order);
+  for (auto [shift, expected] : {std::pair<int, std::int64_t>(4, 3 * side), {5, 1 * side}, {3, 7 * side}, {planner.one_band, 0}}) {
+    planner.sequence(shift);
+    planner.cut(4);
+    EXPECT_EQ(planner.measure().cross_band_edges, expected) << "shift " << shift;
+  }
+}
+
+// On two workers a 1000x1000 wavefront is cut into bands of a quarter of the rows (each band
+// runs on one core; an edge between bands is a transfer between cores), not into 16-unit bands.
+TYPED_TEST(WorkGraph, WavefrontBandsAreTall) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  if (TypeParam().concurrency() != 2) GTEST_SKIP() << "the band height checked is for two workers";
+  const std::int32_t side = 1000, n = side * side;
+  Edges edges;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (i % side + 1 < side) edges.emplace_back(i, i + 1);
+    if (i + side < n) edges.emplace_back(i, i + side);
+  }
+  const Policy policy(make_graph<Policy>(n, edges));
+  const auto& plan = *policy.impl_plan();
+  auto items = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_items);
+  auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_begin);
+  std::int32_t tallest = 0;
+  for (std::int32_t u = 0; u < plan.num_units; ++u) {
+    std::int32_t top = n, bottom = -1;
+    for (std::int32_t k = begin(u); k < begin(u + 1); ++k) {
+      top = std::min(top, items(k) / side);
+      bottom = std::max(bottom, items(k) / side);
+    }
+    tallest = std::max(tallest, bottom - top + 1);
+  }
+  EXPECT_GT(tallest, 200);
+}
+
 }  // namespace
