@@ -23,6 +23,7 @@
 //            vs_1thread       the 1-thread (Serial) time of the same executor / this time
 //            ceiling          Ceiling's vs_1thread: the speedup a DAG-free loop gets
 //            vs_seq           Seq's time / this time
+//            round_trip_ns    (CoreToCore) a cache line's round trip between two threads now
 //
 // Run: PerfWorkGraph --kokkos-num-threads=2 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -31,6 +32,7 @@
 #include <Kokkos_WorkGraphPolicy.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +40,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -478,8 +481,44 @@ void register_space(Shape s, const std::string& prefix) {
   benchmark::RegisterBenchmark((prefix + "WorkGraph/" + name).c_str(), BM_WorkGraph<Space>, s)->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 
+// The machine's core-to-core latency at this moment, for reading the DAG shapes' ratios: two
+// threads pass a token through one cache line.  The DAG executors read values other cores
+// wrote, the Ceiling does not; on virtual machines whose cores share no cache this round trip
+// ranges from ~100 ns to over 400 ns from one hour to the next, and the shapes' speedups with it.
+void BM_CoreToCore(benchmark::State& state) {
+  constexpr int passes = 20000;
+  alignas(64) std::atomic<int> token{0};
+  double seconds = 0;
+  std::int64_t runs = 0;
+  for (auto _ : state) {
+    token.store(0);
+    std::thread echo([&] {
+      for (int k = 0; k < passes; ++k) {
+        while (token.load(std::memory_order_acquire) != 2 * k + 1) {
+        }
+        token.store(2 * k + 2, std::memory_order_release);
+      }
+    });
+    const auto t0 = Clock::now();
+    for (int k = 0; k < passes; ++k) {
+      token.store(2 * k + 1, std::memory_order_release);
+      while (token.load(std::memory_order_acquire) != 2 * k + 2) {
+      }
+    }
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    echo.join();
+    state.SetIterationTime(dt);
+    seconds += dt;
+    ++runs;
+  }
+  state.counters["round_trip_ns"] = seconds / static_cast<double>(runs) / passes * 1e9;
+}
+
 // Registered in dependency order: each ratio's peer runs first.
 const bool registered = [] {
+  if (std::thread::hardware_concurrency() > 1) {
+    benchmark::RegisterBenchmark("BM_CoreToCore", BM_CoreToCore)->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
   for (Shape s : {Shape::Tree, Shape::Wavefront, Shape::Random}) {
     benchmark::RegisterBenchmark((std::string("BM_Seq/") + shape_name(s)).c_str(), BM_Seq, s)
         ->UseManualTime()

@@ -565,8 +565,9 @@ inline int work_graph_log2_ceil(std::int64_t x) {
 }
 
 // Chooses the units for `workers` workers.  Candidates are banded level orders with bands of
-// 16 units' worth of items, of a 4P-th and a 2P-th of the items, or a single band, cut into
-// units of 4096 items, then 1024, 256, 64 (at least four units per worker).  The estimated time
+// 16 units' worth of items or a single band, cut into units of 4096 items, then 1024, 256, 64
+// (at least four units per worker), and with the largest units also bands of a 4P-th and a
+// 2P-th of the items.  The estimated time
 // of a candidate is
 //     N / P + critical path * (P - 1) / P + units * unit_cost + edges * edge_cost
 //           + cross-band edges * transfer_cost
@@ -605,6 +606,9 @@ void work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkG
       const int shift = shifts[s];
       if (shift != planner.one_band && (std::int64_t(1) << shift) >= n) continue;  // one band
       if (std::find(shifts, shifts + s, shift) != shifts + s) continue;             // tried
+      // Tall bands pipeline with a long critical path that smaller units do not shorten much:
+      // they are tried with the largest units only, which keeps construction to a few passes.
+      if ((s == 1 || s == 2) && size != largest) continue;
       planner.sequence(shift);
       planner.cut(size);
       const auto c = planner.measure();
