@@ -2,6 +2,7 @@
 // edge by edge, shapes (empty, one item, chain, fan-in, fan-out), work tags, parallel_reduce,
 // priorities, and rejection of malformed and cyclic graphs, on every back end.
 #include "TestCommon.hpp"
+#include "WorkGraphTestCommon.hpp"
 
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
@@ -22,25 +23,11 @@ struct WorkGraph : ::testing::Test {};
 TYPED_TEST_SUITE(WorkGraph, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using Options = Kokkos::Experimental::WorkGraphOptions;
-using Edges = std::vector<std::pair<std::int32_t, std::int32_t>>;  // (before, after)
+using Edges = Kokkos::Test::WorkGraphEdges;
 
-// The execute-after graph of `edges`: row i lists the items after i, in the order given.
 template <class Policy>
 typename Policy::graph_type make_graph(std::int32_t n, const Edges& edges) {
-  using Graph = typename Policy::graph_type;
-  Graph g;
-  g.row_map = typename Graph::row_map_type("row_map", static_cast<std::size_t>(n) + 1);
-  g.entries = typename Graph::entries_type("entries", edges.size());
-  auto rows = Kokkos::create_mirror_view(g.row_map);
-  auto entries = Kokkos::create_mirror_view(g.entries);
-  std::vector<std::int32_t> cursor(static_cast<std::size_t>(n) + 1, 0);
-  for (const auto& e : edges) ++cursor[static_cast<std::size_t>(e.first) + 1];
-  for (std::int32_t i = 0; i < n; ++i) cursor[static_cast<std::size_t>(i) + 1] += cursor[static_cast<std::size_t>(i)];
-  for (std::int32_t i = 0; i <= n; ++i) rows(i) = cursor[static_cast<std::size_t>(i)];
-  for (const auto& e : edges) entries(cursor[static_cast<std::size_t>(e.first)]++) = e.second;
-  Kokkos::deep_copy(g.row_map, rows);
-  Kokkos::deep_copy(g.entries, entries);
-  return g;
+  return Kokkos::Test::make_work_graph_of<Policy>(n, edges);
 }
 
 // A random DAG whose index order is not a topological order: item at position b of a random
@@ -595,6 +582,23 @@ TYPED_TEST(WorkGraph, SchedulingUnits) {
 }
 
 
+// A graph given as host vectors, with its level order: the input of the planner tests.
+struct PlannerInput {
+  std::vector<std::int32_t> row_map, entries;
+  Kokkos::Impl::WorkGraphHostCrs<std::int32_t, std::int32_t> graph;
+  Kokkos::Impl::WorkGraphOrder order;
+  bool ordered;
+  PlannerInput(std::vector<std::int32_t> rows, std::vector<std::int32_t> succ)
+      : row_map(std::move(rows)), entries(std::move(succ)),
+        graph{static_cast<std::int32_t>(row_map.size()) - 1, row_map.data(), entries.data()} {
+    std::vector<std::int32_t> waiting(row_map.size() - 1, 0);
+    for (std::int32_t j : entries) ++waiting[static_cast<std::size_t>(j)];
+    ordered = Kokkos::Impl::work_graph_order(graph, waiting, nullptr, 1, order);
+  }
+  PlannerInput(const PlannerInput&) = delete;
+  PlannerInput& operator=(const PlannerInput&) = delete;
+};
+
 // The level-synchronous plan cuts each level into guided chunks: a 4P-th of what is left, at
 // least 256 items, so sizes never grow and the level ends in small chunks; an empty join unit
 // separates the levels.
@@ -611,13 +615,10 @@ TEST(WorkGraphPlanner, LeveledPlanCutsLevelsIntoGuidedChunks) {
     }
   }
   row_map[n] = static_cast<std::int32_t>(entries.size());
-  const Kokkos::Impl::WorkGraphHostCrs<std::int32_t, std::int32_t> g{n, row_map.data(), entries.data()};
-  std::vector<std::int32_t> waiting(n, 0);
-  for (std::int32_t j : entries) ++waiting[j];
-  Kokkos::Impl::WorkGraphOrder order;
-  ASSERT_TRUE(Kokkos::Impl::work_graph_order(g, waiting, nullptr, 1, order));
-  ASSERT_EQ(order.num_levels, 2);
-  Kokkos::Impl::WorkGraphPlanner<std::int32_t, std::int32_t> planner(g, order);
+  const PlannerInput input(row_map, entries);
+  ASSERT_TRUE(input.ordered);
+  ASSERT_EQ(input.order.num_levels, 2);
+  Kokkos::Impl::WorkGraphPlanner<std::int32_t, std::int32_t> planner(input.graph, input.order);
   const auto cost = planner.leveled(workers, min_chunk);
   Kokkos::Impl::WorkGraphUnits units;
   planner.build_leveled(nullptr, units);
@@ -693,30 +694,6 @@ TEST(WorkGraphPlanner, UnitFirstMarksConsecutiveUnits) {
   EXPECT_TRUE(Kokkos::Impl::work_graph_unit_first(Kokkos::Impl::WorkGraphUnits{}).empty());
 }
 
-// The queue a test drives by hand: `ready` holds the homes' slots then the shared queue's.
-struct HandQueue {
-  std::vector<std::int32_t> ready, control;
-  std::vector<std::int64_t> homes;
-  Kokkos::Impl::WorkGraphQueue q;
-  HandQueue(std::vector<std::int32_t> units, const std::vector<std::int32_t>& home_bounds, std::int32_t shared_tail)
-      : ready(std::move(units)) {
-    using Queue = Kokkos::Impl::WorkGraphQueue;
-    const int workers = static_cast<int>(home_bounds.size()) - 1;
-    control.assign(Queue::control_size(1, workers), 0);
-    homes.assign(static_cast<std::size_t>(workers) * Queue::home_stride, 0);
-    q.num_units = static_cast<std::int32_t>(ready.size());
-    q.max_workers = workers;
-    q.ready = ready.data();
-    q.control = control.data();
-    q.homes = homes.data();
-    q.num_homes = workers;
-    for (int w = 0; w < workers; ++w) {
-      *q.home(w) = Queue::pack_home(home_bounds[static_cast<std::size_t>(w)], home_bounds[static_cast<std::size_t>(w) + 1]);
-    }
-    *q.head(0) = home_bounds.back();
-    *q.tail(0) = shared_tail;
-  }
-};
 
 TEST(WorkGraphQueue, HomePacksHeadAndTail) {
   using Queue = Kokkos::Impl::WorkGraphQueue;
@@ -730,7 +707,7 @@ TEST(WorkGraphQueue, HomePacksHeadAndTail) {
 // A worker runs its own home front to back, then the shared queue, then takes from the back of
 // the other homes; every unit once, in that order.
 TEST(WorkGraphQueue, HomeFirstThenSharedThenStealFromTheBack) {
-  HandQueue hq({10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, {0, 4, 7, 10}, 12);
+  Kokkos::Test::HandWorkGraphQueue hq({10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, {0, 4, 7, 10}, 12);
   auto& q = hq.q;
   EXPECT_EQ(q.pop<false>(1), 14);
   EXPECT_TRUE(q.any_ready());
@@ -744,7 +721,7 @@ TEST(WorkGraphQueue, HomeFirstThenSharedThenStealFromTheBack) {
 
 // Empty homes (fewer ready units than workers) hand over to the shared queue and other homes.
 TEST(WorkGraphQueue, EmptyHomes) {
-  HandQueue hq({5, 6}, {0, 0, 1, 1}, 2);
+  Kokkos::Test::HandWorkGraphQueue hq({5, 6}, {0, 0, 1, 1}, 2);
   auto& q = hq.q;
   EXPECT_EQ(q.pop<true>(0), 6);  // the shared queue first, then another home
   EXPECT_EQ(q.pop<true>(2), 5);
@@ -763,12 +740,15 @@ TYPED_TEST(WorkGraph, NumberedGraphsRunUnitsAsIndexRanges) {
     edges.emplace_back(2 * i + 2, i);
   }
   const Policy policy(make_graph<Policy>(n, edges));
-  const auto& plan = *policy.impl_plan();
-  auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_first);
-  auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_begin);
+  const auto units = Kokkos::Test::planned_units(policy);
+  auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), policy.impl_plan()->unit_first);
   std::int64_t in_ranges = 0;
-  for (std::int32_t u = 0; u < plan.num_units; ++u) {
-    if (first(u) != Kokkos::Impl::WorkGraphQueue::empty) in_ranges += begin(u + 1) - begin(u);
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto& items = units[u];
+    const bool consecutive = !items.empty() && items.back() - items.front() + 1 == static_cast<std::int32_t>(items.size()) &&
+                             std::is_sorted(items.begin(), items.end());
+    EXPECT_EQ(first(u), consecutive ? items.front() : Kokkos::Impl::WorkGraphQueue::empty) << "unit " << u;
+    if (consecutive) in_ranges += static_cast<std::int64_t>(items.size());
   }
   EXPECT_GE(in_ranges, n / 2);
   Tickets tickets(n);
@@ -788,12 +768,9 @@ TEST(WorkGraphPlanner, CountsEdgesBetweenBands) {
     if (i + side < n) entries.push_back(i + side);
   }
   row_map[n] = static_cast<std::int32_t>(entries.size());
-  const Kokkos::Impl::WorkGraphHostCrs<std::int32_t, std::int32_t> g{n, row_map.data(), entries.data()};
-  std::vector<std::int32_t> waiting(n, 0);
-  for (std::int32_t j : entries) ++waiting[j];
-  Kokkos::Impl::WorkGraphOrder order;
-  ASSERT_TRUE(Kokkos::Impl::work_graph_order(g, waiting, nullptr, 1, order));
-  Kokkos::Impl::WorkGraphPlanner<std::int32_t, std::int32_t> planner(g, order);
+  const PlannerInput input(row_map, entries);
+  ASSERT_TRUE(input.ordered);
+  Kokkos::Impl::WorkGraphPlanner<std::int32_t, std::int32_t> planner(input.graph, input.order);
   for (auto [shift, expected] : {std::pair<int, std::int64_t>(4, 3 * side), {5, 1 * side}, {3, 7 * side}, {planner.one_band, 0}}) {
     planner.sequence(shift);
     planner.cut(4);
@@ -813,17 +790,11 @@ TYPED_TEST(WorkGraph, WavefrontBandsAreTall) {
     if (i + side < n) edges.emplace_back(i, i + side);
   }
   const Policy policy(make_graph<Policy>(n, edges));
-  const auto& plan = *policy.impl_plan();
-  auto items = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_items);
-  auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_begin);
   std::int32_t tallest = 0;
-  for (std::int32_t u = 0; u < plan.num_units; ++u) {
-    std::int32_t top = n, bottom = -1;
-    for (std::int32_t k = begin(u); k < begin(u + 1); ++k) {
-      top = std::min(top, items(k) / side);
-      bottom = std::max(bottom, items(k) / side);
-    }
-    tallest = std::max(tallest, bottom - top + 1);
+  for (const auto& items : Kokkos::Test::planned_units(policy)) {
+    if (items.empty()) continue;
+    const auto [top, bottom] = std::minmax_element(items.begin(), items.end(), [&](std::int32_t a, std::int32_t b) { return a / side < b / side; });
+    tallest = std::max(tallest, *bottom / side - *top / side + 1);
   }
   EXPECT_GT(tallest, 200);
 }

@@ -4,6 +4,7 @@
 // priorities; and the per-worker homes of the ready units under many threads.  Run under
 // ThreadSanitizer.
 #include "TestCommon.hpp"
+#include "WorkGraphTestCommon.hpp"
 
 #include <Kokkos_WorkGraphPolicy.hpp>
 
@@ -23,23 +24,11 @@ struct WorkGraphStress : ::testing::Test {};
 TYPED_TEST_SUITE(WorkGraphStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using Options = Kokkos::Experimental::WorkGraphOptions;
-using Edges = std::vector<std::pair<std::int32_t, std::int32_t>>;
+using Edges = Kokkos::Test::WorkGraphEdges;
 
 template <class Policy>
 typename Policy::graph_type make_graph(std::int32_t n, const Edges& edges) {
-  using Graph = typename Policy::graph_type;
-  Graph g;
-  g.row_map = typename Graph::row_map_type("row_map", static_cast<std::size_t>(n) + 1);
-  g.entries = typename Graph::entries_type("entries", edges.size());
-  auto rows = Kokkos::create_mirror_view(g.row_map);
-  auto entries = Kokkos::create_mirror_view(g.entries);
-  for (const auto& e : edges) ++rows(e.first + 1);
-  for (std::int32_t i = 0; i < n; ++i) rows(i + 1) += rows(i);
-  std::vector<std::int32_t> cursor(rows.data(), rows.data() + n);
-  for (const auto& e : edges) entries(cursor[static_cast<std::size_t>(e.first)]++) = e.second;
-  Kokkos::deep_copy(g.row_map, rows);
-  Kokkos::deep_copy(g.entries, entries);
-  return g;
+  return Kokkos::Test::make_work_graph_of<Policy>(n, edges);
 }
 
 // Each item records, when it starts, how many of its predecessors have finished: it must be
@@ -171,22 +160,10 @@ TEST(WorkGraphQueueStress, HomesHandOutEveryUnitOnce) {
     std::vector<std::int32_t> ready(static_cast<std::size_t>(home_units + shared_units));
     std::iota(ready.begin(), ready.end(), 0);
     std::shuffle(ready.begin(), ready.end(), rng);
-    std::vector<std::int32_t> control(Queue::control_size(1, workers), 0);
-    std::vector<std::int64_t> homes(static_cast<std::size_t>(workers) * Queue::home_stride, 0);
-    Queue q;
-    q.num_units = static_cast<std::int32_t>(ready.size());
-    q.max_workers = workers;
-    q.ready = ready.data();
-    q.control = control.data();
-    q.homes = homes.data();
-    q.num_homes = workers;
     std::vector<int> slot_of(ready.size());
     for (std::size_t k = 0; k < ready.size(); ++k) slot_of[static_cast<std::size_t>(ready[k])] = static_cast<int>(k);
-    for (int w = 0; w < workers; ++w) {
-      *q.home(w) = Queue::pack_home(bounds[static_cast<std::size_t>(w)], bounds[static_cast<std::size_t>(w) + 1]);
-    }
-    *q.head(0) = home_units;
-    *q.tail(0) = home_units + shared_units;
+    Kokkos::Test::HandWorkGraphQueue hq(ready, bounds, home_units + shared_units);
+    const Queue& q = hq.q;
     std::vector<std::vector<std::int32_t>> taken(workers);
     std::vector<std::thread> threads;
     for (int w = 0; w < workers; ++w) {
