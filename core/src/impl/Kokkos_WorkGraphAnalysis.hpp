@@ -567,20 +567,20 @@ inline int work_graph_log2_ceil(std::int64_t x) {
 // Chooses the units for `workers` workers.  Candidates are banded level orders with bands of
 // 16 units' worth of items or a single band, cut into units of 4096 items, then 1024, 256, 64
 // (at least four units per worker), and with the largest units also bands of a 4P-th and a
-// 2P-th of the items.  The estimated time
-// of a candidate is
+// 2P-th of the items.  The estimated time of a candidate is
 //     N / P + critical path * (P - 1) / P + units * unit_cost + edges * edge_cost
 //           + cross-band edges * transfer_cost
-// (Graham's bound for a greedy schedule of the units, plus the scheduling: a unit costs a
-// queue operation, an edge a waiting-count update; plus the data movement: a worker keeps the
+// Graham's bound for a greedy schedule of the units, plus the scheduling (a unit costs a queue
+// operation, an edge a waiting-count update), plus the data movement: a worker keeps the
 // successor nearest in the sequence, so each band runs on one core and the bands pipeline, and
-// an item edge between bands is a read of a value another core has just written.  Between
-// cores that share no cache, a cache-line transfer costs 100-250 ns, as much as dozens of cheap
-// functor calls: with bands of 65 rows a 1000x1000 wavefront ran 2x slower on 2 threads than
-// with bands of 262 rows on such a machine, and 10% faster where transfers were cheap).  Smaller units are tried only while the
-// critical path is long and the estimate improves, since every candidate costs a pass over the
-// graph.  A level-synchronous plan (WorkGraphPlanner::leveled) competes too; it wins on graphs
-// with wide levels and many edges between them.  unit_size > 0 forces the unit size.
+// an item edge between bands is a read of a value another core has just written.  Between cores
+// that share no cache a cache-line transfer costs 100-250 ns, as much as dozens of cheap functor
+// calls: with bands of 65 rows a 1000x1000 wavefront ran up to 1.5x slower on 2 threads than
+// with bands of 262 rows on such a machine, and 10% faster when transfers were cheap.
+// Smaller units are tried only while the critical path is long and the estimate improves, since
+// every candidate costs a pass over the graph.  A level-synchronous plan
+// (WorkGraphPlanner::leveled) competes too; it wins on graphs with wide levels and many edges
+// between them.  unit_size > 0 forces the unit size.
 template <class SizeT, class IndexT>
 void work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o,
                            const std::uint8_t* item_priority, int workers, std::int32_t unit_size,
