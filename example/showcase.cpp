@@ -80,9 +80,9 @@ bool work_dag(int side) {
 
   std::int64_t differ = 0;
   for (std::int32_t k = 0; k < n; ++k) differ += grid(k) != reference(k);
-  std::printf("2. Work DAG   %dx%d wavefront (%d items): %.3f s (%.1f M items/s), level-synchronous %.3f s -> %.2fx;"
-              " graph built in %.3f s\n",
-              side, side, n, dag_s, n * 1e-6 / dag_s, level_s, level_s / dag_s, build);
+  std::printf("2. Work DAG   %dx%d wavefront (%d items): %.3f ms (%.1f M items/s), level-synchronous %.3f ms -> %.2fx;"
+              " graph built in %.1f ms\n",
+              side, side, n, dag_s * 1e3, n * 1e-6 / dag_s, level_s * 1e3, level_s / dag_s, build * 1e3);
   return differ == 0;
 }
 
