@@ -90,6 +90,7 @@ struct WorkGraphPlan {
   struct State {
     ints waiting, ready, control;
     View<std::int64_t*, MemorySpace> homes;
+    typename View<std::int64_t*, MemorySpace>::HostMirror homes_initial;  // the shares, packed
     int max_workers = 0;
   };
   State state;
@@ -111,6 +112,12 @@ struct WorkGraphPlan {
     if (!initial_items_prefix.empty()) {
       s.homes = View<std::int64_t*, MemorySpace>("Kokkos::WorkGraphPolicy::homes",
                                                   static_cast<std::size_t>(workers) * WorkGraphQueue::home_stride);
+      s.homes_initial = create_mirror(s.homes);
+      const auto bounds = work_graph_balanced_split(initial_items_prefix, workers);
+      for (int w = 0; w < workers; ++w) {
+        s.homes_initial(static_cast<std::size_t>(w) * WorkGraphQueue::home_stride) =
+            WorkGraphQueue::pack_home(bounds[static_cast<std::size_t>(w)], bounds[static_cast<std::size_t>(w) + 1]);
+      }
     }
     return s;
   }
@@ -134,13 +141,7 @@ struct WorkGraphPlan {
       // The ready units go to the homes; the shared queue starts empty after them.
       *q.head(0) = *q.tail(0);
       q.num_homes = s.max_workers;
-      auto homes = create_mirror_view(s.homes);
-      const auto bounds = work_graph_balanced_split(initial_items_prefix, q.num_homes);
-      for (int w = 0; w < q.num_homes; ++w) {
-        homes(static_cast<std::size_t>(w) * WorkGraphQueue::home_stride) =
-            WorkGraphQueue::pack_home(bounds[static_cast<std::size_t>(w)], bounds[static_cast<std::size_t>(w) + 1]);
-      }
-      copy(s.homes, homes);
+      copy(s.homes, s.homes_initial);
       q.homes = s.homes.data();
     }
     copy(s.control, control);
