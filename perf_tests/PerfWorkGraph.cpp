@@ -447,6 +447,9 @@ void BM_WorkGraph(benchmark::State& state, Shape s) {
     measure<Space>(state, "WorkGraph", s, [&] { Kokkos::parallel_for("work graph", policy, f); });
   });
   state.counters["units"] = static_cast<double>(policy.impl_num_units());
+  // The schedules the launches choose between by timing them, and the one they settled on.
+  state.counters["schedules"] = policy.impl_num_schedules();
+  state.counters["schedule"] = policy.impl_preferred_schedule();
 }
 
 template <class Space>

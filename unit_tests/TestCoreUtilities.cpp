@@ -3,6 +3,7 @@
 #include <impl/Kokkos_FusionDispatchChoice.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_HostParallelReduce.hpp>
+#include <impl/Kokkos_MeasuredChoice.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <cstring>
@@ -266,6 +267,125 @@ TEST(HostBackend, FusionDispatchChoiceMeasuresBothWaysAndKeepsTheFaster) {
     EXPECT_FALSE(d.on_caller) << k;
   }
   EXPECT_GT(longer.caller_ns(), 1e300);  // never measured
+}
+
+// The N-way measured choice: each epoch runs every way warmup_per_way + samples_per_way times
+// in a row, way 0 first, timing all but the warm-up, then runs the fastest; fresh times each
+// epoch.
+TEST(MeasuredChoice, TimesEveryWayThenRunsTheFastest) {
+  using Choice = Kokkos::Impl::MeasuredChoice;
+  Choice::Options options;
+  options.samples_per_way = 2;
+  options.warmup_per_way = 1;
+  options.epoch = 16;
+  options.max_epoch = 16;
+  Choice c(3, options);
+  EXPECT_EQ(c.ways(), 3);
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    // Way 2 is fastest, except in epoch 1 where way 1 is.
+    const double ns[3] = {300, epoch == 1 ? 50.0 : 200.0, 100};
+    for (std::uint32_t k = 0; k < options.epoch; ++k) {
+      const auto d = c.next();
+      if (k < 9) {
+        EXPECT_EQ(d.way, static_cast<int>(k / 3)) << "epoch " << epoch << " execution " << k;
+        EXPECT_EQ(d.timed, k % 3 != 0) << "epoch " << epoch << " execution " << k;  // k % 3 == 0: warm-up
+      } else {
+        EXPECT_EQ(d.way, epoch == 1 ? 1 : 2) << "epoch " << epoch << " execution " << k;
+        EXPECT_FALSE(d.timed);
+      }
+      if (d.timed) c.record(d.way, ns[d.way] + (k % 3 == 1 ? 1000 : 0));  // the minimum counts
+    }
+    EXPECT_EQ(c.time_ns(0), 300);
+    EXPECT_EQ(c.fastest(), epoch == 1 ? 1 : 2);
+  }
+  // One way: nothing to time.
+  Choice one(1, options);
+  for (int k = 0; k < 40; ++k) {
+    const auto d = one.next();
+    EXPECT_EQ(d.way, 0);
+    EXPECT_FALSE(d.timed);
+  }
+  // Bad input: the number of ways is clamped to [1, max_ways].
+  EXPECT_EQ(Choice(0).ways(), 1);
+  EXPECT_EQ(Choice(99).ways(), Choice::max_ways);
+  // An epoch never ends before every way was timed.
+  Choice::Options tiny;
+  tiny.epoch = 1;
+  tiny.max_epoch = 1;
+  tiny.warmup_per_way = 1;
+  EXPECT_EQ(Choice(3, tiny).epoch_length(), 3u * (1 + tiny.samples_per_way));
+}
+
+// A settled choice is re-timed ever more rarely; a change of winner does not grow the epoch.
+TEST(MeasuredChoice, EpochDoublesWhileTheWinnerHolds) {
+  using Choice = Kokkos::Impl::MeasuredChoice;
+  Choice::Options options;
+  options.epoch = 8;
+  options.max_epoch = 64;
+  Choice c(2, options);
+  // Runs one epoch (its length is decided when it starts) and returns its length.
+  auto run_epoch = [&](double way0, double way1) {
+    std::uint32_t length = 0;
+    for (std::uint32_t k = 0; k == 0 || k < length; ++k) {
+      const auto d = c.next();
+      if (k == 0) length = c.epoch_length();
+      if (d.timed) c.record(d.way, d.way == 0 ? way0 : way1);
+    }
+    return length;
+  };
+  EXPECT_EQ(run_epoch(10, 20), 8u);   // way 0 wins
+  EXPECT_EQ(run_epoch(10, 20), 8u);   // the first repeat of a winner is seen when the next starts
+  EXPECT_EQ(run_epoch(10, 20), 16u);  // way 0 won twice in a row: the length doubles
+  EXPECT_EQ(run_epoch(20, 10), 32u);  // way 1 wins this one...
+  EXPECT_EQ(run_epoch(20, 10), 32u);  // ...so this epoch does not grow
+  EXPECT_EQ(run_epoch(20, 10), 64u);
+  EXPECT_EQ(run_epoch(20, 10), 64u);  // capped at max_epoch
+}
+
+// A way slower than prune_ratio times the fastest in two epochs in a row is not timed again;
+// one slow epoch (a cold start) is not enough.  Ineligible ways are skipped for the epoch and
+// never chosen.
+TEST(MeasuredChoice, PrunesSlowWaysAndSkipsIneligibleOnes) {
+  using Choice = Kokkos::Impl::MeasuredChoice;
+  Choice::Options options;
+  options.epoch = 10;
+  options.max_epoch = 10;
+  options.prune_ratio = 1.5;
+  auto run = [&](Choice& c, int epochs, const std::vector<std::vector<double>>& ns_of_epoch) {
+    std::vector<int> timed_ways;
+    for (int k = 0; k < epochs * 10; ++k) {
+      const auto d = c.next();
+      if (d.timed) {
+        timed_ways.push_back(d.way);
+        c.record(d.way, ns_of_epoch[static_cast<std::size_t>(k / 10)][static_cast<std::size_t>(d.way)]);
+      }
+    }
+    return timed_ways;
+  };
+  {
+    Choice c(3, options);
+    // Way 1 is 4x slower than way 0 in every epoch: timed in two, pruned from the third.
+    const std::vector<double> ns = {100, 400, 120};
+    EXPECT_EQ(run(c, 3, {ns, ns, ns}), (std::vector<int>{0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 0, 2, 2}));
+    EXPECT_TRUE(c.pruned(1));
+    EXPECT_FALSE(c.pruned(2));
+    EXPECT_EQ(c.fastest(), 0);
+  }
+  {
+    Choice c(2, options);
+    // Way 0 runs cold in the first epoch only: it is never pruned, and wins from the second.
+    EXPECT_EQ(run(c, 3, {{400, 150}, {100, 150}, {100, 150}}), (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1}));
+    EXPECT_FALSE(c.pruned(0));
+    EXPECT_EQ(c.fastest(), 0);
+  }
+
+  Choice gated(2, options);
+  for (int k = 0; k < 20; ++k) {
+    const auto d = gated.next([](int way) { return way == 0; });
+    EXPECT_EQ(d.way, 0);
+    if (d.timed) gated.record(d.way, 50);
+  }
+  EXPECT_GT(gated.time_ns(1), 1e300);  // never timed
 }
 
 }  // namespace

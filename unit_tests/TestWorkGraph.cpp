@@ -741,7 +741,7 @@ TYPED_TEST(WorkGraph, NumberedGraphsRunUnitsAsIndexRanges) {
   }
   const Policy policy(make_graph<Policy>(n, edges));
   const auto units = Kokkos::Test::planned_units(policy);
-  auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), policy.impl_plan()->unit_first);
+  auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), policy.impl_plan()->schedules.front().unit_first);
   std::int64_t in_ranges = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
     const auto& items = units[u];
@@ -797,6 +797,146 @@ TYPED_TEST(WorkGraph, WavefrontBandsAreTall) {
     tallest = std::max(tallest, *bottom / side - *top / side + 1);
   }
   EXPECT_GT(tallest, 200);
+}
+
+// A DAG numbered in a topological order, like an application's: item j waits on 0-3 items
+// drawn uniformly from [0, j) (long edges, wide levels).
+Edges numbered_random_dag(std::int32_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  Edges edges;
+  for (std::int32_t j = 1; j < n; ++j) {
+    const int k = static_cast<int>(rng() % 4);
+    for (int e = 0; e < k; ++e) edges.emplace_back(static_cast<std::int32_t>(rng() % static_cast<unsigned>(j)), j);
+  }
+  return edges;
+}
+
+// Host CRS arrays (successors) of an edge list.
+std::pair<std::vector<std::int32_t>, std::vector<std::int32_t>> host_crs(std::int32_t n, const Edges& edges) {
+  std::vector<std::int32_t> row_map(static_cast<std::size_t>(n) + 1, 0), entries(edges.size());
+  for (const auto& e : edges) ++row_map[static_cast<std::size_t>(e.first) + 1];
+  for (std::int32_t i = 0; i < n; ++i) row_map[static_cast<std::size_t>(i) + 1] += row_map[static_cast<std::size_t>(i)];
+  std::vector<std::int32_t> cursor(row_map.begin(), row_map.end() - 1);
+  for (const auto& e : edges) entries[static_cast<std::size_t>(cursor[static_cast<std::size_t>(e.first)]++)] = e.second;
+  return {row_map, entries};
+}
+
+// Checks that a schedule's units hold every item once and that running its units in a random
+// order its DAG allows (each unit after the units it waits on) runs every item after all the
+// items it executes after.
+void check_schedule(std::int32_t n, const Edges& edges, const Kokkos::Impl::WorkGraphUnits& units, unsigned seed,
+                    const std::string& what) {
+  const std::size_t m = units.begin.size() - 1;
+  ASSERT_EQ(units.items.size(), static_cast<std::size_t>(n)) << what;
+  std::vector<int> seen(static_cast<std::size_t>(n), 0);
+  for (std::int32_t i : units.items) ++seen[static_cast<std::size_t>(i)];
+  ASSERT_EQ(std::count(seen.begin(), seen.end(), 1), n) << what << ": an item is missing or repeated";
+  std::vector<std::vector<std::int32_t>> preds(static_cast<std::size_t>(n));
+  for (const auto& e : edges) preds[static_cast<std::size_t>(e.second)].push_back(e.first);
+  std::vector<std::int32_t> waiting = units.indegree, ready;
+  for (std::size_t u = 0; u < m; ++u) {
+    if (waiting[u] == 0) ready.push_back(static_cast<std::int32_t>(u));
+  }
+  std::vector<std::uint8_t> done(static_cast<std::size_t>(n), 0);
+  std::mt19937 rng(seed);
+  std::size_t ran = 0;
+  while (!ready.empty()) {
+    std::swap(ready[rng() % ready.size()], ready.back());
+    const auto u = static_cast<std::size_t>(ready.back());
+    ready.pop_back();
+    ++ran;
+    for (std::int32_t k = units.begin[u]; k < units.begin[u + 1]; ++k) {
+      const std::int32_t i = units.items[static_cast<std::size_t>(k)];
+      for (std::int32_t p : preds[static_cast<std::size_t>(i)]) {
+        ASSERT_TRUE(done[static_cast<std::size_t>(p)]) << what << ": item " << i << " (unit " << u << ") before " << p;
+      }
+      done[static_cast<std::size_t>(i)] = 1;
+    }
+    for (std::int32_t e = units.row_map[u]; e < units.row_map[u + 1]; ++e) {
+      if (--waiting[static_cast<std::size_t>(units.succ[static_cast<std::size_t>(e)])] == 0) ready.push_back(units.succ[static_cast<std::size_t>(e)]);
+    }
+  }
+  EXPECT_EQ(ran, m) << what << ": the units' DAG stalls";
+}
+
+// The planner returns its best estimate first and contenders that only timing can rank: when
+// the level-synchronous plan wins (long edges, wide levels), bands of four of the largest units
+// compete with it.  Every schedule is a valid one; a forced unit size gives exactly one.
+TEST(WorkGraphPlanner, SchedulesAreValidAndLeveledPlansGetABandedContender) {
+  const std::int32_t n = 1 << 16, workers = 2;
+  const Edges edges = numbered_random_dag(n, 11u);
+  auto [row_map, entries] = host_crs(n, edges);
+  const PlannerInput input(row_map, entries);
+  ASSERT_TRUE(input.ordered);
+  const auto schedules = Kokkos::Impl::work_graph_plan_units(input.graph, input.order, nullptr, workers, 0);
+  ASSERT_GE(schedules.size(), 2u);
+  ASSERT_LE(schedules.size(), 3u);
+  for (std::size_t k = 0; k < schedules.size(); ++k) check_schedule(n, edges, schedules[k], 5u + k, "schedule " + std::to_string(k));
+  auto has_join = [](const Kokkos::Impl::WorkGraphUnits& u) {
+    for (std::size_t k = 0; k + 1 < u.begin.size(); ++k) {
+      if (u.begin[k] == u.begin[k + 1]) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has_join(schedules[0])) << "the level-synchronous plan (joins between levels) wins the estimate";
+  // The contender: units of 4096 items in bands of 16384 numbers, so no unit spans two bands.
+  const auto& banded = schedules[1];
+  EXPECT_FALSE(has_join(banded));
+  for (std::size_t u = 0; u + 1 < banded.begin.size(); ++u) {
+    const auto first = banded.items.begin() + banded.begin[u], last = banded.items.begin() + banded.begin[u + 1];
+    EXPECT_LE(last - first, 4096);
+    const auto [lo, hi] = std::minmax_element(first, last);
+    EXPECT_EQ(*lo >> 14, *hi >> 14) << "unit " << u;
+  }
+  const auto forced = Kokkos::Impl::work_graph_plan_units(input.graph, input.order, nullptr, workers, 64);
+  ASSERT_EQ(forced.size(), 1u);
+  check_schedule(n, edges, forced[0], 3u, "unit_size 64");
+  for (std::int32_t side : {1, 2, 37, 300}) {  // grids: banded plans win; every schedule valid
+    Edges grid;
+    for (std::int32_t i = 0; i < side * side; ++i) {
+      if (i % side + 1 < side) grid.emplace_back(i, i + 1);
+      if (i + side < side * side) grid.emplace_back(i, i + side);
+    }
+    auto [rows, succ] = host_crs(side * side, grid);
+    const PlannerInput g(rows, succ);
+    for (int w : {2, 3, 8}) {
+      const auto plans = Kokkos::Impl::work_graph_plan_units(g.graph, g.order, nullptr, w, 0);
+      ASSERT_GE(plans.size(), 1u);
+      ASSERT_LE(plans.size(), 3u);
+      for (std::size_t k = 0; k < plans.size(); ++k) {
+        check_schedule(side * side, grid, plans[k], 7u, "grid " + std::to_string(side) + ", " + std::to_string(w) + " workers, schedule " + std::to_string(k));
+      }
+    }
+  }
+}
+
+// A policy with several schedules runs each in its first launches (each is timed, schedule 0
+// first), and every launch, whichever schedule it runs, honours every edge.
+TYPED_TEST(WorkGraph, EveryScheduleRunsEveryItemInOrder) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const std::int32_t n = 1 << 16;
+  const Edges edges = numbered_random_dag(n, 13u);
+  const Policy policy(make_graph<Policy>(n, edges));
+  if (TypeParam().concurrency() == 1) {
+    EXPECT_EQ(policy.impl_num_schedules(), 1);
+  } else if (TypeParam().concurrency() == 2) {
+    EXPECT_GE(policy.impl_num_schedules(), 2);  // the case of the planner test above
+  }
+  const int ways = policy.impl_num_schedules();
+  for (int launch = 0; launch < 3 * ways + 4; ++launch) {
+    Tickets tickets(n);
+    Kokkos::parallel_for(policy, tickets.functor());
+    check_tickets(tickets, edges, "launch " + std::to_string(launch));
+    EXPECT_LT(policy.impl_preferred_schedule(), ways);
+  }
+  const auto& choice = policy.impl_plan()->choice;
+  for (int w = 0; w < ways && TypeParam().concurrency() > 1; ++w) {
+    EXPECT_LT(choice.time_ns(w), 1e300) << "schedule " << w << " never ran";
+  }
+  // A reduction over the same policy runs through the same choice.
+  std::int64_t sum = 0;
+  Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(std::int32_t i, std::int64_t& acc) { acc += i; }, sum);
+  EXPECT_EQ(sum, std::int64_t(n) * (n - 1) / 2);
 }
 
 }  // namespace

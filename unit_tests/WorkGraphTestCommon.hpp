@@ -61,10 +61,10 @@ struct HandWorkGraphQueue {
   HandWorkGraphQueue& operator=(const HandWorkGraphQueue&) = delete;
 };
 
-// The items of each scheduling unit a policy planned, on the host.
+// The items of each scheduling unit of one of the schedules a policy planned, on the host.
 template <class Policy>
-std::vector<std::vector<std::int32_t>> planned_units(const Policy& policy) {
-  const auto& plan = *policy.impl_plan();
+std::vector<std::vector<std::int32_t>> planned_units(const Policy& policy, int schedule = 0) {
+  const auto& plan = policy.impl_plan()->schedules.at(static_cast<std::size_t>(schedule));
   auto items = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_items);
   auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_begin);
   std::vector<std::vector<std::int32_t>> units(static_cast<std::size_t>(plan.num_units));

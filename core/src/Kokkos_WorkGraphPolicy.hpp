@@ -38,12 +38,14 @@
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_View.hpp>
+#include <impl/Kokkos_MeasuredChoice.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 #include <impl/Kokkos_WorkGraphAnalysis.hpp>
 #include <impl/Kokkos_WorkGraphQueue.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -66,16 +68,13 @@ struct WorkGraphOptions {
 
 namespace Impl {
 
-// What a policy computes at construction, shared by its copies, and the run-time state its
-// launches reuse.
+// One way to schedule a graph's items on several workers: the units, their DAG and the ready
+// array at the start of a launch.
 template <class MemorySpace>
-struct WorkGraphPlan {
+struct WorkGraphSchedule {
   using ints = View<std::int32_t*, MemorySpace>;
   using bytes = View<std::uint8_t*, MemorySpace>;
 
-  std::int32_t num_items = 0;
-  int num_priorities = 1;
-  ints order;  // a topological order (one worker runs it); empty when unchecked
   // The scheduling units: ranges of unit_items, or the items themselves when unit_items is empty.
   std::int32_t num_units = 0;
   ints unit_items, unit_begin, unit_first, unit_row_map, unit_succ, unit_indegree;
@@ -86,15 +85,9 @@ struct WorkGraphPlan {
   // homes' balance); empty otherwise.
   std::vector<std::int64_t> initial_items_prefix;
 
-  // Run-time state, reused by launches that do not overlap.
-  struct State {
-    ints waiting, ready, control;
-    View<std::int64_t*, MemorySpace> homes;
-    typename View<std::int64_t*, MemorySpace>::HostMirror homes_initial;  // the shares, packed
-    int max_workers = 0;
-  };
-  State state;
-  std::atomic<bool> busy{false};
+  WorkGraphSchedule() = default;
+  // Takes the units' host arrays (consumes them).
+  WorkGraphSchedule(WorkGraphUnits& units, int num_priorities);
 
   template <class T>
   static View<T*, MemorySpace> to_space(const std::string& label, const std::vector<T>& v) {
@@ -102,61 +95,156 @@ struct WorkGraphPlan {
     if (!v.empty()) deep_copy(out, View<const T*, HostSpace, MemoryUnmanaged>(v.data(), v.size()));
     return out;
   }
+};
+
+template <class MemorySpace>
+WorkGraphSchedule<MemorySpace>::WorkGraphSchedule(WorkGraphUnits& units, int num_priorities) {
+  if (!units.items.empty()) {
+    unit_items = to_space("Kokkos::WorkGraphPolicy::unit_items", units.items);
+    unit_begin = to_space("Kokkos::WorkGraphPolicy::unit_begin", units.begin);
+    unit_first = to_space("Kokkos::WorkGraphPolicy::unit_first", work_graph_unit_first(units));
+  }
+  if (num_priorities == 1) units.priority.clear();
+  num_units = static_cast<std::int32_t>(units.indegree.size());
+  unit_row_map = to_space("Kokkos::WorkGraphPolicy::unit_row_map", units.row_map);
+  unit_succ = to_space("Kokkos::WorkGraphPolicy::unit_successors", units.succ);
+  unit_indegree = to_space("Kokkos::WorkGraphPolicy::unit_indegree", units.indegree);
+  unit_priority = to_space("Kokkos::WorkGraphPolicy::unit_priority", units.priority);
+
+  // The ready array at launch: one range per priority, the units with nothing to wait for at
+  // the front of their range in unit order.
+  WorkGraphReadyRanges ranges(units.priority.empty() ? nullptr : units.priority.data(), num_units, num_priorities);
+  for (std::int32_t u = 0; u < num_units; ++u) {
+    if (units.indegree[static_cast<std::size_t>(u)] == 0) ranges.push(u);
+  }
+  std::vector<std::int32_t> ready(static_cast<std::size_t>(num_units), WorkGraphQueue::empty);
+  for (int p = 0; p < num_priorities; ++p) {
+    for (std::int32_t s = ranges.range_begin()[static_cast<std::size_t>(p)]; s < ranges.tails()[static_cast<std::size_t>(p)]; ++s) {
+      ready[static_cast<std::size_t>(s)] = ranges.slots()[static_cast<std::size_t>(s)];
+    }
+  }
+  ready_initial = to_space("Kokkos::WorkGraphPolicy::ready_initial", ready);
+  range_begin = ranges.range_begin();
+  tail_initial = ranges.tails();
+  if (num_priorities == 1 && num_units > 0) {
+    initial_items_prefix.assign(1, 0);
+    for (std::int32_t k = 0; k < tail_initial[0]; ++k) {
+      const auto u = static_cast<std::size_t>(ready[static_cast<std::size_t>(k)]);
+      const std::int64_t items = units.begin.empty() ? 1 : units.begin[u + 1] - units.begin[u];
+      initial_items_prefix.push_back(initial_items_prefix.back() + items);
+    }
+  }
+}
+
+// What a policy computes at construction, shared by its copies, and the run-time state its
+// launches reuse.
+//
+// A plan may hold several schedules (work_graph_plan_units: the planner's best estimate and
+// contenders it cannot rank without the functor).  Launches then choose by timing them: the
+// first launches run each schedule three times in a row, schedule 0 first, timing the last two
+// (the first after a switch pays for data the other schedule left in the other core's cache);
+// later launches run the fastest, and re-time the others every epoch (64 launches, doubling
+// while the choice holds, up to 4096); a schedule 1.5 times slower than the fastest in two
+// epochs in a row is not timed again.  Any schedule gives the functor the same guarantees, so
+// only the time differs.
+template <class MemorySpace>
+struct WorkGraphPlan {
+  using ints = View<std::int32_t*, MemorySpace>;
+  using schedule_type = WorkGraphSchedule<MemorySpace>;
+  static constexpr MeasuredChoice::Options choice_options{
+      .samples_per_way = 2, .warmup_per_way = 1, .epoch = 64, .max_epoch = 4096, .prune_ratio = 1.5};
+
+  std::int32_t num_items = 0;
+  int num_priorities = 1;
+  ints order;  // a topological order (one worker runs it); empty when unchecked
+  std::vector<schedule_type> schedules;  // at least one
+  MeasuredChoice choice;                 // driven by the launch that holds `busy`
+  std::atomic<int> preferred{0};         // the schedule the choice prefers now
+
+  // Run-time state, reused by launches that do not overlap.
+  struct State {
+    ints waiting, ready, control;
+    View<std::int64_t*, MemorySpace> homes;
+    // Per schedule, the homes' shares packed (empty without homes).
+    std::vector<typename View<std::int64_t*, MemorySpace>::HostMirror> homes_initial;
+    int max_workers = 0;
+  };
+  State state;
+  std::atomic<bool> busy{false};
+
+  void set_schedules(std::vector<schedule_type> s) {
+    schedules = std::move(s);
+    choice = MeasuredChoice(static_cast<int>(schedules.size()), choice_options);
+  }
 
   State make_state(int workers) const {
     State s;
     s.max_workers = workers;
-    s.waiting = ints(view_alloc("Kokkos::WorkGraphPolicy::waiting", WithoutInitializing), num_units);
-    s.ready = ints(view_alloc("Kokkos::WorkGraphPolicy::ready", WithoutInitializing), num_units);
+    std::int32_t units = 0;
+    bool homes = false;
+    for (const auto& schedule : schedules) {
+      units = std::max(units, schedule.num_units);
+      homes = homes || !schedule.initial_items_prefix.empty();
+    }
+    s.waiting = ints(view_alloc("Kokkos::WorkGraphPolicy::waiting", WithoutInitializing), units);
+    s.ready = ints(view_alloc("Kokkos::WorkGraphPolicy::ready", WithoutInitializing), units);
     s.control = ints("Kokkos::WorkGraphPolicy::control", WorkGraphQueue::control_size(num_priorities, workers));
-    if (!initial_items_prefix.empty()) {
+    if (homes) {
       s.homes = View<std::int64_t*, MemorySpace>("Kokkos::WorkGraphPolicy::homes",
                                                   static_cast<std::size_t>(workers) * WorkGraphQueue::home_stride);
-      s.homes_initial = create_mirror(s.homes);
-      const auto bounds = work_graph_balanced_split(initial_items_prefix, workers);
+    }
+    for (const auto& schedule : schedules) {
+      auto& packed = s.homes_initial.emplace_back();
+      if (schedule.initial_items_prefix.empty()) continue;
+      packed = create_mirror(s.homes);
+      const auto bounds = work_graph_balanced_split(schedule.initial_items_prefix, workers);
       for (int w = 0; w < workers; ++w) {
-        s.homes_initial(static_cast<std::size_t>(w) * WorkGraphQueue::home_stride) =
+        packed(static_cast<std::size_t>(w) * WorkGraphQueue::home_stride) =
             WorkGraphQueue::pack_home(bounds[static_cast<std::size_t>(w)], bounds[static_cast<std::size_t>(w) + 1]);
       }
     }
     return s;
   }
 
-  // Resets `s` for a launch and returns the queue over it.
-  WorkGraphQueue prepare(const State& s) const {
-    copy(s.waiting, unit_indegree);
-    copy(s.ready, ready_initial);
+  // Resets `s` for a launch of schedule `which` and returns the queue over it.
+  WorkGraphQueue prepare(const State& s, int which) const {
+    const schedule_type& schedule = schedules[static_cast<std::size_t>(which)];
+    copy(s.waiting, schedule.unit_indegree);
+    copy(s.ready, schedule.ready_initial);
     auto control = create_mirror_view(s.control);
     std::fill_n(control.data(), control.extent(0), 0);
     WorkGraphQueue q;
-    q.num_units = num_units;
+    q.num_units = schedule.num_units;
     q.num_priorities = num_priorities;
     q.max_workers = s.max_workers;
     q.control = control.data();
     for (int p = 0; p < num_priorities; ++p) {
-      *q.head(p) = range_begin[static_cast<std::size_t>(p)];
-      *q.tail(p) = tail_initial[static_cast<std::size_t>(p)];
+      *q.head(p) = schedule.range_begin[static_cast<std::size_t>(p)];
+      *q.tail(p) = schedule.tail_initial[static_cast<std::size_t>(p)];
     }
-    if (!initial_items_prefix.empty()) {
+    if (!schedule.initial_items_prefix.empty()) {
       // The ready units go to the homes; the shared queue starts empty after them.
       *q.head(0) = *q.tail(0);
       q.num_homes = s.max_workers;
-      copy(s.homes, s.homes_initial);
+      copy(s.homes, s.homes_initial[static_cast<std::size_t>(which)]);
       q.homes = s.homes.data();
     }
     copy(s.control, control);
-    q.items = unit_items.extent(0) > 0 ? unit_items.data() : nullptr;
-    q.begin = unit_begin.data();
-    q.first = unit_first.data();
-    q.row_map = unit_row_map.data();
-    q.succ = unit_succ.data();
-    q.indegree = unit_indegree.data();
-    q.priority = unit_priority.extent(0) > 0 ? unit_priority.data() : nullptr;
+    q.items = schedule.unit_items.extent(0) > 0 ? schedule.unit_items.data() : nullptr;
+    q.begin = schedule.unit_begin.data();
+    q.first = schedule.unit_first.data();
+    q.row_map = schedule.unit_row_map.data();
+    q.succ = schedule.unit_succ.data();
+    q.indegree = schedule.unit_indegree.data();
+    q.priority = schedule.unit_priority.extent(0) > 0 ? schedule.unit_priority.data() : nullptr;
     q.waiting = s.waiting.data();
     q.ready = s.ready.data();
     q.control = s.control.data();
     return q;
   }
+
+  // Whether several workers schedule units (otherwise one worker runs `order`).
+  bool has_units() const { return schedules.front().unit_items.extent(0) > 0; }
 
  private:
   // A launch's reset: a plain copy where the host can reach the memory (deep_copy would fence
@@ -171,28 +259,35 @@ struct WorkGraphPlan {
   }
 };
 
-// One launch over a policy, on the host side: takes (or makes) the run-time state, and after
-// the workers return turns a stall into an abort that names the cycle.
+// One launch over a policy, on the host side: takes (or makes) the run-time state, picks the
+// schedule (timing it when the plan's choice asks), and after the workers return turns a stall
+// into an abort that names the cycle.
 template <class Policy>
 class WorkGraphLaunch {
   using Plan = typename Policy::impl_plan_type;
+  using Clock = std::chrono::steady_clock;
 
  public:
   WorkGraphLaunch(const Policy& policy, int workers) : m_policy(policy), m_plan(*policy.impl_plan()) {
     const int needed = std::max(workers, 1);
     // Without units one worker runs the order: the queue is not used.
-    if (m_plan.order.extent(0) > 0 && (needed == 1 || m_plan.unit_items.extent(0) == 0)) return;
+    if (m_plan.order.extent(0) > 0 && (needed == 1 || !m_plan.has_units())) return;
     if (!m_plan.busy.exchange(true, std::memory_order_acquire)) {
       m_owns_shared = true;
       if (m_plan.state.max_workers < needed) m_plan.state = m_plan.make_state(needed);
       m_state = m_plan.state;
+      const MeasuredChoice::Decision d = m_plan.choice.next();
+      m_schedule = d.way;
+      m_timed = d.timed;
     } else {
       // Another launch of this policy is running (another host thread, or a launch from inside
-      // its own functor): this one gets state of its own.
+      // its own functor): this one gets state of its own, and leaves the choice to that one.
       m_state = m_plan.make_state(needed);
+      m_schedule = m_plan.preferred.load(std::memory_order_relaxed);
     }
-    m_queue = m_plan.prepare(m_state);
+    m_queue = m_plan.prepare(m_state, m_schedule);
     m_prepared = true;
+    if (m_timed) m_start = Clock::now();
   }
   ~WorkGraphLaunch() {
     if (m_owns_shared) m_plan.busy.store(false, std::memory_order_release);
@@ -205,8 +300,7 @@ class WorkGraphLaunch {
   // inlined into its loop.
   template <class RunItems>
   void run_worker(int rank, int size, const RunItems& run_items) const {
-    const bool planned_units = m_plan.unit_items.extent(0) > 0;
-    if (m_plan.order.extent(0) > 0 && (size == 1 || !planned_units)) {
+    if (m_plan.order.extent(0) > 0 && (size == 1 || !m_plan.has_units())) {
       // One worker runs the whole order; without units (the policy was planned for one worker)
       // the others have nothing to do.
       if (rank == 0) run_items(m_plan.order.data(), 0, m_plan.num_items);
@@ -219,9 +313,14 @@ class WorkGraphLaunch {
     }
   }
 
-  // After the workers returned: a stalled launch means a cycle the constructor did not check.
+  // After the workers returned: reports the time when the choice asked for it; a stalled
+  // launch means a cycle the constructor did not check.
   void finish() const {
     if (!m_prepared) return;
+    if (m_timed) {
+      m_plan.choice.record(m_schedule, std::chrono::duration<double, std::nano>(Clock::now() - m_start).count());
+      m_plan.preferred.store(m_plan.choice.fastest(), std::memory_order_relaxed);
+    }
     auto stalled = *m_queue.stalled();
     if (stalled == 0) return;
     // The items that ran are exactly those Kahn's algorithm reaches: the others are left.
@@ -247,8 +346,11 @@ class WorkGraphLaunch {
   Plan& m_plan;
   typename Plan::State m_state;
   WorkGraphQueue m_queue;
+  int m_schedule = 0;
   bool m_prepared = false;
   bool m_owns_shared = false;
+  bool m_timed = false;
+  Clock::time_point m_start;
 };
 
 template <class T>
@@ -274,6 +376,7 @@ class WorkGraphPolicy {
   using graph_type = Kokkos::Crs<index_type, execution_space, void, index_type>;
   using options_type = Experimental::WorkGraphOptions;
   using impl_plan_type = Impl::WorkGraphPlan<memory_space>;
+  using impl_schedule_type = Impl::WorkGraphSchedule<memory_space>;
 
   WorkGraphPolicy(const graph_type& graph, const options_type& options = {})
       : WorkGraphPolicy(execution_space(), graph, options) {}
@@ -323,8 +426,14 @@ class WorkGraphPolicy {
   index_type num_items() const { return static_cast<index_type>(m_plan->num_items); }
 
   // The number of scheduling units several workers share the items in (num_items() when
-  // every item is scheduled on its own).
-  index_type impl_num_units() const { return static_cast<index_type>(m_plan->num_units); }
+  // every item is scheduled on its own), in the schedule launches prefer now (see
+  // Impl::WorkGraphPlan: the first until launches have timed the others).
+  index_type impl_num_units() const {
+    return static_cast<index_type>(m_plan->schedules[static_cast<std::size_t>(m_plan->preferred.load())].num_units);
+  }
+  // The schedules launches choose between, and the one they prefer now.
+  int impl_num_schedules() const { return static_cast<int>(m_plan->schedules.size()); }
+  int impl_preferred_schedule() const { return m_plan->preferred.load(); }
   const std::shared_ptr<impl_plan_type>& impl_plan() const { return m_plan; }
 
  private:
@@ -344,7 +453,7 @@ class WorkGraphPolicy {
     plan.num_items = n;
     plan.num_priorities = num_priorities;
 
-    Impl::WorkGraphUnits units;
+    std::vector<Impl::WorkGraphUnits> planned;  // the schedules several workers choose between
     if (options.check_graph) {
       Impl::WorkGraphOrder order;
       std::vector<std::int32_t> waiting = std::move(indegree);  // the units have their own
@@ -354,62 +463,30 @@ class WorkGraphPolicy {
         Impl::throw_runtime_exception(Impl::work_graph_cycle_message(who, g, left));
       }
       const int workers = m_space.concurrency();
-      if (workers > 1 && n > 0) {
-        Impl::work_graph_plan_units(g, order, item_priority, workers, options.unit_size, units);
-      }
+      if (workers > 1 && n > 0) planned = Impl::work_graph_plan_units(g, order, item_priority, workers, options.unit_size);
       // One worker's order: with priorities, Kahn's (which honours them exactly); without,
-      // the units' order, or a banded level order (see Kokkos_WorkGraphAnalysis.hpp).
+      // the first schedule's units in order, or a banded level order (see
+      // Kokkos_WorkGraphAnalysis.hpp).
       if (item_priority != nullptr) {
-        plan.order = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
-      } else if (units.items.empty()) {
-        plan.order = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::order", Impl::work_graph_serial_order(g, order));
+        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
+      } else if (planned.empty()) {
+        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", Impl::work_graph_serial_order(g, order));
       }
-    }
-    if (!units.items.empty()) {
-      plan.unit_items = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_items", units.items);
-      plan.unit_begin = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_begin", units.begin);
-      plan.unit_first = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_first", Impl::work_graph_unit_first(units));
-      if (item_priority == nullptr) plan.order = plan.unit_items;
-    } else if (!options.check_graph) {
+    } else {
       // The seed's scheduling: every item its own unit, successors straight from the graph.
+      Impl::WorkGraphUnits& units = planned.emplace_back();
       units.row_map.resize(static_cast<std::size_t>(n) + 1);
       units.succ.resize(entries.extent(0));
       for (std::int32_t i = 0; i <= n; ++i) units.row_map[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(row_map(i));
       for (std::size_t k = 0; k < entries.extent(0); ++k) units.succ[k] = static_cast<std::int32_t>(entries(k));
       units.indegree = std::move(indegree);
       units.priority = std::move(priority);
-    }  // else one worker runs plan.order: nothing to schedule
-    if (num_priorities == 1) units.priority.clear();
-    plan.num_units = static_cast<std::int32_t>(units.indegree.size());
-    plan.unit_row_map = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_row_map", units.row_map);
-    plan.unit_succ = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_successors", units.succ);
-    plan.unit_indegree = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_indegree", units.indegree);
-    plan.unit_priority = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::unit_priority", units.priority);
-
-    // The ready array at launch: one range per priority, the units with nothing to wait for
-    // at the front of their range in unit order.
-    Impl::WorkGraphReadyRanges ranges(units.priority.empty() ? nullptr : units.priority.data(), plan.num_units,
-                                      num_priorities);
-    for (std::int32_t u = 0; u < plan.num_units; ++u) {
-      if (units.indegree[static_cast<std::size_t>(u)] == 0) ranges.push(u);
     }
-    std::vector<std::int32_t> ready(static_cast<std::size_t>(plan.num_units), Impl::WorkGraphQueue::empty);
-    for (int p = 0; p < num_priorities; ++p) {
-      for (std::int32_t s = ranges.range_begin()[static_cast<std::size_t>(p)]; s < ranges.tails()[static_cast<std::size_t>(p)]; ++s) {
-        ready[static_cast<std::size_t>(s)] = ranges.slots()[static_cast<std::size_t>(s)];
-      }
-    }
-    plan.ready_initial = impl_plan_type::to_space("Kokkos::WorkGraphPolicy::ready_initial", ready);
-    plan.range_begin = ranges.range_begin();
-    plan.tail_initial = ranges.tails();
-    if (num_priorities == 1 && plan.num_units > 0) {
-      plan.initial_items_prefix.assign(1, 0);
-      for (std::int32_t k = 0; k < plan.tail_initial[0]; ++k) {
-        const auto u = static_cast<std::size_t>(ready[static_cast<std::size_t>(k)]);
-        const std::int64_t items = units.begin.empty() ? 1 : units.begin[u + 1] - units.begin[u];
-        plan.initial_items_prefix.push_back(plan.initial_items_prefix.back() + items);
-      }
-    }
+    if (planned.empty()) planned.emplace_back();  // one worker runs plan.order: nothing to schedule
+    std::vector<impl_schedule_type> schedules;
+    for (auto& units : planned) schedules.emplace_back(units, num_priorities);
+    plan.set_schedules(std::move(schedules));
+    if (plan.has_units() && item_priority == nullptr) plan.order = plan.schedules.front().unit_items;
     plan.state = plan.make_state(std::max(1, static_cast<int>(m_space.concurrency())));
   }
 

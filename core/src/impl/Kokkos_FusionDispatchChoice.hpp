@@ -9,15 +9,13 @@
 // the recording thread dirty, which slows the next window's recording.  Whether that beats
 // running the whole run on one core depends on the machine and the functors (20 axpys of
 // 1000 doubles: the caller wins; Black-Scholes at 1000 options: a close call that changes
-// with the machine's state), so the choice is measured, not modelled: each epoch of 64
-// executions times two executions each way and keeps the faster.  A run that takes more than
-// 100 us on the workers is never tried on the caller (the fork/join it could save is under
-// 3% of it).  Only memoized runs adapt: they are the ones an iterative program repeats.
-#include <Kokkos_Macros.hpp>
+// with the machine's state), so the choice is measured, not modelled (Impl::MeasuredChoice):
+// each epoch of 64 executions times two executions each way and keeps the faster.  A run that
+// takes more than 100 us on the workers is never tried on the caller (the fork/join it could
+// save is under 3% of it).  Only memoized runs adapt: they are the ones an iterative program repeats.
+#include <impl/Kokkos_MeasuredChoice.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <limits>
 
 namespace Kokkos::Impl {
 
@@ -34,29 +32,21 @@ class FusionDispatchChoice {
 
   Decision next(int workers) {
     if (workers <= 1) return {};  // the workers are the caller already
-    const std::uint32_t k = m_executions++ % epoch;
-    if (k == 0) m_workers_ns = m_caller_ns = unknown;  // the machine's state may have changed
-    if (k < samples_per_way) return {false, true};
-    if (k < 2 * samples_per_way) {
+    const MeasuredChoice::Decision d = m_choice.next([&](int way) {
       // The run's work on one core is at most about workers times its time on all of them.
-      const bool worth_trying = m_workers_ns * workers <= caller_probe_limit_ns;
-      return {worth_trying, worth_trying};
-    }
-    return {m_caller_ns < m_workers_ns, false};
+      return way == on_workers || workers_ns() * workers <= caller_probe_limit_ns;
+    });
+    return {d.way == on_caller_way, d.timed};
   }
 
-  void record(bool on_caller, double ns) {
-    double& best = on_caller ? m_caller_ns : m_workers_ns;
-    best = std::min(best, ns);  // preemption only ever adds time: the minimum is the signal
-  }
+  void record(bool on_caller, double ns) { m_choice.record(on_caller ? on_caller_way : on_workers, ns); }
 
-  double workers_ns() const { return m_workers_ns; }
-  double caller_ns() const { return m_caller_ns; }
+  double workers_ns() const { return m_choice.time_ns(on_workers); }
+  double caller_ns() const { return m_choice.time_ns(on_caller_way); }
 
  private:
-  static constexpr double unknown = std::numeric_limits<double>::infinity();
-  double m_workers_ns = unknown, m_caller_ns = unknown;
-  std::uint32_t m_executions = 0;
+  static constexpr int on_workers = 0, on_caller_way = 1;  // way 0 is timed first in an epoch
+  MeasuredChoice m_choice{2, {.samples_per_way = samples_per_way, .epoch = epoch, .max_epoch = epoch}};
 };
 
 }  // namespace Kokkos::Impl

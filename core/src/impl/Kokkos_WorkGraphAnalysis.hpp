@@ -564,7 +564,7 @@ inline int work_graph_log2_ceil(std::int64_t x) {
   return s;
 }
 
-// Chooses the units for `workers` workers.  Candidates are banded level orders with bands of
+// Plans the units for `workers` workers.  Candidates are banded level orders with bands of
 // 16 units' worth of items or a single band, cut into units of 4096 items, then 1024, 256, 64
 // (at least four units per worker), and with the largest units also bands of a 4P-th and a
 // 2P-th of the items.  The estimated time of a candidate is
@@ -581,12 +581,29 @@ inline int work_graph_log2_ceil(std::int64_t x) {
 // every candidate costs a pass over the graph.  A level-synchronous plan
 // (WorkGraphPlanner::leveled) competes too; it wins on graphs with wide levels and many edges
 // between them.  unit_size > 0 forces the unit size.
+//
+// The estimate counts in cheap functor calls and knows nothing of the functor's own data, so
+// it cannot rank plans whose difference is the functor's cost or cache footprint.  Returns the
+// schedules a launch chooses between by timing them (WorkGraphPlan, Impl::MeasuredChoice): the
+// best estimate first, then at most two contenders:
+//   - when the level-synchronous plan wins, bands of four of the largest units: a level of a
+//     graph with long edges is scattered over the whole numbering, so the level-synchronous
+//     order touches a new cache line per item where a band's levels stay within a working set
+//     a core's cache holds (2^20-item random DAG, 6.4 ns per item: bands of 2^14 items 5.4-6.8
+//     ms on 2 threads, the level-synchronous plan 7.2-7.8 ms, in the same session);
+//   - the runner-up, when its estimate is within 10% of the best (the band height of the
+//     wavefront above, which the transfer cost decides).
 template <class SizeT, class IndexT>
-void work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o,
-                           const std::uint8_t* item_priority, int workers, std::int32_t unit_size,
-                           WorkGraphUnits& out) {
+std::vector<WorkGraphUnits> work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o,
+                                                  const std::uint8_t* item_priority, int workers, std::int32_t unit_size) {
   // In cheap functor calls (a few ns each): a queue operation and a locked update cost ~20 ns.
   constexpr std::int64_t unit_cost = 32, edge_cost = 8, transfer_cost = 32;
+  constexpr int leveled = -1;  // a candidate's shift when it is the level-synchronous plan
+  struct Candidate {
+    int shift = 0;
+    std::int32_t size = 0;
+    std::int64_t estimate = 0, edges = 0;
+  };
   const std::int64_t n = g.num_items;
   const std::int64_t p = std::max(1, workers);
   std::int32_t largest = unit_size > 0 ? unit_size : 4096;
@@ -594,11 +611,13 @@ void work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkG
     while (largest > 1 && largest > n / (4 * p)) largest /= 4;
   }
   WorkGraphPlanner<SizeT, IndexT> planner(g, o);
-  std::int64_t best_estimate = -1, best_edges = 0;
-  std::int32_t best_size = 0;
-  int best_shift = 0;
+  std::vector<Candidate> candidates;
+  auto best = [&] {
+    return *std::min_element(candidates.begin(), candidates.end(),
+                             [](const Candidate& x, const Candidate& y) { return x.estimate < y.estimate; });
+  };
   for (std::int32_t size = largest; size >= 1; size /= 4) {
-    const std::int64_t before = best_estimate;
+    const std::int64_t before = candidates.empty() ? -1 : best().estimate;
     std::int64_t shortest_path = n;
     const int shifts[] = {work_graph_log2_ceil(size) + 4, work_graph_log2_ceil((n + 4 * p - 1) / (4 * p)),
                           work_graph_log2_ceil((n + 2 * p - 1) / (2 * p)), planner.one_band};
@@ -615,29 +634,43 @@ void work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkG
       const std::int64_t estimate = (n + p - 1) / p + c.critical_path * (p - 1) / p + c.units * unit_cost +
                                     c.edges * edge_cost + c.cross_band_edges * transfer_cost;
       shortest_path = std::min(shortest_path, c.critical_path);
-      if (best_estimate < 0 || estimate < best_estimate) {
-        best_estimate = estimate;
-        best_edges = c.edges;
-        best_size = size;
-        best_shift = shift;
-      }
+      candidates.push_back({shift, size, estimate, c.edges});
     }
     const bool short_enough = 4 * p * shortest_path <= n;
-    const bool improved = before < 0 || best_estimate < before;
+    const bool improved = before < 0 || best().estimate < before;
     if (unit_size > 0 || short_enough || !improved || size < 4) break;
   }
   if (unit_size <= 0 && p > 1) {
     const auto c = planner.leveled(p, 256);
     const std::int64_t estimate =
         (n + p - 1) / p + c.critical_path * (p - 1) / p + c.units * unit_cost + c.edges * edge_cost;
-    if (estimate < best_estimate) {
-      planner.build_leveled(item_priority, out);
-      return;
+    candidates.push_back({leveled, 0, estimate, c.edges});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& x, const Candidate& y) { return x.estimate < y.estimate; });
+  std::vector<Candidate> chosen(1, candidates.front());
+  if (unit_size <= 0 && p > 1) {
+    const int local_shift = work_graph_log2_ceil(largest) + 2;
+    auto add = [&](const Candidate& c) {
+      const bool known = std::any_of(chosen.begin(), chosen.end(),
+                                     [&](const Candidate& k) { return k.shift == c.shift && k.size == c.size; });
+      if (!known) chosen.push_back(c);
+    };
+    if (chosen[0].shift == leveled && (std::int64_t(1) << local_shift) < n) add({local_shift, largest, 0, 0});
+    if (candidates.size() > 1 && 10 * candidates[1].estimate <= 11 * candidates[0].estimate) add(candidates[1]);
+  }
+  std::vector<WorkGraphUnits> schedules(chosen.size());
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    if (chosen[k].shift == leveled) {
+      planner.leveled(p, 256);
+      planner.build_leveled(item_priority, schedules[k]);
+    } else {
+      planner.sequence(chosen[k].shift);
+      planner.cut(chosen[k].size);
+      planner.build(item_priority, chosen[k].edges, schedules[k]);
     }
   }
-  planner.sequence(best_shift);
-  planner.cut(best_size);
-  planner.build(item_priority, best_edges, out);
+  return schedules;
 }
 
 // One worker's order without priorities: the banded level order with bands of 4096 items
