@@ -31,8 +31,9 @@
 //     order (one ready-queue operation and one waiting-count update per unit, not per item),
 //     cut so that the units' DAG keeps its parallelism; one worker runs a topological order
 //     with no synchronisation at all.  WorkGraphOptions::unit_size forces the unit size (1:
-//     every item its own unit).  See impl/Kokkos_WorkGraphAnalysis.hpp and
-//     impl/Kokkos_WorkGraphQueue.hpp.
+//     every item its own unit).  The plan may keep contenders its cost model cannot rank
+//     without the functor; launches then choose between them by timing (Impl::WorkGraphPlan).
+//     See impl/Kokkos_WorkGraphAnalysis.hpp and impl/Kokkos_WorkGraphQueue.hpp.
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Crs.hpp>
