@@ -274,11 +274,7 @@ TEST(HostBackend, FusionDispatchChoiceMeasuresBothWaysAndKeepsTheFaster) {
 // epoch.
 TEST(MeasuredChoice, TimesEveryWayThenRunsTheFastest) {
   using Choice = Kokkos::Impl::MeasuredChoice;
-  Choice::Options options;
-  options.samples_per_way = 2;
-  options.warmup_per_way = 1;
-  options.epoch = 16;
-  options.max_epoch = 16;
+  const Choice::Options options{.samples_per_way = 2, .warmup_per_way = 1, .epoch = 16, .max_epoch = 16};
   Choice c(3, options);
   EXPECT_EQ(c.ways(), 3);
   for (int epoch = 0; epoch < 3; ++epoch) {
@@ -309,19 +305,14 @@ TEST(MeasuredChoice, TimesEveryWayThenRunsTheFastest) {
   EXPECT_EQ(Choice(0).ways(), 1);
   EXPECT_EQ(Choice(99).ways(), Choice::max_ways);
   // An epoch never ends before every way was timed.
-  Choice::Options tiny;
-  tiny.epoch = 1;
-  tiny.max_epoch = 1;
-  tiny.warmup_per_way = 1;
+  const Choice::Options tiny{.warmup_per_way = 1, .epoch = 1, .max_epoch = 1};
   EXPECT_EQ(Choice(3, tiny).epoch_length(), 3u * (1 + tiny.samples_per_way));
 }
 
 // A settled choice is re-timed ever more rarely; a change of winner does not grow the epoch.
 TEST(MeasuredChoice, EpochDoublesWhileTheWinnerHolds) {
   using Choice = Kokkos::Impl::MeasuredChoice;
-  Choice::Options options;
-  options.epoch = 8;
-  options.max_epoch = 64;
+  const Choice::Options options{.epoch = 8, .max_epoch = 64};
   Choice c(2, options);
   // Runs one epoch (its length is decided when it starts) and returns its length.
   auto run_epoch = [&](double way0, double way1) {
@@ -347,10 +338,7 @@ TEST(MeasuredChoice, EpochDoublesWhileTheWinnerHolds) {
 // never chosen.
 TEST(MeasuredChoice, PrunesSlowWaysAndSkipsIneligibleOnes) {
   using Choice = Kokkos::Impl::MeasuredChoice;
-  Choice::Options options;
-  options.epoch = 10;
-  options.max_epoch = 10;
-  options.prune_ratio = 1.5;
+  const Choice::Options options{.epoch = 10, .max_epoch = 10, .prune_ratio = 1.5};
   auto run = [&](Choice& c, int epochs, const std::vector<std::vector<double>>& ns_of_epoch) {
     std::vector<int> timed_ways;
     for (int k = 0; k < epochs * 10; ++k) {
