@@ -87,7 +87,8 @@ struct WorkGraphSchedule {
   std::vector<std::int64_t> initial_items_prefix;
 
   WorkGraphSchedule() = default;
-  // Takes the units' host arrays (consumes them).
+  // Copies the units' host arrays to the memory space (dropping their priorities when there
+  // is a single one).
   WorkGraphSchedule(WorkGraphUnits& units, int num_priorities);
 
   template <class T>
