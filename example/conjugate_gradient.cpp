@@ -1,11 +1,10 @@
-// Conjugate gradient on the 1-D Laplacian (tridiag(-1, 2, -1)), written with the array
-// algorithms plus one annotated matrix-vector launch that reads p through shifted subviews.
-// Each dot product ends its fused run and hands its value to the host:
-//   {Ap = A p, pAp = dot(p, Ap)}  {x += alpha p, r -= alpha Ap, rr = dot(r, r)}  {p = r + beta p}
+// Conjugate gradient on the 1-D Laplacian (conjugate_gradient.hpp) to a tolerance, fused and
+// unfused; the solutions must be identical and solve the system.
 //   conjugate_gradient [--small]
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
-#include <Kokkos_StdAlgorithms_Fused.hpp>
+
+#include "conjugate_gradient.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -13,36 +12,14 @@
 #include <iostream>
 
 namespace KE = Kokkos::Experimental;
-using Array = Kokkos::View<double*, Kokkos::HostSpace>;
-using Range = std::pair<std::int64_t, std::int64_t>;
+using conjugate_gradient::Array;
 
 // Returns the number of iterations; x holds the solution of A x = b.
 int solve(const Array& b, const Array& x, int max_iterations, double tolerance) {
   Kokkos::DefaultExecutionSpace space;
-  const std::int64_t n = static_cast<std::int64_t>(b.extent(0));
-  Array p_ext("p_ext", n + 2), r("r", n), Ap("Ap", n);  // p with a zero halo
-  const auto p = Kokkos::subview(p_ext, Range(1, n + 1));
-  const auto p_left = Kokkos::subview(p_ext, Range(0, n));
-  const auto p_right = Kokkos::subview(p_ext, Range(2, n + 2));
+  const conjugate_gradient::Workspace w(static_cast<std::int64_t>(b.extent(0)));
   KE::FusionScope scope;
-  KE::fill(space, x, 0.0);
-  KE::copy(space, b, r);
-  KE::copy(space, b, p);
-  double rr = KE::dot(space, r, r);
-  int it = 0;
-  for (; it < max_iterations && std::sqrt(rr) > tolerance; ++it) {
-    Kokkos::parallel_for("matvec",
-                         KE::with_accesses(Kokkos::RangePolicy<>(0, n), KE::reads(p), KE::reads(p_left),
-                                           KE::reads(p_right), KE::writes(Ap)),
-                         KOKKOS_LAMBDA(int i) { Ap(i) = 2.0 * p(i) - p_left(i) - p_right(i); });
-    const double alpha = rr / KE::dot(space, p, Ap);
-    KE::axpby(space, alpha, p, 1.0, x);
-    KE::axpby(space, -alpha, Ap, 1.0, r);
-    const double rr_new = KE::dot(space, r, r);
-    KE::axpby(space, 1.0, r, rr_new / rr, p);
-    rr = rr_new;
-  }
-  return it;
+  return conjugate_gradient::solve(space, b, x, w, max_iterations, tolerance);
 }
 
 int main(int argc, char* argv[]) {

@@ -1,5 +1,14 @@
-// Fusion: each program unfused, fused, and as one hand-written parallel_for (the limit), in the
-// same process, n = 1e3 .. 1e7, on Serial (1 thread) and the default space (--kokkos-num-threads).
+// Fusion: each example program unfused, fused, and as hand-written plain launches (the limit),
+// in the same process, n = 1e3 .. 1e7, on Serial (1 thread) and the default space
+// (--kokkos-num-threads).  The programs: a 20-launch axpy chain, Black-Scholes
+// (example/black_scholes.hpp), the weighted 1-D three-point stencil (example/stencil_1d.hpp,
+// 10 sweeps a run), the 2-D five-point stencil on a side x side grid with side = sqrt(n)
+// (example/stencil_2d.hpp, 10 sweeps a run) and 10 conjugate-gradient iterations
+// (example/conjugate_gradient.hpp); these two stop at n = 1e6, where a run already takes
+// tens of milliseconds (at 1e7 one benchmark took 3 to 8 s).  The hand-written limit is as few plain launches as the
+// program's data dependences allow without fusion: one for the chain and Black-Scholes, one
+// per sweep for the stencils (double-buffered), three per CG iteration.  Each benchmark first
+// checks that its limit computes what the unfused program does (CG: to rounding).
 //
 // The framework times the fused program; the counters give medians of all three variants
 // measured interleaved inside the same benchmark, and their ratios:
@@ -12,9 +21,13 @@
 #include <Kokkos_StdAlgorithms_Fused.hpp>
 
 #include "../example/black_scholes.hpp"
+#include "../example/conjugate_gradient.hpp"
+#include "../example/stencil_1d.hpp"
+#include "../example/stencil_2d.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <cstdint>
 #include <vector>
@@ -105,6 +118,20 @@ void report(benchmark::State& state, const std::vector<double>& m, std::int64_t 
   state.SetItemsProcessed(state.iterations() * n);
 }
 
+// Runs `program` unfused (fusion enabled, no window: each launch dispatched), fused (inside a
+// FusionScope) and the hand-written `loop`, interleaved; the framework times the fused one.
+template <class Program, class Loop>
+void compare_with_loop(benchmark::State& state, std::int64_t n, const Program& program, const Loop& loop) {
+  KE::set_fusion_enabled(true);
+  auto fused = [&] {
+    KE::FusionScope scope;
+    program();
+  };
+  const auto m = interleaved_medians(n >= 1000000 ? 0.05 : 0.02, program, fused, loop);
+  for (auto _ : state) fused();
+  report(state, m, n);
+}
+
 template <class Space>
 void BM_Chain20(benchmark::State& state) {
   const std::int64_t n = state.range(0);
@@ -112,16 +139,8 @@ void BM_Chain20(benchmark::State& state) {
   Arr x("x", n), y("y", n);
   Kokkos::deep_copy(x, 0.5);
   Kokkos::deep_copy(y, 0.0);
-  KE::set_fusion_enabled(true);
-  auto unfused = [&] { chain_launches(space, x, y); };  // no window: each launch dispatched
-  auto fused = [&] {
-    KE::FusionScope scope;
-    chain_launches(space, x, y);
-  };
-  auto loop = [&] { chain_loop(space, x, y); };
-  const auto m = interleaved_medians(n >= 1000000 ? 0.05 : 0.02, unfused, fused, loop);
-  for (auto _ : state) fused();
-  report(state, m, n);
+  compare_with_loop(
+      state, n, [&] { chain_launches(space, x, y); }, [&] { chain_loop(space, x, y); });
 }
 
 template <class Space>
@@ -129,16 +148,80 @@ void BM_BlackScholes(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   Space space;
   black_scholes::Data data(n);
+  compare_with_loop(
+      state, n, [&] { black_scholes::black_scholes_algorithms(space, data); },
+      [&] { black_scholes::black_scholes_single_loop(space, data); });
+}
+
+constexpr int stencil_sweeps = 10;
+constexpr int cg_iterations = 10;
+
+// The 1-D stencil in place on n + 2 points (n updated), 10 sweeps a run.
+template <class Space>
+void BM_Stencil1D(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Space space;
+  stencil_1d::Array a("a", n + 2), b("b", n + 2), output("output", n), scratch("scratch", n + 2);
+  for (std::int64_t i = 0; i < n + 2; ++i) a(i) = b(i) = (i % 17 == 0) ? 1.0 : 0.0;
   KE::set_fusion_enabled(true);
-  auto unfused = [&] { black_scholes::black_scholes_algorithms(space, data); };
-  auto fused = [&] {
-    KE::FusionScope scope;
-    black_scholes::black_scholes_algorithms(space, data);
-  };
-  auto loop = [&] { black_scholes::black_scholes_single_loop(space, data); };
-  const auto m = interleaved_medians(n >= 1000000 ? 0.05 : 0.02, unfused, fused, loop);
-  for (auto _ : state) fused();
-  report(state, m, n);
+  stencil_1d::iterate(space, a, output, stencil_sweeps);
+  stencil_1d::iterate_loop(space, b, scratch, stencil_sweeps);
+  space.fence();
+  for (std::int64_t i = 0; i < n + 2; ++i) {
+    if (a(i) != b(i)) return state.SkipWithError("the hand-written stencil differs from the program");
+  }
+  compare_with_loop(
+      state, n, [&] { stencil_1d::iterate(space, a, output, stencil_sweeps); },
+      [&] { stencil_1d::iterate_loop(space, a, scratch, stencil_sweeps); });
+}
+
+// The 2-D stencil on a side x side interior, side = sqrt(n), with a hot west wall; 10 sweeps a run.
+template <class Space>
+void BM_Stencil2D(benchmark::State& state) {
+  const auto side = static_cast<std::int64_t>(std::lround(std::sqrt(static_cast<double>(state.range(0)))));
+  Space space;
+  using stencil_2d::Grid;
+  Grid a("a", side + 2, side + 2), b("b", side + 2, side + 2), scratch("scratch", side + 2, side + 2);
+  Grid avg("avg", side, side), work("work", side, side);
+  for (std::int64_t i = 0; i < side + 2; ++i) a(i, 0) = b(i, 0) = 1.0;
+  KE::set_fusion_enabled(true);
+  stencil_2d::iterate(space, a, avg, work, stencil_sweeps);
+  stencil_2d::iterate_loop(space, b, scratch, stencil_sweeps);
+  space.fence();
+  for (std::int64_t i = 0; i < side + 2; ++i) {
+    for (std::int64_t j = 0; j < side + 2; ++j) {
+      if (a(i, j) != b(i, j)) return state.SkipWithError("the hand-written stencil differs from the program");
+    }
+  }
+  compare_with_loop(
+      state, side * side, [&] { stencil_2d::iterate(space, a, avg, work, stencil_sweeps); },
+      [&] { stencil_2d::iterate_loop(space, a, scratch, stencil_sweeps); });
+}
+
+// 10 CG iterations on the 1-D Laplacian of size n (tolerance 0: every variant does them all).
+template <class Space>
+void BM_ConjugateGradient(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Space space;
+  using conjugate_gradient::Array;
+  Array rhs("rhs", n), x("x", n), x_loop("x_loop", n);
+  for (std::int64_t i = 0; i < n; ++i) rhs(i) = std::sin(3.0 * double(i) / double(n)) + 0.1;
+  const conjugate_gradient::Workspace w(n);
+  KE::set_fusion_enabled(true);
+  const int it = conjugate_gradient::solve(space, rhs, x, w, cg_iterations, 0.0);
+  const int it_loop = conjugate_gradient::solve_loop(space, rhs, x_loop, w, cg_iterations, 0.0);
+  space.fence();
+  double largest = 0, error = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    largest = std::max(largest, std::fabs(x(i)));
+    error = std::max(error, std::fabs(x(i) - x_loop(i)));
+  }
+  if (it != cg_iterations || it_loop != cg_iterations || !(error <= 1e-10 * largest)) {
+    return state.SkipWithError("the hand-written CG differs from the program beyond rounding");
+  }
+  compare_with_loop(
+      state, n, [&] { conjugate_gradient::solve(space, rhs, x, w, cg_iterations, 0.0); },
+      [&] { conjugate_gradient::solve_loop(space, rhs, x, w, cg_iterations, 0.0); });
 }
 
 // Analysis cost per recorded launch: the 20-launch chain over an empty range (so nothing but
@@ -164,16 +247,22 @@ void BM_Analysis(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_Chain20<Kokkos::Serial>)->RangeMultiplier(10)->Range(1000, 10000000)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Chain20<Kokkos::DefaultExecutionSpace>)
-    ->RangeMultiplier(10)
-    ->Range(1000, 10000000)
-    ->UseRealTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_BlackScholes<Kokkos::Serial>)->RangeMultiplier(10)->Range(1000, 1000000)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_BlackScholes<Kokkos::DefaultExecutionSpace>)
-    ->RangeMultiplier(10)
-    ->Range(1000, 1000000)
-    ->UseRealTime()
-    ->Unit(benchmark::kMicrosecond);
+// Each program on Serial and on the default space, n = 1e3, 1e4, ... up to `largest`.
+#define KDAG_FUSION_BENCHMARK(program, largest)                                                   \
+  BENCHMARK(program<Kokkos::Serial>)                                                              \
+      ->RangeMultiplier(10)                                                                       \
+      ->Range(1000, largest)                                                                      \
+      ->UseRealTime()                                                                             \
+      ->Unit(benchmark::kMicrosecond);                                                            \
+  BENCHMARK(program<Kokkos::DefaultExecutionSpace>)                                               \
+      ->RangeMultiplier(10)                                                                       \
+      ->Range(1000, largest)                                                                      \
+      ->UseRealTime()                                                                             \
+      ->Unit(benchmark::kMicrosecond)
+
+KDAG_FUSION_BENCHMARK(BM_Chain20, 10000000);
+KDAG_FUSION_BENCHMARK(BM_BlackScholes, 1000000);
+KDAG_FUSION_BENCHMARK(BM_Stencil1D, 10000000);
+KDAG_FUSION_BENCHMARK(BM_Stencil2D, 1000000);
+KDAG_FUSION_BENCHMARK(BM_ConjugateGradient, 1000000);
 BENCHMARK(BM_Analysis)->Arg(1)->Arg(0)->UseRealTime();
