@@ -18,8 +18,12 @@
 #define KOKKOS_DEFAULTED_FUNCTION KOKKOS_IMPL_HOST_DEVICE
 #if defined(__GNUC__) || defined(__clang__)
 #define KOKKOS_FORCEINLINE_FUNCTION KOKKOS_IMPL_HOST_DEVICE inline __attribute__((always_inline))
+// For a loop that calls a functor: out of line, it is compiled on its own, where the functor
+// inlines into it and its accumulator stays in a register.
+#define KOKKOS_IMPL_NOINLINE __attribute__((noinline))
 #else
 #define KOKKOS_FORCEINLINE_FUNCTION KOKKOS_IMPL_HOST_DEVICE inline
+#define KOKKOS_IMPL_NOINLINE
 #endif
 #define KOKKOS_INLINE_FUNCTION_DELETED KOKKOS_IMPL_HOST_DEVICE inline
 #define KOKKOS_DEDUCTION_GUIDE

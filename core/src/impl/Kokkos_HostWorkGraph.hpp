@@ -12,11 +12,6 @@ namespace Kokkos::Impl {
 
 // The loop that calls the functor, kept out of line so that the functor is inlined into it
 // (inlined into the scheduler's loop, the calls would be too many for the compiler to inline).
-#if defined(__GNUC__) || defined(__clang__)
-#define KOKKOS_IMPL_WORK_GRAPH_NOINLINE __attribute__((noinline))
-#else
-#define KOKKOS_IMPL_WORK_GRAPH_NOINLINE
-#endif
 
 template <class Functor, class... P, HostBackend ExecSpace>
 class ParallelFor<Functor, WorkGraphPolicy<P...>, ExecSpace> {
@@ -27,7 +22,7 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, ExecSpace> {
   const Functor& m_functor;
   const Policy& m_policy;
 
-  KOKKOS_IMPL_WORK_GRAPH_NOINLINE static void run_items(const Functor& f, const std::int32_t* items, std::int32_t b,
+  KOKKOS_IMPL_NOINLINE static void run_items(const Functor& f, const std::int32_t* items, std::int32_t b,
                                                         std::int32_t e) {
     if (items != nullptr) {
       for (std::int32_t k = b; k < e; ++k) invoke_functor<Tag>(f, static_cast<I>(items[k]));
@@ -68,7 +63,7 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, ExecSpac
   const Policy& m_policy;
   pointer_type m_result;
 
-  KOKKOS_IMPL_WORK_GRAPH_NOINLINE static void run_items(const Functor& f, const std::int32_t* items, std::int32_t b,
+  KOKKOS_IMPL_NOINLINE static void run_items(const Functor& f, const std::int32_t* items, std::int32_t b,
                                                         std::int32_t e, reference_type acc) {
     if constexpr (std::is_same_v<reference_type, value_type&>) {
       // A local accumulator lets the compiler keep the running value in a register.
@@ -113,4 +108,3 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, ExecSpac
 
 }  // namespace Kokkos::Impl
 
-#undef KOKKOS_IMPL_WORK_GRAPH_NOINLINE
