@@ -218,55 +218,105 @@ TEST(HostBackend, SequentialWorkersRunEveryRankInOrderOnTheCaller) {
   EXPECT_EQ(std::memcmp(&parallel, &sequential_sum, sizeof(double)), 0) << parallel << " vs " << sequential_sum;
 }
 
-// The adaptive dispatch of a memoized fused run: each epoch times two executions on the
-// workers, then two on the caller (unless the run is long), then keeps the faster.
-TEST(HostBackend, FusionDispatchChoiceMeasuresBothWaysAndKeepsTheFaster) {
+// The adaptive dispatch of a memoized fused run: each epoch runs each eligible way once
+// untimed and twice timed (workers, caller, long chunks, unfused), then keeps the fastest.
+TEST(HostBackend, FusionDispatchChoiceTimesEveryEligibleWayAndKeepsTheFastest) {
   using Choice = Kokkos::Impl::FusionDispatchChoice;
-  auto decide = [](Choice& c, int workers, double workers_ns, double caller_ns) {
-    const Choice::Decision d = c.next(workers);
-    if (d.timed) c.record(d.on_caller, d.on_caller ? caller_ns : workers_ns);
+  using Way = Choice::Way;
+  constexpr std::uint32_t block = Choice::warmup_per_way + Choice::samples_per_way;
+  struct Times {
+    double workers, caller, long_chunks, unfused;
+    double of(Way w) const {
+      switch (w) {
+        case Way::workers: return workers;
+        case Way::caller: return caller;
+        case Way::long_chunks: return long_chunks;
+        case Way::unfused: return unfused;
+      }
+      return 0;
+    }
+  };
+  auto decide = [](Choice& c, int workers, bool long_differ, const Times& t) {
+    const Choice::Decision d = c.next(workers, long_differ);
+    if (d.timed) c.record(d.way, t.of(d.way));
     return d;
   };
   {
-    Choice one;  // one worker: nothing to choose, nothing timed
-    for (int k = 0; k < 200; ++k) {
-      const auto d = one.next(1);
-      EXPECT_FALSE(d.on_caller);
-      EXPECT_FALSE(d.timed);
+    // Epochs 0 and 2: the caller is fastest; epoch 1: unfused.  Way order and warm-ups.
+    Choice c;
+    std::uint32_t length = Choice::epoch;
+    for (int epoch = 0; epoch < 3; ++epoch) {
+      const Times t = epoch == 1 ? Times{5000, 9000, 6000, 4000} : Times{5000, 3000, 6000, 7000};
+      const Way best = epoch == 1 ? Way::unfused : Way::caller;
+      EXPECT_EQ(c.epoch_length(), length) << epoch;
+      for (std::uint32_t k = 0; k < length; ++k) {
+        const auto d = decide(c, 2, true, t);
+        if (k < 4 * block) {
+          EXPECT_EQ(d.way, static_cast<Way>(k / block)) << "epoch " << epoch << " execution " << k;
+          EXPECT_EQ(d.timed, k % block >= Choice::warmup_per_way) << k;
+        } else {
+          EXPECT_EQ(d.way, best) << "epoch " << epoch << " execution " << k;
+          EXPECT_FALSE(d.timed) << k;
+        }
+      }
+      for (Way w : {Way::workers, Way::caller, Way::long_chunks, Way::unfused}) EXPECT_EQ(c.time_ns(w), t.of(w));
     }
   }
-  Choice c;
-  for (int epoch = 0; epoch < 3; ++epoch) {
-    // Epochs 0 and 2: the caller is faster (3 us against 5 us); epoch 1: slower.
-    const double caller_ns = epoch == 1 ? 9000 : 3000;
-    for (std::uint32_t k = 0; k < Choice::epoch; ++k) {
-      const auto d = decide(c, 2, 5000, caller_ns);
-      if (k < Choice::samples_per_way) {
-        EXPECT_FALSE(d.on_caller) << k;
-        EXPECT_TRUE(d.timed) << k;
-      } else if (k < 2 * Choice::samples_per_way) {
-        EXPECT_TRUE(d.on_caller) << k;
-        EXPECT_TRUE(d.timed) << k;
-      } else {
-        EXPECT_EQ(d.on_caller, epoch != 1) << "epoch " << epoch << " execution " << k;
-        EXPECT_FALSE(d.timed) << k;
+  {
+    // One worker: the caller is the worker, never tried; a block that fits one chunk: long
+    // chunks would be the same execution, never tried.  A settled winner's epochs grow.
+    Choice one;
+    for (std::uint32_t k = 0; k < 8 * Choice::max_epoch; ++k) {
+      const auto d = decide(one, 1, false, Times{5000, 1, 1, 7000});
+      EXPECT_TRUE(d.way == Way::workers || d.way == Way::unfused) << k;
+    }
+    EXPECT_GT(one.time_ns(Way::caller), 1e300);
+    EXPECT_GT(one.time_ns(Way::long_chunks), 1e300);
+    EXPECT_EQ(one.epoch_length(), Choice::max_epoch);
+  }
+  {
+    // A way 1.5x slower than the fastest for two epochs is dropped: unfused at 8x.
+    Choice c;
+    std::uint32_t unfused_runs = 0, executions = 0;
+    for (; executions < 2 * Choice::epoch + 256; ++executions) {
+      unfused_runs += decide(c, 2, true, Times{1000, 900, 1100, 8000}).way == Way::unfused ? 1 : 0;
+    }
+    EXPECT_TRUE(c.dropped(Way::unfused));
+    EXPECT_FALSE(c.dropped(Way::workers));
+    EXPECT_FALSE(c.dropped(Way::long_chunks));  // 1.22x: a close call stays timed
+    EXPECT_EQ(unfused_runs, 2 * block);         // its two epochs' probes, then never again
+  }
+  {
+    // Tiny runs: the caller is 12x faster, so the workers' and unfused ways are dropped after
+    // two epochs.  The caller stays eligible (it remembers the run's one-core time), and the
+    // dropped ways' slots at the start of later epochs run the settled caller, not way 0.
+    Choice c;
+    std::uint32_t after_drop = 0, on_caller = 0;
+    for (std::uint32_t k = 0; k < 4 * Choice::max_epoch; ++k) {
+      const auto d = decide(c, 2, false, Times{7000, 570, 1, 7000});
+      if (c.dropped(Way::workers)) {
+        ++after_drop;
+        on_caller += d.way == Way::caller ? 1 : 0;
       }
     }
-    EXPECT_EQ(c.workers_ns(), 5000);
-    EXPECT_EQ(c.caller_ns(), caller_ns);
+    EXPECT_TRUE(c.dropped(Way::unfused));
+    EXPECT_GT(after_drop, 2 * Choice::max_epoch);
+    EXPECT_EQ(on_caller, after_drop);
+    EXPECT_EQ(c.time_ns(Way::caller), 570);
   }
   // A noisy (preempted) sample does not hide a fast one: the minimum counts.
   Choice noisy;
-  decide(noisy, 2, 80000, 0);
-  decide(noisy, 2, 4000, 0);
-  EXPECT_EQ(noisy.workers_ns(), 4000);
+  decide(noisy, 2, true, Times{0, 0, 0, 0});  // warm-up, untimed
+  noisy.record(Way::workers, 80000);
+  noisy.record(Way::workers, 4000);
+  EXPECT_EQ(noisy.time_ns(Way::workers), 4000);
   // A long run (100 us or more of work on one core) is never tried on the caller.
   Choice longer;
   for (std::uint32_t k = 0; k < 2 * Choice::epoch; ++k) {
-    const auto d = decide(longer, 4, 60000, 1);
-    EXPECT_FALSE(d.on_caller) << k;
+    const auto d = decide(longer, 4, true, Times{60000, 1, 70000, 90000});
+    EXPECT_NE(d.way, Way::caller) << k;
   }
-  EXPECT_GT(longer.caller_ns(), 1e300);  // never measured
+  EXPECT_GT(longer.time_ns(Way::caller), 1e300);  // never measured
 }
 
 // The N-way measured choice: each epoch runs every way warmup_per_way + samples_per_way times
@@ -365,6 +415,20 @@ TEST(MeasuredChoice, PrunesSlowWaysAndSkipsIneligibleOnes) {
     EXPECT_EQ(run(c, 3, {{400, 150}, {100, 150}, {100, 150}}), (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1}));
     EXPECT_FALSE(c.pruned(0));
     EXPECT_EQ(c.fastest(), 0);
+  }
+
+  {
+    // Way 0 is pruned: the slots at the start of later epochs run the last epoch's winner
+    // (untimed) rather than falling back to way 0.
+    Choice c(2, options);
+    std::vector<int> ways;
+    for (int k = 0; k < 50; ++k) {
+      const auto d = c.next();
+      ways.push_back(d.way);
+      if (d.timed) c.record(d.way, d.way == 0 ? 900 : 100);
+    }
+    EXPECT_TRUE(c.pruned(0));
+    for (int k = 30; k < 50; ++k) EXPECT_EQ(ways[static_cast<std::size_t>(k)], 1) << k;
   }
 
   Choice gated(2, options);

@@ -235,20 +235,27 @@ TYPED_TEST(Fusion, RandomProgramsTinyRangesAndSmallChunks) {
   KE::set_fusion_window_size(50);
 }
 
-TYPED_TEST(Fusion, RandomProgramsRepeatedOnTheCallingThreadStayBitwiseEqual) {
-  // Repeating a program lets each memoized run time itself on the workers and on the caller;
-  // these runs are tiny, so the caller wins wherever there are workers to skip.
+TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) {
+  // Repeating a program lets each memoized run time every way of executing it (workers,
+  // caller, long chunks, unfused: three executions each, see FusionDispatchChoice); every
+  // way must give the unfused bits.  Tiny runs: the caller wins wherever there are workers
+  // to skip.
   KE::set_fusion_adaptive_dispatch(true);
   EXPECT_TRUE(KE::fusion_adaptive_dispatch());
   check_random_programs<TypeParam>(5150, seed_count(60), 37, 8);
   check_random_programs<TypeParam>(6160, seed_count(60) / 3, 3000, 8);
-  const auto s = KE::fusion_statistics();
+  auto s = KE::fusion_statistics();
   EXPECT_GT(s.fused_launches, 0u);
   if (TypeParam().concurrency() > 1) {
     EXPECT_GT(s.fused_on_caller, 0u);
   } else {
     EXPECT_EQ(s.fused_on_caller, 0u);  // one worker is the caller already: nothing to choose
   }
+  // Blocks of several chunks: the long-chunk way differs from the short one and is tried.
+  check_random_programs<TypeParam>(7170, seed_count(30) / 3, 20000, 13);
+  s = KE::fusion_statistics();
+  EXPECT_GT(s.fused_long_chunks, 0u);
+  EXPECT_GT(s.fused_runs_unfused, 0u);
   KE::set_fusion_adaptive_dispatch(false);
   EXPECT_FALSE(KE::fusion_adaptive_dispatch());
   KE::reset_fusion_statistics();

@@ -46,12 +46,14 @@
 // has the cache locality fusing would give it.  A parallel_reduce issued with nothing pending
 // always runs at once (it would be a run of one).
 //
-// Several threads: a memoized fused run (one an iterative program repeats) learns whether it
-// is faster on the workers or, worker by worker, on the calling thread, and runs the faster
-// way (impl/Kokkos_FusionDispatchChoice.hpp); a run of a few thousand indices is often done
-// before the workers would have woken.  The calling thread runs the workers' blocks in rank
-// order, so the results are bitwise the same.  set_fusion_adaptive_dispatch(false) or
-// KOKKOS_FUSION_ADAPTIVE=0 always wakes the workers.
+// Adaptive dispatch: a memoized fused run (one an iterative program repeats) times the ways it
+// can be executed and runs the fastest (impl/Kokkos_FusionDispatchChoice.hpp): on the workers
+// in cache-sized chunks; worker by worker on the calling thread (a run of a few thousand
+// indices is often done before the workers would have woken); on the workers in chunks 16x
+// longer; or launch by launch, unfused, so that fusing is never slower than not fusing once
+// the run has been measured.  Every way gives bitwise the same results (the calling thread
+// runs the workers' blocks in rank order).  set_fusion_adaptive_dispatch(false) or
+// KOKKOS_FUSION_ADAPTIVE=0 always runs the first way.
 //
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way
@@ -292,7 +294,7 @@ inline void set_fusion_inline_bytes(std::int64_t bytes) {
   Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().inline_bytes, bytes, 0, "set_fusion_inline_bytes");
 }
 inline std::int64_t fusion_inline_bytes() { return Kokkos::Impl::fusion_inline_bytes(); }
-// Whether memoized fused runs may run on the calling thread when that measures faster
+// Whether memoized fused runs time their ways of executing and run the fastest
 // (KOKKOS_FUSION_ADAPTIVE, default on).
 inline bool fusion_adaptive_dispatch() { return Kokkos::Impl::fusion_adapts_dispatch(); }
 inline void set_fusion_adaptive_dispatch(bool on) {
@@ -314,7 +316,8 @@ inline void print_fusion_statistics(std::ostream& os) {
       << 100.0 * s.fraction_fused() << "%)\n";
   out << "  fused launches           " << s.fused_launches << ", length min/avg/max " << s.min_fused_length << " / "
       << std::setprecision(2) << s.avg_fused_length() << " / " << s.max_fused_length << ", on the calling thread "
-      << s.fused_on_caller << "\n";
+      << s.fused_on_caller << ", in long chunks " << s.fused_long_chunks << ", unfused " << s.fused_runs_unfused
+      << "\n";
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
   std::uint64_t total = 0;
   for (auto b : s.barriers) total += b;

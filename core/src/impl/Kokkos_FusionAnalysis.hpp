@@ -111,6 +111,9 @@ struct FusionLaunchSummary {
   FusionLaunchKind kind = FusionLaunchKind::range_for;
   std::int32_t domain = 0;  // launch domains renamed by first use
   std::uint32_t first_access = 0, num_accesses = 0;
+  // Names the launch's functor, policy and execution space types: not used by the analysis,
+  // but part of the memo key, so that a run's adaptive dispatch learns per program and space.
+  std::intptr_t code = 0;
 };
 
 struct FusionRun {
@@ -280,7 +283,8 @@ inline FusionPlan analyze_fusion_window(const FusionLaunchSummary* launches, std
 
 // The canonical form of a window (seed 003 §5.2): allocations and launch domains renamed by
 // first use, shapes already numbered by first use, privileges and partition geometry as they
-// are.  Two windows with equal keys have the same plan.
+// are, plus each launch's code (its functor, policy and space types).  Two windows with equal
+// keys have the same plan; the code keeps the plan's learnt dispatch to one program and space.
 class FusionMemo {
  public:
   struct KeyHash {
@@ -304,6 +308,7 @@ class FusionMemo {
     for (std::size_t l = 0; l < n; ++l) {
       const FusionLaunchSummary& s = launches[l];
       key.push_back((static_cast<std::int64_t>(s.kind) << 32) | s.domain);
+      key.push_back(static_cast<std::int64_t>(s.code));
       key.push_back(s.num_accesses);
       for (std::uint32_t a = 0; a < s.num_accesses; ++a) {
         const FusionAccess& x = accesses[s.first_access + a];

@@ -1,52 +1,88 @@
 #pragma once
-// Adaptive dispatch of a memoized fused run: on the execution space's workers, or worker by
-// worker on the calling thread (HostSequentialWorkers: the same blocks, the same join order,
-// so the results are bitwise the same either way).
-//
-// Why: a fused run of a few thousand indices is often done before the workers would have
-// woken.  Waking them costs one fork/join (about 3 us with libgomp on two cores), and the
-// workers then read every recorded functor across cores and hand the window's lines back to
-// the recording thread dirty, which slows the next window's recording.  Whether that beats
-// running the whole run on one core depends on the machine and the functors (20 axpys of
-// 1000 doubles: the caller wins; Black-Scholes at 1000 options: a close call that changes
-// with the machine's state), so the choice is measured, not modelled (Impl::MeasuredChoice):
-// each epoch of 64 executions times two executions each way and keeps the faster.  A run that
-// takes more than 100 us on the workers is never tried on the caller (the fork/join it could
-// save is under 3% of it).  Only memoized runs adapt: they are the ones an iterative program repeats.
+// Adaptive dispatch of a memoized fused run: which of four ways of executing it is fastest,
+// learnt by timing them (Impl::MeasuredChoice).  Every way gives bitwise the same results:
+//   - workers: one dispatch on the execution space's workers, each walking its block in chunks
+//     sized to keep the run's working set in L1 (FusionWindow::execute);
+//   - caller: the same blocks, worker by worker on the calling thread (HostSequentialWorkers),
+//     joined in the same order.  A fused run of a few thousand indices is often done before
+//     the workers would have woken: waking them costs a fork/join (about 3 us with libgomp on
+//     two cores), and they then read every recorded functor across cores and hand the
+//     window's lines back dirty, which slows the next window's recording;
+//   - long_chunks: the workers again, with chunks sixteen times longer.  At large n the short
+//     chunks restart every array's hardware prefetch stream once per launch per chunk; CG at
+//     n = 1e6 ran its fused {axpby, axpby, dot} 25% faster with 8 MiB chunks than with 32 KiB;
+//   - unfused: each launch of the run dispatched alone, in program order (what
+//     KOKKOS_FUSION=0 does), so that a fused run is never slower than not fusing it where
+//     chunking costs more than the locality and the fork/joins it buys (the in-place 1-D
+//     stencil on one thread at n = 1e6 ran 0.5-0.9x unfused).
+// Which wins depends on the machine, its state and the functors (20 axpys of 1000 doubles: the
+// caller; Black-Scholes at 1000 options: a close call), so it is measured, not modelled.
+// Each epoch runs every eligible way once untimed and twice timed (the first execution after a
+// change of way pays for data left in the other way's caches), keeps the minimum and runs the
+// fastest for the rest of the epoch; epochs grow from 64 to 1024 executions while the winner
+// holds, and a way 1.5x slower than the fastest in two epochs in a row is dropped.  Not tried:
+// the caller on one worker (it is the worker) or on a run that takes more than 100 us on the
+// workers (the fork/join it could save is under 3% of it); long chunks where a worker's block
+// fits in one short chunk.  Only memoized runs adapt: they are the ones a program repeats.
 #include <impl/Kokkos_MeasuredChoice.hpp>
 
 #include <cstdint>
+#include <limits>
 
 namespace Kokkos::Impl {
 
 class FusionDispatchChoice {
  public:
-  static constexpr std::uint32_t epoch = 64;             // executions between re-measurements
-  static constexpr std::uint32_t samples_per_way = 2;    // timed executions per way and epoch
+  enum class Way : int { workers = 0, caller = 1, long_chunks = 2, unfused = 3 };  // timed in this order
+  static constexpr int num_ways = 4;
+  static constexpr std::uint32_t epoch = 64;       // executions in the first epoch
+  static constexpr std::uint32_t max_epoch = 1024;  // the longest a settled epoch grows
+  static constexpr std::uint32_t warmup_per_way = 1, samples_per_way = 2;
+  static constexpr double prune_ratio = 1.5;
   static constexpr double caller_probe_limit_ns = 100e3;  // see above
+  static constexpr std::int64_t long_chunk_factor = 16;
 
   struct Decision {
-    bool on_caller = false;  // run every worker's share on the calling thread
-    bool timed = false;      // measure this execution and report it with record()
+    Way way = Way::workers;
+    bool timed = false;  // measure this execution and report it with record()
   };
 
-  Decision next(int workers) {
-    if (workers <= 1) return {};  // the workers are the caller already
+  // workers: the execution space's pool size; long_chunks_differ: whether some worker's block
+  // is longer than one short chunk.
+  Decision next(int workers, bool long_chunks_differ) {
+    m_workers = workers;
     const MeasuredChoice::Decision d = m_choice.next([&](int way) {
-      // The run's work on one core is at most about workers times its time on all of them.
-      return way == on_workers || workers_ns() * workers <= caller_probe_limit_ns;
+      switch (static_cast<Way>(way)) {
+        case Way::caller: return workers > 1 && m_one_core_ns <= caller_probe_limit_ns;
+        case Way::long_chunks: return long_chunks_differ;
+        default: return true;
+      }
     });
-    return {d.way == on_caller_way, d.timed};
+    return {static_cast<Way>(d.way), d.timed};
   }
 
-  void record(bool on_caller, double ns) { m_choice.record(on_caller ? on_caller_way : on_workers, ns); }
+  void record(Way way, double ns) {
+    m_choice.record(static_cast<int>(way), ns);
+    // The run's work on one core: its time on the caller, or at most about the number of
+    // workers times its time on all of them.  Kept across epochs: the workers' way may be
+    // dropped and never timed again.
+    m_one_core_ns = way == Way::caller ? ns : ns * m_workers;
+  }
 
-  double workers_ns() const { return m_choice.time_ns(on_workers); }
-  double caller_ns() const { return m_choice.time_ns(on_caller_way); }
+  // This epoch's fastest time of a way (infinite when not timed yet).
+  double time_ns(Way way) const { return m_choice.time_ns(static_cast<int>(way)); }
+  bool dropped(Way way) const { return m_choice.pruned(static_cast<int>(way)); }
+  std::uint32_t epoch_length() const { return m_choice.epoch_length(); }
 
  private:
-  static constexpr int on_workers = 0, on_caller_way = 1;  // way 0 is timed first in an epoch
-  MeasuredChoice m_choice{2, {.samples_per_way = samples_per_way, .epoch = epoch, .max_epoch = epoch}};
+  double m_one_core_ns = std::numeric_limits<double>::infinity();
+  int m_workers = 1;
+  MeasuredChoice m_choice{num_ways,
+                          {.samples_per_way = samples_per_way,
+                           .warmup_per_way = warmup_per_way,
+                           .epoch = epoch,
+                           .max_epoch = max_epoch,
+                           .prune_ratio = prune_ratio}};
 };
 
 }  // namespace Kokkos::Impl

@@ -54,7 +54,9 @@ struct FusionStatistics {
   std::uint64_t launches_inline = 0;    // launches inside a window that ran at once (nothing to fuse with)
   std::uint64_t launches_fused = 0;     // of those, launches that ran inside a fused launch
   std::uint64_t fused_launches = 0;     // fused launches (runs of two or more) dispatched
-  std::uint64_t fused_on_caller = 0;    // of those, run on the calling thread (adaptive dispatch)
+  // Of those, by the adaptive dispatch (impl/Kokkos_FusionDispatchChoice.hpp): run on the
+  // calling thread, run in long chunks, and run launch by launch because that measured faster.
+  std::uint64_t fused_on_caller = 0, fused_long_chunks = 0, fused_runs_unfused = 0;
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
   std::uint64_t min_fused_length = 0, max_fused_length = 0;
   std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
@@ -248,8 +250,9 @@ struct FusionLaunch {
   void* blob = nullptr;
   void (*run_chunk)(const void* blob, std::int64_t b, std::int64_t e) = nullptr;
   void (*execute_alone)(const void* blob) = nullptr;
-  // Returns whether the run went to the calling thread (choice: null, always the workers).
-  bool (*drive)(const void* blob, const FusedRun& run, FusionDispatchChoice* choice) = nullptr;
+  // One dispatch of a whole run, on the workers or worker by worker on the calling thread.
+  void (*drive)(const void* blob, const FusedRun& run, bool on_caller) = nullptr;
+  int (*pool_size)(const void* blob) = nullptr;  // of the launch's execution space
   void (*destroy)(void* blob) = nullptr;
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
@@ -260,6 +263,7 @@ struct FusionLaunch {
 struct FusedRun {
   const FusionLaunch* launches = nullptr;
   std::uint32_t num_for = 0;  // range_for launches; a reduction, if any, follows them
+  bool reduces = false;
   std::uint32_t split = 0;    // launches [0, split) are the head, [split, num_for) the tail
   std::int64_t begin = 0, end = 0, chunk = 1024;
   std::int64_t lag = 0, halo_lo = 0, halo_hi = 0;
@@ -269,6 +273,10 @@ struct FusedRun {
     for (std::uint32_t k = from; k < to; ++k) launches[k].run_chunk(launches[k].blob, b, e);
   }
   bool skewed() const { return split < num_for; }
+  // Each launch dispatched alone, in program order: what KOKKOS_FUSION=0 does.
+  void run_unfused() const {
+    for (std::uint32_t k = 0; k < num_for + (reduces ? 1 : 0); ++k) launches[k].execute_alone(launches[k].blob);
+  }
   bool needs_halo_pass() const { return skewed() && workers.load(std::memory_order_relaxed) > 1 && (halo_lo > 0 || halo_hi > 0); }
 
   // The launches and their functors were just written by the recording thread: a worker
@@ -330,23 +338,15 @@ struct FusedRun {
   }
 };
 
-// Calls drive(workers) with the space itself or with HostSequentialWorkers over it, as `choice`
-// decides, and times the executions it asks to be timed.  Returns whether the caller ran it.
-template <class ExecSpace, class Drive>
-bool fusion_dispatch(const ExecSpace& space, FusionDispatchChoice* choice, const Drive& drive) {
-  const FusionDispatchChoice::Decision decision =
-      choice != nullptr ? choice->next(space.impl_thread_pool_size()) : FusionDispatchChoice::Decision{};
-  const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  if (decision.on_caller) {
-    drive(HostSequentialWorkers<ExecSpace>{space});
+// Calls body(workers) with the space itself or, on the calling thread, with
+// HostSequentialWorkers over it.
+template <class ExecSpace, class Body>
+void fusion_on(const ExecSpace& space, bool on_caller, const Body& body) {
+  if (on_caller) {
+    body(HostSequentialWorkers<ExecSpace>{space});
   } else {
-    drive(space);
+    body(space);
   }
-  if (decision.timed) {
-    choice->record(decision.on_caller,
-                   std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
-  }
-  return decision.on_caller;
 }
 
 // Calls body(f) with a shallow copy of `kept` on the stack (no copy constructor: the blob keeps
@@ -385,16 +385,17 @@ struct FusionForBlob {
     const auto& s = *static_cast<const FusionForBlob*>(self);
     ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
   }
-  static bool drive(const void* self, const FusedRun& run, FusionDispatchChoice* choice) {
+  static void drive(const void* self, const FusedRun& run, bool on_caller) {
     if constexpr (HostBackend<ExecSpace>) {
       const ExecSpace& space = static_cast<const FusionForBlob*>(self)->policy.space();
-      return fusion_dispatch(space, choice, [&](const auto& workers) {
+      fusion_on(space, on_caller, [&](const auto& workers) {
         workers.impl_run_on_workers([&](int rank, int size) { run.work(rank, size, FusionNoReduction{}); });
         if (run.needs_halo_pass()) workers.impl_run_on_workers([&](int rank, int size) { run.halo_pass(rank, size); });
       });
-    } else {
-      return false;
     }
+  }
+  static int pool_size(const void* self) {
+    return static_cast<const FusionForBlob*>(self)->policy.space().impl_thread_pool_size();
   }
 };
 
@@ -431,18 +432,19 @@ struct FusionReduceBlob {
     });
   }
 
-  static bool drive(const void* self, const FusedRun& run, FusionDispatchChoice* choice) {
+  static void drive(const void* self, const FusedRun& run, bool on_caller) {
     if constexpr (HostBackend<ExecSpace>) {
       const auto& s = *static_cast<const FusionReduceBlob*>(self);
       const auto& f = s.functor_reducer.get_functor();
-      return fusion_dispatch(s.policy.space(), choice, [&](const auto& workers) {
+      fusion_on(s.policy.space(), on_caller, [&](const auto& workers) {
         host_reduce(workers, s.functor_reducer.get_reducer(), s.result, [&](int rank, int size, reference_type acc) {
           run.work(rank, size, [&](std::int64_t b, std::int64_t e) { reduce_chunk(f, b, e, acc); });
         });
       });
-    } else {
-      return false;
     }
+  }
+  static int pool_size(const void* self) {
+    return static_cast<const FusionReduceBlob*>(self)->policy.space().impl_thread_pool_size();
   }
 };
 
@@ -573,6 +575,7 @@ class FusionWindow {
     launch.execute_alone = &Blob::execute_alone;
     launch.destroy = &fusion_destroy_blob<Blob>;
     if constexpr (requires { &Blob::drive; }) launch.drive = &Blob::drive;
+    if constexpr (requires { &Blob::pool_size; }) launch.pool_size = &Blob::pool_size;
     if constexpr (requires { &Blob::run_chunk; }) launch.run_chunk = &Blob::run_chunk;
     return launch;
   }
@@ -594,6 +597,7 @@ class FusionWindow {
     FusionLaunchSummary summary;
     summary.kind = kind;
     summary.domain = domain_id(space_tag, launch.begin, launch.end);
+    summary.code = reinterpret_cast<std::intptr_t>(launch.execute_alone);
     summary.first_access = static_cast<std::uint32_t>(m_accesses.size());
     for (std::size_t k = 0; k < n; ++k) {
       if (decls[k].record != nullptr) hold(decls[k].record);
@@ -644,8 +648,8 @@ class FusionWindow {
     }
   }
 
-  // Returns whether a fused run went to the calling thread.
-  bool execute(const FusionRun& run, bool adapt);
+  // Returns how a run of two or more was executed (workers for a run of one).
+  FusionDispatchChoice::Way execute(const FusionRun& run, bool adapt);
   void clear();
 
  public:
@@ -694,21 +698,23 @@ inline void FusionWindow::clear() {
   if (m_held.empty()) m_held.swap(held);  // keep the capacity
 }
 
-inline bool FusionWindow::execute(const FusionRun& run, bool adapt) {
+inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
+  using Way = FusionDispatchChoice::Way;
   const FusionLaunch* launches = m_launches.data() + run.first;
   const FusionLaunch& last = launches[run.count - 1];
   const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
   if (run.count == 1) {
     launches[0].execute_alone(launches[0].blob);
-    return false;
+    return Way::workers;
   }
   if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
     if (reduces) last.execute_alone(last.blob);
-    return false;
+    return Way::workers;
   }
   FusedRun fused;
   fused.launches = launches;
   fused.num_for = run.count - (reduces ? 1 : 0);
+  fused.reduces = reduces;
   fused.split = run.split >= 0 ? static_cast<std::uint32_t>(run.split) : fused.num_for;
   fused.begin = launches[0].begin;
   fused.end = launches[0].end;
@@ -719,10 +725,31 @@ inline bool FusionWindow::execute(const FusionRun& run, bool adapt) {
   const std::int64_t per_index = run.bytes_per_index > 0 ? run.bytes_per_index : 8;
   // Chunks small enough that the run's distinct partitions stay in L1 while every launch
   // passes over them, and at least 2048 indices, so that each launch's per-chunk call and loop
-  // start are noise; a run over many arrays then keeps its chunk in L2 instead.
-  fused.chunk = std::clamp<std::int64_t>(budget / per_index, 2048, 1 << 16);
+  // start are noise; a run over many arrays then keeps its chunk in L2 instead.  An index that
+  // stands for a whole row (a rank-2 subview per index) is work enough on its own: the floor
+  // never takes a chunk past eight budgets (a 1000-column five-point sweep: 4 rows, not 2048).
+  const std::int64_t floor = std::clamp<std::int64_t>(8 * budget / per_index, 1, 2048);
+  fused.chunk = std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
   const FusionLaunch& driver = reduces ? last : launches[0];
-  return driver.drive(driver.blob, fused, adapt ? &run.dispatch : nullptr);
+  if (!adapt) {
+    driver.drive(driver.blob, fused, false);
+    return Way::workers;
+  }
+  const int workers = driver.pool_size(driver.blob);
+  const bool long_chunks_differ = (fused.end - fused.begin) > fused.chunk * workers;
+  const FusionDispatchChoice::Decision decision = run.dispatch.next(workers, long_chunks_differ);
+  const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  switch (decision.way) {
+    case Way::unfused: fused.run_unfused(); break;
+    case Way::long_chunks: fused.chunk *= FusionDispatchChoice::long_chunk_factor; [[fallthrough]];
+    case Way::workers: driver.drive(driver.blob, fused, false); break;
+    case Way::caller: driver.drive(driver.blob, fused, true); break;
+  }
+  if (decision.timed) {
+    run.dispatch.record(decision.way,
+                        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+  }
+  return decision.way;
 }
 
 inline void FusionWindow::flush(FusionFlush reason) {
@@ -772,7 +799,14 @@ inline void FusionWindow::flush(FusionFlush reason) {
   }
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
-  for (const FusionRun& run : plan->runs) delta.fused_on_caller += execute(run, adapt) ? 1 : 0;
+  for (const FusionRun& run : plan->runs) {
+    switch (execute(run, adapt)) {
+      case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
+      case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
+      case FusionDispatchChoice::Way::unfused: ++delta.fused_runs_unfused; break;
+      case FusionDispatchChoice::Way::workers: break;
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(config.stats_mutex);
     Experimental::FusionStatistics& s = config.stats;
@@ -780,6 +814,8 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.launches_fused += delta.launches_fused;
     s.fused_launches += delta.fused_launches;
     s.fused_on_caller += delta.fused_on_caller;
+    s.fused_long_chunks += delta.fused_long_chunks;
+    s.fused_runs_unfused += delta.fused_runs_unfused;
     s.dispatches += delta.dispatches;
     s.skewed_runs += delta.skewed_runs;
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {

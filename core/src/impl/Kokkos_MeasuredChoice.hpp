@@ -84,12 +84,14 @@ class MeasuredChoice {
   bool pruned(int way) const { return m_pruned[static_cast<std::size_t>(way)]; }
   std::uint32_t epoch_length() const { return m_epoch; }
 
-  // The fastest way timed this epoch; way 0 when none has been.
+  // The fastest way timed this epoch; before any has been, the last epoch's (way 0 at first):
+  // the slots of pruned or ineligible ways at the start of an epoch run the settled choice.
   int fastest() const {
     int best = 0;
     for (int w = 1; w < m_ways; ++w) {
       if (m_ns[static_cast<std::size_t>(w)] < m_ns[static_cast<std::size_t>(best)]) best = w;
     }
+    if (m_ns[static_cast<std::size_t>(best)] == unknown && m_last_winner >= 0) return m_last_winner;
     return best;
   }
 
