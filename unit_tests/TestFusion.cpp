@@ -550,9 +550,22 @@ TYPED_TEST(Fusion, MemoizationMakesAnIterativeLoopAnalyseOnce) {
   iterate(x, x);  // a different pattern: a miss
   s = KE::fusion_statistics();
   EXPECT_EQ(s.memo_hits, 10u);
+  {
+    // The same pattern with another functor is another program: a miss, so that each program
+    // (and each execution space) learns its own adaptive dispatch.
+    KE::FusionScope scope;
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(x)), Write{x, 1});
+    Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(x), KE::writes(y)),
+                         KOKKOS_LAMBDA(std::int64_t i) { y(i) = 2 * x(i); });
+  }
+  s = KE::fusion_statistics();
+  EXPECT_EQ(s.windows_analysed, 13u);
+  EXPECT_EQ(s.memo_hits, 10u);
+  iterate(x, y);  // the first program again: still memoized
+  EXPECT_EQ(KE::fusion_statistics().memo_hits, 11u);
   KE::set_fusion_memoization(false);
   iterate(x, y);
-  EXPECT_EQ(KE::fusion_statistics().memo_hits, 10u);
+  EXPECT_EQ(KE::fusion_statistics().memo_hits, 11u);
   KE::set_fusion_memoization(true);
 }
 
