@@ -1,6 +1,7 @@
 // The fusion layer: random programs fused and unfused agree bit for bit; the seeds' cases
 // (seed 000 §III-C stencil and Jacobi, Listing 1 Black-Scholes); each constraint alone places
 // a barrier; each flush trigger flushes; switches and bad input.
+#include "FusionTestFixture.hpp"
 #include "TestCommon.hpp"
 
 #include <Kokkos_Fusion.hpp>
@@ -20,16 +21,7 @@ using Kokkos::Impl::FusionConstraint;
 using Kokkos::Impl::FusionFlush;
 
 template <class Space>
-struct Fusion : ::testing::Test {
-  void SetUp() override {
-    KE::set_fusion_enabled(true);
-    KE::set_fusion_window_size(50);
-    KE::set_fusion_memoization(true);
-    KE::set_fusion_inline_bytes(0);  // these tests exercise recording on every space
-    KE::reset_fusion_statistics();
-  }
-  void TearDown() override { KE::set_fusion_enabled(true); }
-};
+struct Fusion : Kokkos::Test::FusionFixture {};
 TYPED_TEST_SUITE(Fusion, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using Vec = Kokkos::View<double*, Kokkos::LayoutStride, Kokkos::HostSpace>;
@@ -45,14 +37,17 @@ Vec shifted(const Kokkos::View<double*, Kokkos::HostSpace>& base, std::int64_t s
 struct RandomOp {
   int kind = 0;  // 0: out = a*in0 + b ; 1: out = in0*in1 + a ; 2: out = out*a + in0 ; 3: out = in0 - in1*in2
                  // 4: sum += in0*a (reduction) ; 5: count() += (in0 > 0), atomically (reduces a rank-0 View)
-                 // 6: out = in0 + count() ; 7: as 0, but as a two-dimensional launch
+                 // 6: out = in0 + count() ; 7: as 0, but as a two-dimensional launch (fuses by
+                 // its first index) ; 8: as 0, but as a team launch (runs alone)
   Vec out, in0, in1, in2;
   Kokkos::View<std::int64_t, Kokkos::HostSpace> count;
   double a = 1, b = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     switch (kind) {
-      case 0: out(i) = a * in0(i) + b; break;
+      case 0:
+      case 7:
+      case 8: out(i) = a * in0(i) + b; break;
       case 1: out(i) = in0(i) * in1(i) + a; break;
       case 2: out(i) = out(i) * a + in0(i); break;
       case 3: out(i) = in0(i) - in1(i) * in2(i); break;
@@ -68,6 +63,13 @@ struct RandomOp {
 struct RandomOp2D {
   RandomOp op;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t) const { op(i); }
+};
+struct RandomOpTeam {
+  RandomOp op;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    op(member.league_rank());
+  }
 };
 
 struct ProgramStep {
@@ -100,8 +102,8 @@ RandomProgram make_program(std::uint64_t seed, std::int64_t n) {
     s.begin = 0;
     s.end = len;
     RandomOp& op = s.op;
-    op.kind = pick(14);
-    if (op.kind > 7) op.kind = pick(4);  // element-wise bodies dominate
+    op.kind = pick(15);
+    if (op.kind > 8) op.kind = pick(4);  // element-wise bodies dominate
     op.a = 0.5 + pick(7) * 0.25;
     op.b = pick(5) - 2.0;
     auto view_of = [&](int array, int shift) { return shifted<Space>(p.arrays[array], shift, len); };
@@ -142,6 +144,9 @@ void launch_step(const ProgramStep& s, std::vector<double>& sums, std::index_seq
   } else if (s.op.kind == 7) {
     Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>> md({0, 0}, {s.end, 1});
     Kokkos::parallel_for("op2d", KE::with_accesses(md, s.accesses[K]...), RandomOp2D{s.op});
+  } else if (s.op.kind == 8) {
+    Kokkos::TeamPolicy<Space> teams(static_cast<int>(s.end), 1);
+    Kokkos::parallel_for("op_team", KE::with_accesses(teams, s.accesses[K]...), RandomOpTeam{s.op});
   } else {
     Kokkos::parallel_for("op", KE::with_accesses(policy, s.accesses[K]...), s.op);
   }
@@ -414,13 +419,16 @@ TYPED_TEST(Fusion, EachConstraintAlonePlacesTheBarrier) {
       [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(a0), KE::reduces(acc0)), Add{acc0, a0}); },
       [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(acc0), KE::writes(b0)), Add{b0, acc0}); });
   EXPECT_TRUE(only(s, FusionConstraint::reduction));
-  // communication: a multi-dimensional launch with declared accesses runs alone
+  // communication: a team launch with declared accesses runs alone
   s = two_launch_stats<TypeParam>(
       [&] { Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(a0)), Write{a0, 1}); },
       [&] {
-        Kokkos::parallel_for(
-            KE::with_accesses(Kokkos::MDRangePolicy<TypeParam, Kokkos::Rank<2>>({0, 0}, {2, 2}), KE::writes(b0)),
-            KOKKOS_LAMBDA(int i, int j) { b0(i * 2 + j) = 1; });
+        using Member = typename Kokkos::TeamPolicy<TypeParam>::member_type;
+        Kokkos::parallel_for(KE::with_accesses(Kokkos::TeamPolicy<TypeParam>(2, 1), KE::writes(b0)),
+                             KOKKOS_LAMBDA(const Member& m) {
+                               b0(m.league_rank() * 2) = 1;
+                               b0(m.league_rank() * 2 + 1) = 1;
+                             });
       });
   EXPECT_TRUE(only(s, FusionConstraint::communication));
   EXPECT_EQ(b0(3), 1.0);

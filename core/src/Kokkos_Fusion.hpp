@@ -22,6 +22,11 @@
 // declared View v (its i-th slice; rank-0 Views are shared by all iterations), and only
 // with the declared privilege.  A neighbour access is declared as a shifted subview
 // (seed 000's stencil: `east = subview(input, {0, n-2})`, `west = subview(input, {2, n})`).
+// An MDRangePolicy launch is fused by its first dimension: iteration (i0, i1, ...) touches
+// only slice i0 of each declared View, so it fuses with MDRange and RangePolicy launches over
+// the same first-dimension range (its other bounds may differ); a fused run walks whole
+// "rows" i0 in chunks, each launch over its own box.  An MDRange parallel_reduce runs alone
+// (its tile order is its summation order).  Team and scan launches run alone.
 // Launches with declared accesses inside a window are recorded; the algorithms in
 // <Kokkos_StdAlgorithms_Fused.hpp> declare their own.  Outside a window, or with fusion
 // switched off, they run at once exactly as without the wrapper.
@@ -375,7 +380,7 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
       return;
     }
     const auto& decls = m_policy.impl_decls();
-    if constexpr (is_range_policy<Policy>::value) {
+    if constexpr (is_range_policy<Policy>::value || is_mdrange_policy<Policy>::value) {
       window.record_for(m_functor, m_policy.policy(), decls.data(), N);
     } else {
       window.record_opaque(m_functor, m_policy.policy(), decls.data(), N);
@@ -398,16 +403,23 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
       : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
   void execute() const {
     FusionWindow& window = FusionWindow::this_thread_window();
-    // A reduction ends its window: with nothing recorded before it, it is a run of one.
-    if (!window.recording() || !is_range_policy<Policy>::value || window.size() == 0) {
+    // A reduction ends its window: with nothing recorded before it, it is a run of one.  Only a
+    // RangePolicy reduction joins a run: an MDRange one reduces tile by tile, in an order a
+    // fused run by rows would not keep.
+    const auto run_alone = [&] {
       fusion_flush_if_pending(FusionFlush::unannotated_launch);
       ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
           .execute();
-      return;
+    };
+    if constexpr (!is_range_policy<Policy>::value) {
+      run_alone();
+    } else if (!window.recording() || window.size() == 0) {
+      run_alone();
+    } else {
+      const auto& decls = m_policy.impl_decls();
+      window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
+      window.flush(FusionFlush::reduce_result);
     }
-    const auto& decls = m_policy.impl_decls();
-    window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
-    window.flush(FusionFlush::reduce_result);
   }
 };
 

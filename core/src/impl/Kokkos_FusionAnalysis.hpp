@@ -13,8 +13,10 @@
 // Constraints, checked when launch j would join the current run, strongest first (the
 // statistics count the first one that fails, as seed 000 Table III does):
 //   communication     j (or the run's last launch) is not a plain range launch: a reduction
-//                     ends its run; MDRange/team/unknown launches run alone;
-//   launch_domain     j's range or execution space differs from the run's;
+//                     ends its run; team/scan/unknown launches and MDRange reductions run
+//                     alone (an MDRange parallel_for is a range launch over its first
+//                     dimension);
+//   launch_domain     j's range (first dimension) or execution space differs from the run's;
 //   true_dependence   the run wrote an allocation through one partition and j reads or writes
 //                     it through another (unless they only ever meet at the same index);
 //   anti_dependence   the run read through one partition and j writes through another, and

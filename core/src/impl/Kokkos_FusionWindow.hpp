@@ -19,6 +19,7 @@
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_HostParallelMDRange.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
 #include <impl/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
@@ -374,11 +375,26 @@ struct FusionForBlob {
   Functor functor;
   Policy policy;
 
+  // A RangePolicy's indices [b, e); an MDRangePolicy's box with its first index in [b, e)
+  // (fused by its first dimension: see record_for).
   static void run_chunk(const void* self, std::int64_t b, std::int64_t e) {
     using Tag = typename Policy::work_tag;
-    using I = typename Policy::member_type;
-    fusion_with_local_functor(static_cast<const FusionForBlob*>(self)->functor, [&](const Functor& f) {
-      for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i);
+    const auto& s = *static_cast<const FusionForBlob*>(self);
+    fusion_with_local_functor(s.functor, [&](const Functor& f) {
+      if constexpr (is_mdrange_policy<Policy>::value) {
+        using I = typename Policy::index_type;
+        I lo[Policy::rank], hi[Policy::rank];
+        for (int d = 0; d < Policy::rank; ++d) {
+          lo[d] = static_cast<I>(s.policy.m_lower[d]);
+          hi[d] = static_cast<I>(s.policy.m_upper[d]);
+        }
+        lo[0] = static_cast<I>(b);
+        hi[0] = static_cast<I>(e);
+        HostMDRangeTiles<Policy>::run_box(lo, hi, f);
+      } else {
+        using I = typename Policy::member_type;
+        for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i);
+      }
     });
   }
   static void execute_alone(const void* self) {
@@ -504,11 +520,22 @@ class FusionWindow {
   // A launch that ran at once (fusion_runs_inline); counted when the scope closes.
   void count_inline() { ++m_inline; }
 
+  // A RangePolicy launch, or an MDRangePolicy launch fused by its first dimension: its launch
+  // index is the first index, its domain the first dimension's range, and (as for a rank-2
+  // View in a RangePolicy launch) iteration (i0, ...) touches slice i0 of each declared View.
   template <class Functor, class Policy>
   void record_for(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
     FusionLaunch launch = copy_launch<FusionForBlob<Functor, Policy>>(functor, policy);
-    launch.begin = static_cast<std::int64_t>(policy.begin());
-    launch.end = static_cast<std::int64_t>(policy.end());
+    if constexpr (is_mdrange_policy<Policy>::value) {
+      launch.begin = policy.m_lower[0];
+      launch.end = policy.m_upper[0];
+      for (int d = 1; d < Policy::rank; ++d) {
+        if (policy.m_upper[d] <= policy.m_lower[d]) launch.end = launch.begin;  // an empty box
+      }
+    } else {
+      launch.begin = static_cast<std::int64_t>(policy.begin());
+      launch.end = static_cast<std::int64_t>(policy.end());
+    }
     const bool fusible = HostBackend<typename Policy::execution_space>;
     push(launch, fusible ? FusionLaunchKind::range_for : FusionLaunchKind::opaque,
          type_tag<typename Policy::execution_space>(), decls, n);

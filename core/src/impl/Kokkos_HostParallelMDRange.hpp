@@ -35,6 +35,12 @@ struct HostMDRangeTiles {
       const I end = static_cast<I>(lo[d] + p.m_tile[d]);
       hi[d] = end < static_cast<I>(p.m_upper[d]) ? end : static_cast<I>(p.m_upper[d]);
     }
+    run_box(lo, hi, f, extra...);
+  }
+
+  // Calls f([tag,] i0, ..., extra...) for every index of the box [lo, hi), in the inner order.
+  template <class F, class... Extra>
+  KOKKOS_FORCEINLINE_FUNCTION static void run_box(const I* lo, const I* hi, const F& f, Extra&&... extra) {
     I idx[rank];
     loop<0>(lo, hi, idx, f, std::make_integer_sequence<int, rank>{}, extra...);
   }
