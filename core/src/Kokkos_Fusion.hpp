@@ -406,20 +406,17 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
     // A reduction ends its window: with nothing recorded before it, it is a run of one.  Only a
     // RangePolicy reduction joins a run: an MDRange one reduces tile by tile, in an order a
     // fused run by rows would not keep.
-    const auto run_alone = [&] {
-      fusion_flush_if_pending(FusionFlush::unannotated_launch);
-      ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
-          .execute();
-    };
-    if constexpr (!is_range_policy<Policy>::value) {
-      run_alone();
-    } else if (!window.recording() || window.size() == 0) {
-      run_alone();
-    } else {
-      const auto& decls = m_policy.impl_decls();
-      window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
-      window.flush(FusionFlush::reduce_result);
+    if constexpr (is_range_policy<Policy>::value) {
+      if (window.recording() && window.size() > 0) {
+        const auto& decls = m_policy.impl_decls();
+        window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
+        window.flush(FusionFlush::reduce_result);
+        return;
+      }
     }
+    fusion_flush_if_pending(FusionFlush::unannotated_launch);
+    ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
+        .execute();
   }
 };
 

@@ -410,9 +410,6 @@ struct FusionForBlob {
       });
     }
   }
-  static int pool_size(const void* self) {
-    return static_cast<const FusionForBlob*>(self)->policy.space().impl_thread_pool_size();
-  }
 };
 
 template <class CombinedFunctorReducer, class Policy>
@@ -459,9 +456,6 @@ struct FusionReduceBlob {
       });
     }
   }
-  static int pool_size(const void* self) {
-    return static_cast<const FusionReduceBlob*>(self)->policy.space().impl_thread_pool_size();
-  }
 };
 
 template <class Functor, class Policy>
@@ -474,6 +468,12 @@ struct FusionOpaqueBlob {
     ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
   }
 };
+
+// The pool size of a fusible blob's execution space (FusionLaunch::pool_size).
+template <class Blob>
+int fusion_blob_pool_size(const void* blob) {
+  return static_cast<const Blob*>(blob)->policy.space().impl_thread_pool_size();
+}
 
 template <class Blob>
 void fusion_destroy_blob(void* blob) {
@@ -601,8 +601,10 @@ class FusionWindow {
     launch.blob_bytes = sizeof(Blob);
     launch.execute_alone = &Blob::execute_alone;
     launch.destroy = &fusion_destroy_blob<Blob>;
-    if constexpr (requires { &Blob::drive; }) launch.drive = &Blob::drive;
-    if constexpr (requires { &Blob::pool_size; }) launch.pool_size = &Blob::pool_size;
+    if constexpr (requires { &Blob::drive; }) {
+      launch.drive = &Blob::drive;
+      launch.pool_size = &fusion_blob_pool_size<Blob>;
+    }
     if constexpr (requires { &Blob::run_chunk; }) launch.run_chunk = &Blob::run_chunk;
     return launch;
   }
