@@ -121,17 +121,20 @@ struct Where {
 
 template <class V, class T>
 struct SumFunctor {
+  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
   V v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += v(i); }
 };
 template <class X, class Y, class T>
 struct DotFunctor {
+  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
   X x;
   Y y;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += x(i) * y(i); }
 };
 template <class V, class T>
 struct MinFunctor {
+  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
   V v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const {
     if (v(i) < acc) acc = v(i);
@@ -139,6 +142,7 @@ struct MinFunctor {
 };
 template <class V, class T>
 struct MaxFunctor {
+  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
   V v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const {
     if (acc < v(i)) acc = v(i);
@@ -163,7 +167,10 @@ struct JoinReduce {
     acc.value = acc.set ? join_op(acc.value, x) : x;
     acc.set = true;
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v.set = false; }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
+    v.value = T();
+    v.set = false;
+  }
   KOKKOS_INLINE_FUNCTION void join(value_type& dst, const value_type& src) const {
     if (!src.set) return;
     dst.value = dst.set ? join_op(dst.value, src.value) : src.value;

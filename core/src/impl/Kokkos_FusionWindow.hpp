@@ -22,6 +22,7 @@
 #include <impl/Kokkos_HostParallelMDRange.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
 #include <impl/Kokkos_HostParallelReduce.hpp>
+#include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 #include <impl/Kokkos_SharedAlloc.hpp>
@@ -350,25 +351,6 @@ void fusion_on(const ExecSpace& space, bool on_caller, const Body& body) {
   }
 }
 
-// Calls body(f) with a shallow copy of `kept` on the stack (no copy constructor: the blob keeps
-// the Views alive for the whole run), which tells the compiler the loop's stores cannot change
-// the functor, so its members stay in registers; reading them through the blob reloads them
-// per element.
-template <class Functor, class Body>
-KOKKOS_FORCEINLINE_FUNCTION void fusion_with_local_functor(const Functor& kept, const Body& body) {
-  if constexpr (sizeof(Functor) <= 512) {
-    union Shallow {
-      Functor f;
-      Shallow() {}
-      ~Shallow() {}
-    } local;
-    std::memcpy(static_cast<void*>(&local), static_cast<const void*>(&kept), sizeof(Functor));
-    body(local.f);
-  } else {
-    body(kept);
-  }
-}
-
 template <class Functor, class Policy>
 struct FusionForBlob {
   using ExecSpace = typename Policy::execution_space;
@@ -380,7 +362,7 @@ struct FusionForBlob {
   static void run_chunk(const void* self, std::int64_t b, std::int64_t e) {
     using Tag = typename Policy::work_tag;
     const auto& s = *static_cast<const FusionForBlob*>(self);
-    fusion_with_local_functor(s.functor, [&](const Functor& f) {
+    with_local_functor_copy(s.functor, [&](const Functor& f) {
       if constexpr (is_mdrange_policy<Policy>::value) {
         using I = typename Policy::index_type;
         I lo[Policy::rank], hi[Policy::rank];
@@ -428,30 +410,27 @@ struct FusionReduceBlob {
   using value_type = typename Reducer::value_type;
   using reference_type = typename Reducer::reference_type;
 
-  // Out of line with a local accumulator: inlined into host_reduce's worker, GCC kept the
-  // accumulator in memory, a store and a reload per element (axpby + dot fused ran 2.5x
-  // slower than unfused).  The same additions in the same order either way.
-  KOKKOS_IMPL_NOINLINE static void reduce_chunk(const Functor& kept, std::int64_t b, std::int64_t e, reference_type acc) {
+  using Accumulator = HostWorkerAccumulator<Functor, Reducer>;
+
+  // Out of line: inlined into host_reduce's worker, GCC kept the accumulator in memory, a store
+  // and a reload per element (axpby + dot fused ran 2.5x slower than unfused).  The worker's
+  // accumulator runs its chunks in order, as the plain launch runs its block: the same bits.
+  KOKKOS_IMPL_NOINLINE static void reduce_chunk(const Functor& kept, std::int64_t b, std::int64_t e, Accumulator& acc) {
     using Tag = typename Policy::work_tag;
     using I = typename Policy::member_type;
-    fusion_with_local_functor(kept, [&](const Functor& f) {
-      if constexpr (std::is_same_v<reference_type, value_type&>) {
-        value_type local = acc;
-        for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i, local);
-        acc = static_cast<value_type&&>(local);
-      } else {
-        for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i, acc);
-      }
-    });
+    with_local_functor_copy(kept, [&](const Functor& f) { acc.template run<Tag>(f, static_cast<I>(b), static_cast<I>(e)); });
   }
 
   static void drive(const void* self, const FusedRun& run, bool on_caller) {
     if constexpr (HostBackend<ExecSpace>) {
       const auto& s = *static_cast<const FusionReduceBlob*>(self);
       const auto& f = s.functor_reducer.get_functor();
+      const Reducer& reducer = s.functor_reducer.get_reducer();
       fusion_on(s.policy.space(), on_caller, [&](const auto& workers) {
-        host_reduce(workers, s.functor_reducer.get_reducer(), s.result, [&](int rank, int size, reference_type acc) {
-          run.work(rank, size, [&](std::int64_t b, std::int64_t e) { reduce_chunk(f, b, e, acc); });
+        host_reduce(workers, reducer, s.result, [&](int rank, int size, reference_type acc) {
+          Accumulator worker(reducer, acc);
+          run.work(rank, size, [&](std::int64_t b, std::int64_t e) { reduce_chunk(f, b, e, worker); });
+          worker.finish();
         });
       });
     }

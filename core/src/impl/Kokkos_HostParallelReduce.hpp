@@ -2,7 +2,8 @@
 // parallel_reduce over a RangePolicy on any host back end, and the reduction driver that the
 // MDRange (and any other host) reduction reuses.
 //
-// Each worker reduces its share into a local accumulator (a register for scalars), then
+// Each worker reduces its share into local accumulators (registers for scalars; four
+// interleaved lanes for commutative reductions of numbers, see HostWorkerAccumulator), then
 // publishes it in its own cache-line padded slot; the launching thread joins the slots in rank
 // order, so a static schedule gives the same bits for the same thread count.  The slots live in
 // a per-thread reusable buffer: no heap allocation per launch.
@@ -10,6 +11,8 @@
 #include <Kokkos_Abort.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_FunctorAnalysis.hpp>
+#include <impl/Kokkos_HostReductionLanes.hpp>
+#include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 
 #include <cstddef>
@@ -157,10 +160,6 @@ class ParallelReduce<CombinedFunctorReducerType, RangePolicy<P...>, ExecSpace> {
   const Policy& m_policy;
   pointer_type m_result;
 
-  static void run_block(const Functor& f, I b, I e, reference_type acc) {
-    for (I i = b; i < e; ++i) invoke_functor<Tag>(f, i, acc);
-  }
-
  public:
   ParallelReduce(const CombinedFunctorReducerType& functor_reducer, const Policy& policy, pointer_type result)
       : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
@@ -178,13 +177,19 @@ class ParallelReduce<CombinedFunctorReducerType, RangePolicy<P...>, ExecSpace> {
                                                  : default_dynamic_chunk<I>(last - first, workers);
       HostChunkQueue<I> queue(first, last, chunk);
       host_reduce(space, reducer, m_result, [&](int, int, reference_type acc) {
-        HostBlock<I> block;
-        while (queue.next(block)) run_block(f, block.begin, block.end, acc);
+        HostWorkerAccumulator<Functor, Reducer> worker(reducer, acc);
+        with_local_functor_copy(f, [&](const Functor& local) {
+          HostBlock<I> block;
+          while (queue.next(block)) worker.template run<Tag>(local, block.begin, block.end);
+        });
+        worker.finish();
       });
     } else {
       host_reduce(space, reducer, m_result, [&](int rank, int size, reference_type acc) {
         const HostBlock<I> block = range_block(first, last, rank, size);
-        run_block(f, block.begin, block.end, acc);
+        HostWorkerAccumulator<Functor, Reducer> worker(reducer, acc);
+        with_local_functor_copy(f, [&](const Functor& local) { worker.template run<Tag>(local, block.begin, block.end); });
+        worker.finish();
       });
     }
   }

@@ -1,0 +1,111 @@
+// A dot product three ways, in the same run, on Serial and the default host space:
+//
+//   lanes   KE::dot: its functor declares accumulates_only, so each worker adds in four
+//           interleaved lanes (impl/Kokkos_HostReductionLanes.hpp)
+//   single  the same body as a user lambda: one running value per worker, as Kokkos runs it
+//   omp     #pragma omp parallel for reduction(+:) with the space's thread count (Serial: one)
+//
+// Counters: lanes_us, single_us, omp_us (medians), single_over_lanes, omp_over_lanes.
+#include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
+#include <Kokkos_StdAlgorithms_Fused.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace {
+
+namespace KE = Kokkos::Experimental;
+using Array = Kokkos::View<double*, Kokkos::HostSpace>;
+
+template <class T>
+void keep(const T& value) {
+  benchmark::DoNotOptimize(value);  // the input-only overload: see PerfLaunch.cpp
+}
+
+// Median seconds per call of each variant: rounds that run every variant `block` times in a
+// rotating order, the first call of each block untimed (it meets the other variant's cache).
+std::vector<double> interleaved_medians(int rounds, const std::vector<std::function<void()>>& variants) {
+  constexpr int block = 4;
+  std::vector<std::vector<double>> samples(variants.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t j = 0; j < variants.size(); ++j) {
+      const std::size_t k = (j + static_cast<std::size_t>(r)) % variants.size();
+      variants[k]();
+      for (int b = 1; b < block; ++b) {
+        Kokkos::Timer timer;
+        variants[k]();
+        samples[k].push_back(timer.seconds());
+      }
+    }
+  }
+  std::vector<double> medians;
+  for (auto& s : samples) {
+    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
+    medians.push_back(s[s.size() / 2]);
+  }
+  return medians;
+}
+
+template <class Space>
+int omp_threads_of() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return std::is_same_v<Space, Kokkos::Serial> ? 1 : Space().concurrency();
+#else
+  return 1;
+#endif
+}
+
+template <class Space>
+void BM_Dot(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Space space;
+  Array x("x", n), y("y", n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    x(i) = 1.0 / double(i + 1);
+    y(i) = double(i % 17) - 8.0;
+  }
+  const double* px = x.data();
+  const double* py = y.data();
+  const int threads = omp_threads_of<Space>();
+  auto lanes = [&] { keep(KE::dot(space, x, y)); };
+  auto single = [&] {
+    double s = 0;
+    Kokkos::parallel_reduce(
+        "dot_single", Kokkos::RangePolicy<Space>(space, 0, n),
+        KOKKOS_LAMBDA(std::int64_t i, double& acc) { acc += x(i) * y(i); }, s);
+    keep(s);
+  };
+  auto omp = [&] {
+    double s = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(threads) if (threads > 1)
+    for (std::int64_t i = 0; i < n; ++i) s += px[i] * py[i];
+    keep(s);
+  };
+  // Same value up to rounding, or the comparison means nothing.
+  double a = KE::dot(space, x, y), b = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(std::int64_t i, double& acc) { acc += x(i) * y(i); }, b);
+  if (std::abs(a - b) > 1e-9 * (std::abs(b) + 1)) return state.SkipWithError("lanes and single disagree");
+
+  const int rounds = static_cast<int>(std::clamp<std::int64_t>(20000000 / std::max<std::int64_t>(n, 1), 5, 400));
+  std::vector<double> m;
+  for (auto _ : state) m = interleaved_medians(rounds, {lanes, single, omp});
+  state.counters["lanes_us"] = 1e6 * m[0];
+  state.counters["single_us"] = 1e6 * m[1];
+  state.counters["omp_us"] = 1e6 * m[2];
+  state.counters["single_over_lanes"] = m[1] / m[0];
+  state.counters["omp_over_lanes"] = m[2] / m[0];
+}
+
+BENCHMARK(BM_Dot<Kokkos::Serial>)->RangeMultiplier(10)->Range(1000, 10000000)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_Dot<Kokkos::DefaultHostExecutionSpace>)
+    ->RangeMultiplier(10)
+    ->Range(1000, 10000000)
+    ->Iterations(1)
+    ->UseRealTime();
+
+}  // namespace
