@@ -5,8 +5,8 @@
 //
 // With one accumulator a floating-point sum is a chain of dependent additions, one per index,
 // each waiting for the last.  Index i goes to lane i mod 4 instead: four independent chains,
-// which the compiler packs into vector registers.  A dot product on one core runs 3.5x faster
-// (g++ 12, 0.53 -> 0.15 ns per element).  A worker folds its lanes once, after its last index,
+// which the compiler packs into vector registers.  A dot product on one core runs 3.7x faster
+// (g++ 12, data in L2: 0.54 -> 0.145 ns per element).  A worker folds its lanes once, after its last index,
 // in a fixed order, so the result depends only on which indices each worker ran, exactly as
 // before: a fused reduction that runs a worker's block in chunks gives the same bits as the
 // plain launch.  Rounding differs from a single running sum, as any parallel reduction's does.
@@ -26,6 +26,13 @@
 #include <impl/Kokkos_PolicyTraits.hpp>
 
 #include <type_traits>
+
+// g++ only: the loop vectorizer stays off for the lanes loop (see run_in_lanes).
+#if defined(__GNUC__) && !defined(__clang__)
+#define KOKKOS_IMPL_LANES_NO_LOOP_VECTORIZE __attribute__((optimize("no-tree-loop-vectorize")))
+#else
+#define KOKKOS_IMPL_LANES_NO_LOOP_VECTORIZE
+#endif
 
 namespace Kokkos::Impl {
 
@@ -80,19 +87,7 @@ class HostWorkerAccumulator {
   template <class Tag, class I>
   void run(const Functor& f, I b, I e) {
     if constexpr (lanes) {
-      // Locals rather than members, so the lanes stay in registers across the functor calls.
-      value_type lane[count] = {m_lanes[0], m_lanes[1], m_lanes[2], m_lanes[3]};
-      constexpr I mask = I(count - 1);
-      I i = b;
-      for (; i < e && (i & mask) != 0; ++i) invoke_functor<Tag>(f, i, lane[i & mask]);
-      for (; e - i >= I(count); i += I(count)) {
-        invoke_functor<Tag>(f, i, lane[0]);
-        invoke_functor<Tag>(f, I(i + 1), lane[1]);
-        invoke_functor<Tag>(f, I(i + 2), lane[2]);
-        invoke_functor<Tag>(f, I(i + 3), lane[3]);
-      }
-      for (; i < e; ++i) invoke_functor<Tag>(f, i, lane[i & mask]);
-      for (int k = 0; k < count; ++k) m_lanes[k] = lane[k];
+      run_in_lanes<Tag>(f, b, e);
     } else if constexpr (std::is_same_v<reference_type, value_type&>) {
       value_type local = m_acc;
       for (I i = b; i < e; ++i) invoke_functor<Tag>(f, i, local);
@@ -113,6 +108,27 @@ class HostWorkerAccumulator {
   }
 
  private:
+  // Left to g++'s loop vectorizer, the four-way unrolled loop below is vectorized across two
+  // of its iterations, which gathers each lane's pair of indices with shuffles; the straight-
+  // line vectorizer alone packs lanes (0, 1) and (2, 3) into two registers filled by plain
+  // loads, twice as fast (a dot product in L2: 0.29 -> 0.145 ns per element).
+  template <class Tag, class I>
+  KOKKOS_IMPL_LANES_NO_LOOP_VECTORIZE void run_in_lanes(const Functor& f, I b, I e) {
+    // Locals rather than members, so the lanes stay in registers across the functor calls.
+    value_type lane[count] = {m_lanes[0], m_lanes[1], m_lanes[2], m_lanes[3]};
+    constexpr I mask = I(count - 1);
+    I i = b;
+    for (; i < e && (i & mask) != 0; ++i) invoke_functor<Tag>(f, i, lane[i & mask]);
+    for (; e - i >= I(count); i += I(count)) {
+      invoke_functor<Tag>(f, i, lane[0]);
+      invoke_functor<Tag>(f, I(i + 1), lane[1]);
+      invoke_functor<Tag>(f, I(i + 2), lane[2]);
+      invoke_functor<Tag>(f, I(i + 3), lane[3]);
+    }
+    for (; i < e; ++i) invoke_functor<Tag>(f, i, lane[i & mask]);
+    for (int k = 0; k < count; ++k) m_lanes[k] = lane[k];
+  }
+
   const Reducer& m_reducer;
   reference_type m_acc;
   std::conditional_t<lanes, value_type, char> m_lanes[count];
