@@ -219,25 +219,28 @@ TEST(HostBackend, SequentialWorkersRunEveryRankInOrderOnTheCaller) {
 }
 
 // The adaptive dispatch of a memoized fused run: each epoch runs each eligible way once
-// untimed and twice timed (workers, caller, long chunks, unfused), then keeps the fastest.
+// untimed and twice timed (workers, caller, short chunks, long chunks, unfused), then keeps
+// the fastest.
 TEST(HostBackend, FusionDispatchChoiceTimesEveryEligibleWayAndKeepsTheFastest) {
   using Choice = Kokkos::Impl::FusionDispatchChoice;
   using Way = Choice::Way;
   constexpr std::uint32_t block = Choice::warmup_per_way + Choice::samples_per_way;
   struct Times {
-    double workers, caller, long_chunks, unfused;
+    double workers, caller, short_chunks, long_chunks, unfused;
     double of(Way w) const {
       switch (w) {
         case Way::workers: return workers;
         case Way::caller: return caller;
+        case Way::short_chunks: return short_chunks;
         case Way::long_chunks: return long_chunks;
         case Way::unfused: return unfused;
       }
       return 0;
     }
   };
-  auto decide = [](Choice& c, int workers, bool long_differ, const Times& t) {
-    const Choice::Decision d = c.next(workers, long_differ);
+  // chunks_differ: both the long and the short chunks differ from the workers' way.
+  auto decide = [](Choice& c, int workers, bool chunks_differ, const Times& t) {
+    const Choice::Decision d = c.next(workers, chunks_differ, chunks_differ);
     if (d.timed) c.record(d.way, t.of(d.way));
     return d;
   };
@@ -246,12 +249,12 @@ TEST(HostBackend, FusionDispatchChoiceTimesEveryEligibleWayAndKeepsTheFastest) {
     Choice c;
     std::uint32_t length = Choice::epoch;
     for (int epoch = 0; epoch < 3; ++epoch) {
-      const Times t = epoch == 1 ? Times{5000, 9000, 6000, 4000} : Times{5000, 3000, 6000, 7000};
+      const Times t = epoch == 1 ? Times{5000, 9000, 5900, 6000, 4000} : Times{5000, 3000, 4400, 6000, 7000};
       const Way best = epoch == 1 ? Way::unfused : Way::caller;
       EXPECT_EQ(c.epoch_length(), length) << epoch;
       for (std::uint32_t k = 0; k < length; ++k) {
         const auto d = decide(c, 2, true, t);
-        if (k < 4 * block) {
+        if (k < Choice::num_ways * block) {
           EXPECT_EQ(d.way, static_cast<Way>(k / block)) << "epoch " << epoch << " execution " << k;
           EXPECT_EQ(d.timed, k % block >= Choice::warmup_per_way) << k;
         } else {
@@ -259,30 +262,46 @@ TEST(HostBackend, FusionDispatchChoiceTimesEveryEligibleWayAndKeepsTheFastest) {
           EXPECT_FALSE(d.timed) << k;
         }
       }
-      for (Way w : {Way::workers, Way::caller, Way::long_chunks, Way::unfused}) EXPECT_EQ(c.time_ns(w), t.of(w));
+      for (Way w : {Way::workers, Way::caller, Way::short_chunks, Way::long_chunks, Way::unfused}) {
+        EXPECT_EQ(c.time_ns(w), t.of(w));
+      }
     }
   }
   {
     // One worker: the caller is the worker, never tried; a block that fits one chunk: long
-    // chunks would be the same execution, never tried.  A settled winner's epochs grow.
+    // and short chunks would be the same execution, never tried.  A settled winner's epochs
+    // grow.
     Choice one;
     for (std::uint32_t k = 0; k < 8 * Choice::max_epoch; ++k) {
-      const auto d = decide(one, 1, false, Times{5000, 1, 1, 7000});
+      const auto d = decide(one, 1, false, Times{5000, 1, 1, 1, 7000});
       EXPECT_TRUE(d.way == Way::workers || d.way == Way::unfused) << k;
     }
     EXPECT_GT(one.time_ns(Way::caller), 1e300);
+    EXPECT_GT(one.time_ns(Way::short_chunks), 1e300);
     EXPECT_GT(one.time_ns(Way::long_chunks), 1e300);
     EXPECT_EQ(one.epoch_length(), Choice::max_epoch);
+  }
+  {
+    // Blocks longer than one short chunk but not than one chunk: only the short chunks differ.
+    Choice c;
+    for (std::uint32_t k = 0; k < Choice::epoch; ++k) {
+      const Choice::Decision d = c.next(2, false, true);
+      EXPECT_NE(d.way, Way::long_chunks) << k;
+      if (d.timed) c.record(d.way, Times{5000, 6000, 4000, 1, 7000}.of(d.way));
+    }
+    EXPECT_EQ(c.time_ns(Way::short_chunks), 4000);
+    EXPECT_GT(c.time_ns(Way::long_chunks), 1e300);
   }
   {
     // A way 1.5x slower than the fastest for two epochs is dropped: unfused at 8x.
     Choice c;
     std::uint32_t unfused_runs = 0, executions = 0;
     for (; executions < 2 * Choice::epoch + 256; ++executions) {
-      unfused_runs += decide(c, 2, true, Times{1000, 900, 1100, 8000}).way == Way::unfused ? 1 : 0;
+      unfused_runs += decide(c, 2, true, Times{1000, 900, 1050, 1100, 8000}).way == Way::unfused ? 1 : 0;
     }
     EXPECT_TRUE(c.dropped(Way::unfused));
     EXPECT_FALSE(c.dropped(Way::workers));
+    EXPECT_FALSE(c.dropped(Way::short_chunks));
     EXPECT_FALSE(c.dropped(Way::long_chunks));  // 1.22x: a close call stays timed
     EXPECT_EQ(unfused_runs, 2 * block);         // its two epochs' probes, then never again
   }
@@ -293,7 +312,7 @@ TEST(HostBackend, FusionDispatchChoiceTimesEveryEligibleWayAndKeepsTheFastest) {
     Choice c;
     std::uint32_t after_drop = 0, on_caller = 0;
     for (std::uint32_t k = 0; k < 4 * Choice::max_epoch; ++k) {
-      const auto d = decide(c, 2, false, Times{7000, 570, 1, 7000});
+      const auto d = decide(c, 2, false, Times{7000, 570, 1, 1, 7000});
       if (c.dropped(Way::workers)) {
         ++after_drop;
         on_caller += d.way == Way::caller ? 1 : 0;
@@ -306,14 +325,14 @@ TEST(HostBackend, FusionDispatchChoiceTimesEveryEligibleWayAndKeepsTheFastest) {
   }
   // A noisy (preempted) sample does not hide a fast one: the minimum counts.
   Choice noisy;
-  decide(noisy, 2, true, Times{0, 0, 0, 0});  // warm-up, untimed
+  decide(noisy, 2, true, Times{0, 0, 0, 0, 0});  // warm-up, untimed
   noisy.record(Way::workers, 80000);
   noisy.record(Way::workers, 4000);
   EXPECT_EQ(noisy.time_ns(Way::workers), 4000);
   // A long run (100 us or more of work on one core) is never tried on the caller.
   Choice longer;
   for (std::uint32_t k = 0; k < 2 * Choice::epoch; ++k) {
-    const auto d = decide(longer, 4, true, Times{60000, 1, 70000, 90000});
+    const auto d = decide(longer, 4, true, Times{60000, 1, 65000, 70000, 90000});
     EXPECT_NE(d.way, Way::caller) << k;
   }
   EXPECT_GT(longer.time_ns(Way::caller), 1e300);  // never measured

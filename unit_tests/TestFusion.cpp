@@ -242,9 +242,9 @@ TYPED_TEST(Fusion, RandomProgramsTinyRangesAndSmallChunks) {
 
 TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) {
   // Repeating a program lets each memoized run time every way of executing it (workers,
-  // caller, long chunks, unfused: three executions each, see FusionDispatchChoice); every
-  // way must give the unfused bits.  Tiny runs: the caller wins wherever there are workers
-  // to skip.
+  // caller, short chunks, long chunks, unfused: three executions each, see
+  // FusionDispatchChoice); every way must give the unfused bits.  Tiny runs: the caller wins
+  // wherever there are workers to skip.
   KE::set_fusion_adaptive_dispatch(true);
   EXPECT_TRUE(KE::fusion_adaptive_dispatch());
   check_random_programs<TypeParam>(5150, seed_count(60), 37, 8);
@@ -256,9 +256,11 @@ TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) 
   } else {
     EXPECT_EQ(s.fused_on_caller, 0u);  // one worker is the caller already: nothing to choose
   }
-  // Blocks of several chunks: the long-chunk way differs from the short one and is tried.
-  check_random_programs<TypeParam>(7170, seed_count(30) / 3, 20000, 13);
+  // Blocks of several chunks: the short- and long-chunk ways differ from the workers' and are
+  // tried.
+  check_random_programs<TypeParam>(7170, seed_count(30) / 3, 20000, 16);
   s = KE::fusion_statistics();
+  EXPECT_GT(s.fused_short_chunks, 0u);
   EXPECT_GT(s.fused_long_chunks, 0u);
   EXPECT_GT(s.fused_runs_unfused, 0u);
   KE::set_fusion_adaptive_dispatch(false);

@@ -57,8 +57,9 @@ struct FusionStatistics {
   std::uint64_t launches_fused = 0;     // of those, launches that ran inside a fused launch
   std::uint64_t fused_launches = 0;     // fused launches (runs of two or more) dispatched
   // Of those, by the adaptive dispatch (impl/Kokkos_FusionDispatchChoice.hpp): run on the
-  // calling thread, run in long chunks, and run launch by launch because that measured faster.
-  std::uint64_t fused_on_caller = 0, fused_long_chunks = 0, fused_runs_unfused = 0;
+  // calling thread, run in short or long chunks, and run launch by launch because that measured
+  // faster.
+  std::uint64_t fused_on_caller = 0, fused_short_chunks = 0, fused_long_chunks = 0, fused_runs_unfused = 0;
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
   std::uint64_t min_fused_length = 0, max_fused_length = 0;
   std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
@@ -744,11 +745,14 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
     return Way::workers;
   }
   const int workers = driver.pool_size(driver.blob);
-  const bool long_chunks_differ = (fused.end - fused.begin) > fused.chunk * workers;
-  const FusionDispatchChoice::Decision decision = run.dispatch.next(workers, long_chunks_differ);
+  const std::int64_t length = fused.end - fused.begin, short_chunk = FusionDispatchChoice::short_chunk(fused.chunk);
+  const bool long_chunks_differ = length > fused.chunk * workers;
+  const bool short_chunks_differ = short_chunk > 0 && length > short_chunk * workers;
+  const FusionDispatchChoice::Decision decision = run.dispatch.next(workers, long_chunks_differ, short_chunks_differ);
   const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   switch (decision.way) {
     case Way::unfused: fused.run_unfused(); break;
+    case Way::short_chunks: fused.chunk = short_chunk; driver.drive(driver.blob, fused, false); break;
     case Way::long_chunks: fused.chunk *= FusionDispatchChoice::long_chunk_factor; [[fallthrough]];
     case Way::workers: driver.drive(driver.blob, fused, false); break;
     case Way::caller: driver.drive(driver.blob, fused, true); break;
@@ -810,6 +814,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
   for (const FusionRun& run : plan->runs) {
     switch (execute(run, adapt)) {
       case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
+      case FusionDispatchChoice::Way::short_chunks: ++delta.fused_short_chunks; break;
       case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
       case FusionDispatchChoice::Way::unfused: ++delta.fused_runs_unfused; break;
       case FusionDispatchChoice::Way::workers: break;
@@ -822,6 +827,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.launches_fused += delta.launches_fused;
     s.fused_launches += delta.fused_launches;
     s.fused_on_caller += delta.fused_on_caller;
+    s.fused_short_chunks += delta.fused_short_chunks;
     s.fused_long_chunks += delta.fused_long_chunks;
     s.fused_runs_unfused += delta.fused_runs_unfused;
     s.dispatches += delta.dispatches;

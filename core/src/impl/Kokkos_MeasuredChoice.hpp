@@ -41,7 +41,7 @@ struct MeasuredChoiceOptions {
 
 class MeasuredChoice {
  public:
-  static constexpr int max_ways = 4;
+  static constexpr int max_ways = 8;
   using Options = MeasuredChoiceOptions;
 
   struct Decision {
