@@ -5,6 +5,7 @@
 // indices run in the inner order, the fastest dimension in the innermost loop.
 #include <Kokkos_MDRangePolicy.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
@@ -98,7 +99,9 @@ class ParallelFor<Functor, MDRangePolicy<P...>, ExecSpace> {
     if (m_policy.m_num_tiles == 0) return;
     HostChunkQueue<I> queue(I(0), static_cast<I>(m_policy.m_num_tiles), I(1));
     m_policy.space().impl_run_on_workers([&](int rank, int size) {
-      host_mdrange_worker(m_policy, queue, rank, size, [&](I tile) { Tiles::run_tile(m_policy, tile, m_functor); });
+      with_local_functor_copy(m_functor, [&](const Functor& f) {
+        host_mdrange_worker(m_policy, queue, rank, size, [&](I tile) { Tiles::run_tile(m_policy, tile, f); });
+      });
     });
   }
 };
@@ -126,10 +129,12 @@ class ParallelReduce<CombinedFunctorReducerType, MDRangePolicy<P...>, ExecSpace>
       host_reduce_empty(reducer, m_result);
       return;
     }
-    const auto& f = m_functor_reducer.get_functor();
+    const auto& kept = m_functor_reducer.get_functor();
     HostChunkQueue<I> queue(I(0), static_cast<I>(m_policy.m_num_tiles), I(1));
     host_reduce(m_policy.space(), reducer, m_result, [&](int rank, int size, reference_type acc) {
-      host_mdrange_worker(m_policy, queue, rank, size, [&](I tile) { Tiles::run_tile(m_policy, tile, f, acc); });
+      with_local_functor_copy(kept, [&](const auto& f) {
+        host_mdrange_worker(m_policy, queue, rank, size, [&](I tile) { Tiles::run_tile(m_policy, tile, f, acc); });
+      });
     });
   }
 };

@@ -2,6 +2,7 @@
 // parallel_for over a RangePolicy on any host back end.
 #include <Kokkos_ExecPolicy.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
+#include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 
 namespace Kokkos::Impl {
@@ -32,13 +33,15 @@ class ParallelFor<Functor, RangePolicy<P...>, ExecSpace> {
                                                  : default_dynamic_chunk<I>(last - first, workers);
       HostChunkQueue<I> queue(first, last, chunk);
       space.impl_run_on_workers([&](int, int) {
-        HostBlock<I> block;
-        while (queue.next(block)) run_block(m_functor, block.begin, block.end);
+        with_local_functor_copy(m_functor, [&](const Functor& f) {
+          HostBlock<I> block;
+          while (queue.next(block)) run_block(f, block.begin, block.end);
+        });
       });
     } else {
       space.impl_run_on_workers([&](int rank, int size) {
         const HostBlock<I> block = range_block(first, last, rank, size);
-        run_block(m_functor, block.begin, block.end);
+        with_local_functor_copy(m_functor, [&](const Functor& f) { run_block(f, block.begin, block.end); });
       });
     }
   }
