@@ -321,8 +321,8 @@ inline void print_fusion_statistics(std::ostream& os) {
       << 100.0 * s.fraction_fused() << "%)\n";
   out << "  fused launches           " << s.fused_launches << ", length min/avg/max " << s.min_fused_length << " / "
       << std::setprecision(2) << s.avg_fused_length() << " / " << s.max_fused_length << ", on the calling thread "
-      << s.fused_on_caller << ", in short chunks " << s.fused_short_chunks << ", in long chunks " << s.fused_long_chunks << ", unfused " << s.fused_runs_unfused
-      << "\n";
+      << s.fused_on_caller << ", in short chunks " << s.fused_short_chunks << ", in long chunks "
+      << s.fused_long_chunks << ", unfused " << s.fused_runs_unfused << "\n";
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
   std::uint64_t total = 0;
   for (auto b : s.barriers) total += b;

@@ -29,7 +29,8 @@
 // holds, and a way 1.5x slower than the fastest in two epochs in a row is dropped.  Not tried:
 // the caller on one worker (it is the worker) or on a run that takes more than 100 us on the
 // workers (the fork/join it could save is under 3% of it); long chunks where a worker's block
-// fits in one chunk; short chunks where a chunk is already short.  Only memoized runs adapt: they are the ones a program repeats.
+// fits in one chunk; short chunks where a chunk is already short.  Only memoized runs adapt:
+// they are the ones a program repeats.
 #include <impl/Kokkos_MeasuredChoice.hpp>
 
 #include <cstdint>
