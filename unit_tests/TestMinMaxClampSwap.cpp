@@ -184,6 +184,14 @@ TEST(Swap, ValuesArraysAndNoexcept) {
   EXPECT_EQ(arrays_a[1][0], 4);
   EXPECT_EQ(arrays_b[0][2], 1);
 
+  int grid_a[2][3] = {{1, 2, 3}, {4, 5, 6}}, grid_b[2][3] = {{7, 8, 9}, {10, 11, 12}};
+  Kokkos::kokkos_swap(grid_a, grid_b);
+  EXPECT_EQ(grid_a[0][0], 7);
+  EXPECT_EQ(grid_a[1][2], 12);
+  EXPECT_EQ(grid_b[1][0], 4);
+  static_assert(noexcept(Kokkos::kokkos_swap(grid_a, grid_b)));
+  static_assert(can_kokkos_swap<MoveOnly[2][2]>::value && !can_kokkos_swap<Pinned[2][2]>::value);
+
   static_assert(noexcept(Kokkos::kokkos_swap(a, b)));
   static_assert(noexcept(Kokkos::kokkos_swap(x, y)));
   static_assert(noexcept(kokkos_swap(u, v)));

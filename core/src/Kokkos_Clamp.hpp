@@ -10,10 +10,12 @@
 
 namespace Kokkos {
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr const T& clamp(const T& value, const T& lo, const T& hi) {
   return (value < lo) ? lo : (hi < value) ? hi : value;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr const T& clamp(const T& value, const T& lo, const T& hi, Compare comp) {
   return comp(value, lo) ? lo : comp(hi, value) ? hi : value;

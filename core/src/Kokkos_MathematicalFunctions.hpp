@@ -205,6 +205,7 @@ KOKKOS_IMPL_MATH_UNARY_PREDICATE(signbit)
 namespace Impl {
 // Three-argument hypot: scaling by the largest magnitude keeps the squares from overflowing or
 // underflowing; an infinite argument gives +inf even beside a NaN (as Annex F says of hypot(x, y)).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION T hypot3_scaled(T x, T y, T z) {
   x = Kokkos::fabs(x);

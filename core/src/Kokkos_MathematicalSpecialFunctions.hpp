@@ -26,6 +26,7 @@ namespace Impl {
 // exp(x * x) without the error of rounding x * x first: the rounding error of the square,
 // recovered exactly with fma, is folded back in (exp(a + e) = exp(a) (1 + e) for tiny e).
 // Plain exp(x * x) would carry a relative error of about x * x * epsilon.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Real>
 KOKKOS_INLINE_FUNCTION Real exp_of_square(Real x) {
   const Real square = x * x;
@@ -38,6 +39,7 @@ KOKKOS_INLINE_FUNCTION Real exp_of_square(Real x) {
 //   erfc(x) = exp(-x^2) / sqrt(pi) * 1 / (x + (1/2) / (x + 1 / (x + (3/2) / (x + 2 / (x + ...)))))
 // evaluated with the modified Lentz method until a step changes the value by less than
 // epsilon.  It converges faster the larger x is (a dozen terms at x = 26).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Real>
 KOKKOS_INLINE_FUNCTION Real erfcx_continued_fraction(Real x) {
   constexpr Real tiny = norm_min_v<Real> / epsilon_v<Real>;
@@ -60,6 +62,7 @@ KOKKOS_INLINE_FUNCTION Real erfcx_continued_fraction(Real x) {
 }
 }  // namespace Impl
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class RealType>
 KOKKOS_INLINE_FUNCTION RealType erfcx(RealType x) {
   static_assert(std::is_floating_point_v<RealType>, "Kokkos::Experimental::erfcx: the argument must be floating-point");
@@ -78,6 +81,7 @@ KOKKOS_INLINE_FUNCTION RealType erfcx(RealType x) {
   return Impl::erfcx_continued_fraction(x);
 }
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class RealType>
 KOKKOS_INLINE_FUNCTION RealType expint1(RealType x) {
   static_assert(std::is_floating_point_v<RealType>,

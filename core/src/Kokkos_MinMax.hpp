@@ -21,14 +21,17 @@
 
 namespace Kokkos {
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr const T& max(const T& a, const T& b) {
   return (a < b) ? b : a;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr const T& max(const T& a, const T& b, Compare comp) {
   return comp(a, b) ? b : a;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr T max(std::initializer_list<T> list, Compare comp) {
   const T* largest = list.begin();
@@ -36,6 +39,7 @@ KOKKOS_INLINE_FUNCTION constexpr T max(std::initializer_list<T> list, Compare co
     if (comp(*largest, *it)) largest = it;
   return *largest;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr T max(std::initializer_list<T> list) {
   const T* largest = list.begin();
@@ -44,14 +48,17 @@ KOKKOS_INLINE_FUNCTION constexpr T max(std::initializer_list<T> list) {
   return *largest;
 }
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr const T& min(const T& a, const T& b) {
   return (b < a) ? b : a;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr const T& min(const T& a, const T& b, Compare comp) {
   return comp(b, a) ? b : a;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr T min(std::initializer_list<T> list, Compare comp) {
   const T* smallest = list.begin();
@@ -59,6 +66,7 @@ KOKKOS_INLINE_FUNCTION constexpr T min(std::initializer_list<T> list, Compare co
     if (comp(*it, *smallest)) smallest = it;
   return *smallest;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr T min(std::initializer_list<T> list) {
   const T* smallest = list.begin();
@@ -67,16 +75,19 @@ KOKKOS_INLINE_FUNCTION constexpr T min(std::initializer_list<T> list) {
   return *smallest;
 }
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr Kokkos::pair<const T&, const T&> minmax(const T& a, const T& b) {
   using result = Kokkos::pair<const T&, const T&>;
   return (b < a) ? result(b, a) : result(a, b);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr Kokkos::pair<const T&, const T&> minmax(const T& a, const T& b, Compare comp) {
   using result = Kokkos::pair<const T&, const T&>;
   return comp(b, a) ? result(b, a) : result(a, b);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, class Compare>
 KOKKOS_INLINE_FUNCTION constexpr Kokkos::pair<T, T> minmax(std::initializer_list<T> list, Compare comp) {
   const T* smallest = list.begin();
@@ -87,6 +98,7 @@ KOKKOS_INLINE_FUNCTION constexpr Kokkos::pair<T, T> minmax(std::initializer_list
   }
   return Kokkos::pair<T, T>(*smallest, *largest);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr Kokkos::pair<T, T> minmax(std::initializer_list<T> list) {
   const T* smallest = list.begin();

@@ -7,7 +7,8 @@
 //   double a[3], b[3];  Kokkos::kokkos_swap(a, b);
 //
 // Types with a cheaper swap (Kokkos::Array) provide a kokkos_swap found by argument-dependent
-// lookup; an array's elements are swapped through such an overload when there is one.
+// lookup; an array's elements (arrays themselves, possibly) are swapped through such an
+// overload when there is one.
 #include <Kokkos_Macros.hpp>
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 
 namespace Kokkos {
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr std::enable_if_t<std::is_move_constructible_v<T> && std::is_move_assignable_v<T>>
 kokkos_swap(T& a, T& b) noexcept(std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>) {
@@ -23,6 +25,18 @@ kokkos_swap(T& a, T& b) noexcept(std::is_nothrow_move_constructible_v<T> && std:
   a = static_cast<T&&>(b);
   b = static_cast<T&&>(tmp);
 }
+
+namespace Impl {
+template <class T>
+struct is_swappable;
+template <class T>
+struct is_nothrow_swappable;
+}  // namespace Impl
+
+// Declared before the traits below, so that they see it: arrays of arrays swap too.
+template <class T, std::size_t N>
+KOKKOS_INLINE_FUNCTION constexpr std::enable_if_t<Impl::is_swappable<T>::value> kokkos_swap(T (&a)[N], T (&b)[N]) noexcept(
+    Impl::is_nothrow_swappable<T>::value);
 
 namespace Impl {
 // Whether kokkos_swap(a, b) is callable for lvalues of T, with Kokkos' overloads and those
@@ -41,14 +55,19 @@ struct is_nothrow_swappable<T, true>
     : std::bool_constant<noexcept(kokkos_swap(std::declval<T&>(), std::declval<T&>()))> {};
 }  // namespace SwapDetail
 template <class T>
-inline constexpr bool is_swappable_v = SwapDetail::is_swappable<T>::value;
+struct is_swappable : SwapDetail::is_swappable<T> {};
 template <class T>
-inline constexpr bool is_nothrow_swappable_v = SwapDetail::is_nothrow_swappable<T>::value;
+struct is_nothrow_swappable : SwapDetail::is_nothrow_swappable<T> {};
+template <class T>
+inline constexpr bool is_swappable_v = is_swappable<T>::value;
+template <class T>
+inline constexpr bool is_nothrow_swappable_v = is_nothrow_swappable<T>::value;
 }  // namespace Impl
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class T, std::size_t N>
-KOKKOS_INLINE_FUNCTION constexpr std::enable_if_t<Impl::is_swappable_v<T>> kokkos_swap(T (&a)[N], T (&b)[N]) noexcept(
-    Impl::is_nothrow_swappable_v<T>) {
+KOKKOS_INLINE_FUNCTION constexpr std::enable_if_t<Impl::is_swappable<T>::value> kokkos_swap(T (&a)[N], T (&b)[N]) noexcept(
+    Impl::is_nothrow_swappable<T>::value) {
   for (std::size_t i = 0; i < N; ++i) {
     using Kokkos::kokkos_swap;
     kokkos_swap(a[i], b[i]);
