@@ -3,6 +3,7 @@
 // not device-callable).  An aggregate, so `Kokkos::Array<int, 3> a = {1, 2, 3};` works, with
 // structured bindings, get<I>, begin/end and to_array as in Kokkos 4.
 #include <Kokkos_Macros.hpp>
+#include <Kokkos_Swap.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -59,11 +60,12 @@ struct Array {
   friend KOKKOS_INLINE_FUNCTION constexpr bool operator!=(const Array& a, const Array& b) noexcept {
     return !(a == b);
   }
-  friend KOKKOS_INLINE_FUNCTION constexpr void kokkos_swap(Array& a, Array& b) noexcept(std::is_nothrow_swappable_v<T>) {
+  // Element by element through kokkos_swap, so elements with their own swap use it.
+  friend KOKKOS_INLINE_FUNCTION constexpr void kokkos_swap(Array& a, Array& b) noexcept(
+      Impl::is_nothrow_swappable_v<T>) {
     for (size_type i = 0; i < N; ++i) {
-      T tmp = static_cast<T&&>(a[i]);
-      a[i] = static_cast<T&&>(b[i]);
-      b[i] = static_cast<T&&>(tmp);
+      using Kokkos::kokkos_swap;
+      kokkos_swap(a[i], b[i]);
     }
   }
 };

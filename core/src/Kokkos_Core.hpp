@@ -7,6 +7,13 @@
 #include <Kokkos_Printf.hpp>
 #include <Kokkos_Timer.hpp>
 #include <Kokkos_BitManipulation.hpp>
+#include <Kokkos_NumericTraits.hpp>
+#include <Kokkos_MathematicalConstants.hpp>
+#include <Kokkos_MathematicalFunctions.hpp>
+#include <Kokkos_MathematicalSpecialFunctions.hpp>
+#include <Kokkos_MinMax.hpp>
+#include <Kokkos_Clamp.hpp>
+#include <Kokkos_Swap.hpp>
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>

@@ -40,6 +40,15 @@
 #endif
 #define _KOKKOS_IMPL_STRIP_PARENS(...) __VA_ARGS__
 
+// Before a host-device function template that host-only types may instantiate (std::string
+// in Kokkos::max, long double in a math template): nvcc then checks only the instantiations
+// device code uses, instead of warning about host calls in host-only instantiations.
+#if defined(__CUDACC__) && !defined(__clang__)
+#define KOKKOS_IMPL_DISABLE_EXEC_CHECK _Pragma("nv_exec_check_disable")
+#else
+#define KOKKOS_IMPL_DISABLE_EXEC_CHECK
+#endif
+
 #define KOKKOS_IMPL_STRINGIFY_(x) #x
 #define KOKKOS_IMPL_STRINGIFY(x) KOKKOS_IMPL_STRINGIFY_(x)
 

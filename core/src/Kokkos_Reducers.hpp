@@ -1,5 +1,5 @@
 #pragma once
-// Kokkos 4's built-in reducers and reduction_identity<T>.
+// Kokkos 4's built-in reducers (reduction_identity<T> is in Kokkos_NumericTraits.hpp, as in Kokkos).
 //
 //   double s;   parallel_reduce(n, f, Kokkos::Sum<double>(s));
 //   Kokkos::View<Kokkos::MinLoc<double, int>::value_type, HostSpace> r("r");
@@ -15,34 +15,11 @@
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_View.hpp>
+#include <Kokkos_NumericTraits.hpp>
 
-#include <limits>
 #include <type_traits>
 
 namespace Kokkos {
-
-// Identity of each built-in reduction for an arithmetic type T.  min() is the identity *of*
-// min (the largest value), max() the identity of max (the lowest value), as in Kokkos.
-template <class T, class = void>
-struct reduction_identity;
-
-template <class T>
-struct reduction_identity<T, std::enable_if_t<std::is_arithmetic_v<T>>> {
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T sum() { return static_cast<T>(0); }
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T prod() { return static_cast<T>(1); }
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T max() { return std::numeric_limits<T>::lowest(); }
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T min() { return std::numeric_limits<T>::max(); }
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T land() { return static_cast<T>(1); }
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T lor() { return static_cast<T>(0); }
-  template <class U = T, std::enable_if_t<std::is_integral_v<U>, int> = 0>
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T band() {
-    return static_cast<T>(~static_cast<T>(0));
-  }
-  template <class U = T, std::enable_if_t<std::is_integral_v<U>, int> = 0>
-  KOKKOS_FORCEINLINE_FUNCTION constexpr static T bor() {
-    return static_cast<T>(0);
-  }
-};
 
 // A class is a reducer when its `reducer` member type is itself.
 template <class T, class = void>
