@@ -23,6 +23,7 @@
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_Parallel_Reduce.hpp>
+#include <Kokkos_Complex.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
 #include <Kokkos_MemoryPool.hpp>
