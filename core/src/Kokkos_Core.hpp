@@ -24,6 +24,7 @@
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_Parallel_Reduce.hpp>
 #include <Kokkos_Complex.hpp>
+#include <Kokkos_Half.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
 #include <Kokkos_MemoryPool.hpp>
