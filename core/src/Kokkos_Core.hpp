@@ -7,6 +7,8 @@
 #include <Kokkos_Printf.hpp>
 #include <Kokkos_Timer.hpp>
 #include <Kokkos_BitManipulation.hpp>
+#include <Kokkos_Pair.hpp>
+#include <Kokkos_Array.hpp>
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
