@@ -125,6 +125,11 @@ struct Array<void, KOKKOS_INVALID_INDEX, void> {
   struct strided {};
 };
 
+// Assigning one deprecated proxy to another names its type here: that is not the user's use.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
 namespace Impl {
 // A non-owning view of `size` elements `stride` apart.  Assignment copies the elements of the
 // shorter of the two; it never changes where or how many the view refers to.
@@ -178,6 +183,9 @@ class array_proxy {
   std::size_t m_stride;
 };
 }  // namespace Impl
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 template <class T>
 struct [[deprecated("Kokkos::Array<T, KOKKOS_INVALID_INDEX, Array<>::contiguous> is deprecated in Kokkos 4")]] Array<
