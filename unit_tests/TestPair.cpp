@@ -102,6 +102,18 @@ TEST(Pair, DeprecatedOneMemberPair) {
 #pragma GCC diagnostic pop
 #endif
 
+struct LexicographicMax {
+  using value_type = Kokkos::pair<int, int>;
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = Kokkos::make_pair(-1, -1); }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, value_type& v) const {
+    const value_type candidate(i % 10, i);
+    if (v < candidate) v = candidate;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type& dst, const value_type& src) const {
+    if (dst < src) dst = src;
+  }
+};
+
 template <class Space>
 struct PairKernels : ::testing::Test {};
 TYPED_TEST_SUITE(PairKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
@@ -126,15 +138,10 @@ TYPED_TEST(PairKernels, InKernelsAndAsSubviewRanges) {
   auto from_std = Kokkos::subview(v, std::make_pair(95, 100));
   EXPECT_EQ(from_std(4), v(99));
 
-  // A pair-valued maximum: the largest (first, second) in lexicographic order.
-  int best = -1;
-  Kokkos::parallel_reduce(
-      Kokkos::RangePolicy<Space>(0, n),
-      KOKKOS_LAMBDA(int i, int& m) {
-        if (Kokkos::make_pair(v(i).first, i) > Kokkos::make_pair(v(m < 0 ? 0 : m).first, m)) m = i;
-      },
-      Kokkos::Max<int>(best));
-  EXPECT_EQ(best, n - 1);
+  // A pair as the reduction value: the lexicographic maximum of (i % 10, i).
+  Kokkos::pair<int, int> best;
+  Kokkos::parallel_reduce(Kokkos::RangePolicy<Space>(0, n), LexicographicMax{}, best);
+  EXPECT_EQ(best, Kokkos::make_pair(9, 99));
 }
 
 }  // namespace
