@@ -30,10 +30,12 @@
 #define KOKKOS_HALF_T_IS_FLOAT false
 #define KOKKOS_BHALF_T_IS_FLOAT false
 
-#if defined(__FLT16_MANT_DIG__) && !defined(__CUDACC__)
+// One storage per program: in a CUDA build, translation units compiled by nvcc and by the host
+// compiler alone must agree on the class's definition, so neither takes the host-only types.
+#if defined(__FLT16_MANT_DIG__) && !defined(__CUDACC__) && !defined(KOKKOS_ENABLE_CUDA)
 #define KOKKOS_IMPL_HALF_NATIVE_FLOAT16
 #endif
-#if defined(__BFLT16_MANT_DIG__) && !defined(__CUDACC__)
+#if defined(__BFLT16_MANT_DIG__) && !defined(__CUDACC__) && !defined(KOKKOS_ENABLE_CUDA)
 #define KOKKOS_IMPL_BHALF_NATIVE_BF16
 #endif
 
