@@ -11,9 +11,11 @@
 #include <Kokkos_MathematicalConstants.hpp>
 #include <Kokkos_MathematicalFunctions.hpp>
 #include <Kokkos_MathematicalSpecialFunctions.hpp>
+#include <Kokkos_Pair.hpp>
 #include <Kokkos_MinMax.hpp>
 #include <Kokkos_Clamp.hpp>
 #include <Kokkos_Swap.hpp>
+#include <Kokkos_Array.hpp>
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
@@ -30,6 +32,8 @@
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_Parallel_Reduce.hpp>
+#include <Kokkos_Complex.hpp>
+#include <Kokkos_Half.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
 #include <Kokkos_MemoryPool.hpp>

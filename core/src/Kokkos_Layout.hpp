@@ -1,6 +1,8 @@
 #pragma once
-// Array layouts (LayoutRight, LayoutLeft, LayoutStride), the subview tag ALL and Kokkos::pair.
+// Array layouts (LayoutRight, LayoutLeft, LayoutStride) and the subview tag ALL; Kokkos::pair
+// (subview ranges) comes with them from Kokkos_Pair.hpp.
 #include <Kokkos_Macros.hpp>
+#include <Kokkos_Pair.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -149,82 +151,5 @@ struct ALL_t {
   KOKKOS_INLINE_FUNCTION constexpr bool operator==(const ALL_t&) const { return true; }
 };
 inline constexpr ALL_t ALL{};
-
-// ---------------------------------------------------------------------------------------------
-// Kokkos::pair: a device-callable std::pair.
-template <class T1, class T2>
-struct pair {
-  using first_type = T1;
-  using second_type = T2;
-
-  first_type first;
-  second_type second;
-
-  constexpr pair() = default;
-  KOKKOS_INLINE_FUNCTION constexpr pair(first_type const& f, second_type const& s) : first(f), second(s) {}
-  template <class U, class V>
-  KOKKOS_INLINE_FUNCTION constexpr pair(const pair<U, V>& p) : first(p.first), second(p.second) {}
-  template <class U, class V>
-  constexpr pair(const std::pair<U, V>& p) : first(p.first), second(p.second) {}
-
-  template <class U, class V>
-  KOKKOS_INLINE_FUNCTION pair& operator=(const pair<U, V>& p) {
-    first = p.first;
-    second = p.second;
-    return *this;
-  }
-
-  std::pair<T1, T2> to_std_pair() const { return std::make_pair(first, second); }
-};
-
-// pair of references, for Kokkos::tie
-template <class T1, class T2>
-struct pair<T1&, T2&> {
-  using first_type = T1&;
-  using second_type = T2&;
-  first_type first;
-  second_type second;
-  KOKKOS_INLINE_FUNCTION constexpr pair(first_type f, second_type s) : first(f), second(s) {}
-  template <class U, class V>
-  KOKKOS_INLINE_FUNCTION pair& operator=(const pair<U, V>& p) {
-    first = p.first;
-    second = p.second;
-    return *this;
-  }
-};
-
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr bool operator==(const pair<T1, T2>& a, const pair<T1, T2>& b) {
-  return a.first == b.first && a.second == b.second;
-}
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr bool operator!=(const pair<T1, T2>& a, const pair<T1, T2>& b) {
-  return !(a == b);
-}
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr bool operator<(const pair<T1, T2>& a, const pair<T1, T2>& b) {
-  return a.first < b.first || (!(b.first < a.first) && a.second < b.second);
-}
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr bool operator<=(const pair<T1, T2>& a, const pair<T1, T2>& b) {
-  return !(b < a);
-}
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr bool operator>(const pair<T1, T2>& a, const pair<T1, T2>& b) {
-  return b < a;
-}
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr bool operator>=(const pair<T1, T2>& a, const pair<T1, T2>& b) {
-  return !(a < b);
-}
-
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION constexpr pair<T1, T2> make_pair(T1 x, T2 y) {
-  return pair<T1, T2>(x, y);
-}
-template <class T1, class T2>
-KOKKOS_INLINE_FUNCTION pair<T1&, T2&> tie(T1& x, T2& y) {
-  return pair<T1&, T2&>(x, y);
-}
 
 }  // namespace Kokkos
