@@ -16,7 +16,7 @@ class ParallelFor<Functor, RangePolicy<P...>, ExecSpace> {
   const Functor& m_functor;
   const Policy& m_policy;
 
-  static void run_block(const Functor& f, I b, I e) {
+  static void run_block(const Functor& KOKKOS_RESTRICT f, I b, I e) {
     for (I i = b; i < e; ++i) invoke_functor<Tag>(f, i);
   }
 
