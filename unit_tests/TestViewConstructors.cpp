@@ -218,6 +218,38 @@ TEST(ViewConstructors, Conversions) {
   EXPECT_EQ(column(1), 3.0);
 }
 
+TEST(ViewConstructors, IsAssignable) {
+  Kokkos::View<int**, Host> a("a", 3, 4);
+  EXPECT_TRUE(Kokkos::is_assignable(Kokkos::View<const int**, Host>(), a));
+  EXPECT_TRUE((Kokkos::is_assignable(Kokkos::View<int*[4], Host>(), a)));
+  EXPECT_FALSE((Kokkos::is_assignable(Kokkos::View<int*[3], Host>(), a)));  // run-time extent
+  EXPECT_FALSE(Kokkos::is_assignable(a, Kokkos::View<const int**, Host>(a)));  // const to non-const
+  EXPECT_FALSE(Kokkos::is_assignable(a, Kokkos::View<double**, Host>()));  // value type
+  EXPECT_FALSE((Kokkos::is_assignable(Kokkos::View<int**, Kokkos::LayoutLeft, Host>(), a)));  // rank 2 layouts
+  // columns 1-2 of every row: unit inner stride, row stride 4, a padded LayoutRight
+  Kokkos::View<int**, Kokkos::LayoutStride, Host> block = Kokkos::subview(a, Kokkos::ALL, Kokkos::pair(1, 3));
+  EXPECT_TRUE(Kokkos::is_assignable(a, block));
+  Kokkos::View<int**, Kokkos::LayoutStride, Host> every_other(a.data(), Kokkos::LayoutStride(3, 4, 2, 2));
+  EXPECT_FALSE(Kokkos::is_assignable(a, every_other));
+  Kokkos::View<int**, Kokkos::LayoutStride, Host> transposed(a.data(), Kokkos::LayoutStride(4, 1, 3, 4));
+  EXPECT_FALSE(Kokkos::is_assignable(a, transposed));
+}
+
+TEST(ViewConstructors, AssignDataAndOlderSpellings) {
+  Kokkos::View<double*, Host> v(Kokkos::ViewAllocateWithoutInitializing("old_spelling"), 4);
+  EXPECT_EQ(v.label(), "old_spelling");
+  EXPECT_EQ(v.extent(0), 4u);
+  Kokkos::View<double*, Host> other = v;
+  EXPECT_EQ(v.use_count(), 2);
+  double buf[4] = {1, 2, 3, 4};
+  other.assign_data(buf);  // no longer a reference to v's allocation
+  EXPECT_EQ(v.use_count(), 1);
+  EXPECT_EQ(other.data(), buf);
+  EXPECT_EQ(other(3), 4.0);
+  EXPECT_EQ(other.extent(0), 4u);
+  EXPECT_EQ(other.use_count(), 0);
+}
+
 TEST(ViewConstructorsDeath, LayoutStrideToLayoutLeftRightMismatch) {
   ::testing::FLAGS_gtest_death_test_style = "threadsafe";
   using Right2 = Kokkos::View<int**, Kokkos::LayoutRight, Host>;

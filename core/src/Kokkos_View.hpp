@@ -188,6 +188,11 @@ inline Impl::ViewCtorProp<Impl::view_ctor_prop_t<Args, true>...> view_wrap(Args&
   return {std::tuple<Impl::view_ctor_prop_t<Args, true>...>(static_cast<Impl::view_ctor_prop_t<Args, true>>(args)...)};
 }
 
+// The older spelling of view_alloc(WithoutInitializing, label), still common in applications.
+inline auto ViewAllocateWithoutInitializing(const std::string& label) {
+  return view_alloc(WithoutInitializing, label);
+}
+
 // ---------------------------------------------------------------------------------------------
 // ViewTraits: what the template arguments of a View mean.
 namespace Impl {
@@ -818,6 +823,34 @@ class View : public ViewTraits<DataType, Properties...> {
     KOKKOS_IF_ON_DEVICE((return 0;))
   }
 
+  // Points this View at other memory of the same shape; it no longer counts as a reference to
+  // the allocation it had (as Kokkos: the View becomes unmanaged).
+  KOKKOS_INLINE_FUNCTION void assign_data(pointer_type arg_data) {
+    impl_dec();
+    impl_set_unmanaged(arg_data);
+  }
+
+  // Whether View(rhs) would hold: compile-time rules, then the run-time extents and strides.
+  template <class RT, class... RP>
+  KOKKOS_INLINE_FUNCTION static bool impl_is_assignable_from(const View<RT, RP...>& rhs) {
+    if constexpr (!Impl::ViewAssignCheck<View, View<RT, RP...>>::value) {
+      (void)rhs;
+      return false;
+    } else {
+      std::size_t dims[map_type::N], strides[map_type::N];
+      for (std::size_t r = 0; r < R; ++r) {
+        dims[r] = rhs.m_map.m_dim[r];
+        strides[r] = rhs.m_map.m_stride[r];
+        if (traits::static_extent(r) != 0 && traits::static_extent(r) != dims[r]) return false;
+      }
+      if constexpr (!std::is_same_v<array_layout, typename View<RT, RP...>::array_layout> &&
+                    !std::is_same_v<array_layout, LayoutStride>) {
+        return map_type::strides_fit_layout(dims, strides).rank == R;
+      }
+      return true;
+    }
+  }
+
   // ------------------------------------------------------------------------------------------
   // Hooks for the fusion layer and other library internals.
   // The allocation record (null for unmanaged Views), whether or not this View counts.
@@ -1028,6 +1061,12 @@ template <class D, class... P>
 struct is_view<const View<D, P...>> : std::true_type {};
 template <class T>
 inline constexpr bool is_view_v = is_view<T>::value;
+
+// Whether `dst = src` is allowed for these two Views (Kokkos::is_assignable).
+template <class DT, class... DP, class ST, class... SP>
+KOKKOS_INLINE_FUNCTION bool is_assignable(const View<DT, DP...>&, const View<ST, SP...>& src) {
+  return View<DT, DP...>::impl_is_assignable_from(src);
+}
 
 template <class D, class... P>
 KOKKOS_INLINE_FUNCTION constexpr unsigned rank(const View<D, P...>&) {
