@@ -104,10 +104,10 @@ void BM_Gather(benchmark::State& state) {
   state.counters["plain_over_random"] = m[0] / m[1];
 }
 
-BENCHMARK(BM_Gather<Kokkos::Serial>)->RangeMultiplier(10)->Range(10000, 1000000)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_Gather<Kokkos::Serial>)->RangeMultiplier(8)->Range(4096, 262144)->Iterations(1)->UseRealTime();
 BENCHMARK(BM_Gather<Kokkos::DefaultHostExecutionSpace>)
-    ->RangeMultiplier(10)
-    ->Range(10000, 1000000)
+    ->RangeMultiplier(8)
+    ->Range(4096, 262144)
     ->Iterations(1)
     ->UseRealTime();
 
