@@ -131,6 +131,11 @@ TEST(ViewConstructors, ManagedForms) {
   Kokkos::View<int**, Kokkos::LayoutLeft, Host> prop_layout(Kokkos::view_alloc("prop_layout"),
                                                             Kokkos::LayoutLeft(2, 5));
   EXPECT_EQ(prop_layout.extent(1), 5u);
+  // char data: a string literal is still a label, a char pointer is still memory to wrap
+  Kokkos::View<char*, Host> text("text", 8);
+  EXPECT_EQ(text.label(), "text");
+  EXPECT_EQ(text.use_count(), 1);
+  EXPECT_EQ(text(7), '\0');
   Kokkos::View<int, Host> scalar("scalar");
   scalar() = 7;
   EXPECT_EQ(scalar(), 7);
