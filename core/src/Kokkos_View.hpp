@@ -11,6 +11,9 @@
 // impl/Kokkos_SharedAlloc.hpp (allocation record), impl/Kokkos_ViewSubview.hpp (subview),
 // Kokkos_CopyViews.hpp (deep_copy, mirrors, resize, realloc).
 //
+// Allocating constructors check that the byte size fits in std::size_t and throw
+// std::runtime_error naming the label and extents otherwise, before allocating.
+//
 // Fusion identity: impl_allocation_base() is the start of the whole allocation (the same for
 // every subview of it), impl_allocation_bytes() its size; data(), extent(r) and stride(r)
 // then give the offset and strides of this view's partition of the allocation.
