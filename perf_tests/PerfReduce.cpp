@@ -8,6 +8,7 @@
 // Counters: lanes_us, single_us, omp_us (medians), single_over_lanes, omp_over_lanes.
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
+#include "PerfInterleaved.hpp"
 #include <Kokkos_StdAlgorithms_Fused.hpp>
 
 #include <algorithm>
@@ -26,29 +27,7 @@ void keep(const T& value) {
   benchmark::DoNotOptimize(value);  // the input-only overload: see PerfLaunch.cpp
 }
 
-// Median seconds per call of each variant: rounds that run every variant `block` times in a
-// rotating order, the first call of each block untimed (it meets the other variant's cache).
-std::vector<double> interleaved_medians(int rounds, const std::vector<std::function<void()>>& variants) {
-  constexpr int block = 4;
-  std::vector<std::vector<double>> samples(variants.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t j = 0; j < variants.size(); ++j) {
-      const std::size_t k = (j + static_cast<std::size_t>(r)) % variants.size();
-      variants[k]();
-      for (int b = 1; b < block; ++b) {
-        Kokkos::Timer timer;
-        variants[k]();
-        samples[k].push_back(timer.seconds());
-      }
-    }
-  }
-  std::vector<double> medians;
-  for (auto& s : samples) {
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
-    medians.push_back(s[s.size() / 2]);
-  }
-  return medians;
-}
+using perf::interleaved_medians;
 
 template <class Space>
 int omp_threads_of() {

@@ -29,6 +29,7 @@
 #include <Threads/Kokkos_Threads.hpp>
 #endif
 #include <Kokkos_View.hpp>
+#include <Kokkos_Malloc.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_Parallel_Reduce.hpp>

@@ -1,6 +1,11 @@
 #pragma once
 // Memory access traits of a View: Unmanaged (no reference counting), RandomAccess, Atomic
 // (every element access is atomic), Restrict, Aligned.
+//
+// Restrict, and RandomAccess on a View of const data, promise that during a kernel the
+// elements read through the View are not written through any other View or pointer; the
+// View then holds a restrict-qualified pointer (View::handle_type) so the compiler may
+// reorder and vectorise around the kernel's other stores (a gather, for instance).
 #include <Kokkos_Macros.hpp>
 
 #include <type_traits>

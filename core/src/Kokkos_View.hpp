@@ -11,6 +11,9 @@
 // impl/Kokkos_SharedAlloc.hpp (allocation record), impl/Kokkos_ViewSubview.hpp (subview),
 // Kokkos_CopyViews.hpp (deep_copy, mirrors, resize, realloc).
 //
+// Allocating constructors check that the byte size fits in std::size_t and throw
+// std::runtime_error naming the label and extents otherwise, before allocating.
+//
 // Fusion identity: impl_allocation_base() is the start of the whole allocation (the same for
 // every subview of it), impl_allocation_bytes() its size; data(), extent(r) and stride(r)
 // then give the offset and strides of this view's partition of the allocation.
@@ -27,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -82,6 +86,7 @@ template <std::size_t N, bool Wrap>
 struct ViewCtorPropType<char[N], Wrap> {
   using type = std::string;
 };
+
 template <bool Wrap>
 struct ViewCtorPropType<const char*, Wrap> {
   using type = std::conditional_t<Wrap, const char*, std::string>;
@@ -90,8 +95,14 @@ template <bool Wrap>
 struct ViewCtorPropType<char*, Wrap> {
   using type = std::conditional_t<Wrap, char*, std::string>;
 };
+// view_wrap(buffer) of a non-char array wraps its first element, as a pointer would.
+template <class T>
+using view_ctor_prop_arg_t =
+    std::conditional_t<std::is_array_v<T> && !std::is_same_v<std::remove_cv_t<std::remove_all_extents_t<T>>, char>,
+                       std::decay_t<T>, std::remove_cv_t<T>>;
 template <class T, bool Wrap = false>
-using view_ctor_prop_t = typename ViewCtorPropType<std::remove_cv_t<std::remove_reference_t<T>>, Wrap>::type;
+using view_ctor_prop_t =
+    typename ViewCtorPropType<view_ctor_prop_arg_t<std::remove_reference_t<T>>, Wrap>::type;
 
 template <class T>
 struct is_label_prop : std::is_same<T, std::string> {};
@@ -174,10 +185,15 @@ inline Impl::ViewCtorProp<Impl::view_ctor_prop_t<Args>...> view_alloc(const Args
   return {std::tuple<Impl::view_ctor_prop_t<Args>...>(args...)};
 }
 template <class... Args>
-inline Impl::ViewCtorProp<Impl::view_ctor_prop_t<Args, true>...> view_wrap(const Args&... args) {
+inline Impl::ViewCtorProp<Impl::view_ctor_prop_t<Args, true>...> view_wrap(Args&&... args) {
   static_assert((Impl::is_pointer_prop<Impl::view_ctor_prop_t<Args, true>>::value || ...),
                 "Kokkos::view_wrap: needs a pointer");
-  return {std::tuple<Impl::view_ctor_prop_t<Args, true>...>(args...)};
+  return {std::tuple<Impl::view_ctor_prop_t<Args, true>...>(static_cast<Impl::view_ctor_prop_t<Args, true>>(args)...)};
+}
+
+// The older spelling of view_alloc(WithoutInitializing, label), still common in applications.
+inline auto ViewAllocateWithoutInitializing(const std::string& label) {
+  return view_alloc(WithoutInitializing, label);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,10 +359,25 @@ class AtomicDataElement {
   T* m_ptr;
 };
 
+template <class T, class Traits>
+struct ViewDataHandle {
+  static constexpr bool no_alias =
+      !Traits::is_atomic && (Traits::is_restrict || (Traits::is_random_access && std::is_const_v<T>));
+  using type = std::conditional_t<no_alias, T* KOKKOS_RESTRICT, T*>;
+};
+
 template <class T>
 inline constexpr bool is_view_index_v = std::is_integral_v<T> || std::is_enum_v<T>;
 
 struct ViewImplTag {};
+
+// "(n0, n1, ...)": the extents of a View, for messages.  Host only.
+template <class V>
+std::string view_extents_string(const V& v) {
+  std::string text = "(";
+  for (std::size_t r = 0; r < V::rank(); ++r) text += (r ? ", " : "") + std::to_string(v.extent(r));
+  return text + ")";
+}
 
 // Static checks of View<D...> = View<S...>; returns whether the assignment compiles.
 template <class Dst, class Src, std::size_t... K>
@@ -419,6 +450,10 @@ class View : public ViewTraits<DataType, Properties...> {
 
   using map_type = Impl::ViewOffset<array_layout, traits::rank>;
   using pointer_type = value_type*;
+  // What the View stores: restrict-qualified for MemoryTraits<Restrict>, and for RandomAccess
+  // on const data (nothing writes it during a kernel), so that a compiler may assume that the
+  // kernel's stores through other Views do not change what this one reads.
+  using handle_type = typename Impl::ViewDataHandle<value_type, memory_traits>::type;
   using reference_type = std::conditional_t<memory_traits::is_atomic && !std::is_const_v<value_type>,
                                             Impl::AtomicDataElement<value_type>, value_type&>;
   using track_type = Impl::SharedAllocationRecord;
@@ -446,7 +481,7 @@ class View : public ViewTraits<DataType, Properties...> {
 
   static constexpr std::size_t R = traits::rank;
 
-  pointer_type m_ptr;
+  handle_type m_ptr;
   map_type m_map;
   track_type* m_track;         // null for unmanaged views
   const void* m_alloc_base;    // start of the whole allocation (fusion identity)
@@ -545,11 +580,8 @@ class View : public ViewTraits<DataType, Properties...> {
       }
       if constexpr (!std::is_same_v<array_layout, typename View<RT, RP...>::array_layout> &&
                     !std::is_same_v<array_layout, LayoutStride>) {
-        if (!map_type::strides_fit_layout(dims, strides)) {
-          Kokkos::abort(
-              "Kokkos::View assignment: the strides of the source do not match the destination's "
-              "LayoutLeft/LayoutRight");
-        }
+        const auto mismatch = map_type::strides_fit_layout(dims, strides);
+        if (mismatch.rank != R) impl_assign_layout_error(rhs, strides, mismatch.rank, mismatch.expected);
         if constexpr (R > 0) {
           if constexpr (std::is_same_v<array_layout, LayoutRight>) strides[R - 1] = 1;
           else strides[0] = 1;
@@ -613,11 +645,9 @@ class View : public ViewTraits<DataType, Properties...> {
     impl_construct(arg_prop, label, map);
   }
 
-  // Unmanaged: View(ptr, N0, ..., N7) and View(ptr, layout).
-  template <class P, std::enable_if_t<std::is_convertible_v<P, pointer_type> && !std::is_integral_v<P> &&
-                                          !Impl::is_view_label<std::remove_cv_t<P>>::value,
-                                      int> = 0>
-  KOKKOS_INLINE_FUNCTION explicit View(const P& arg_ptr, const std::size_t N0 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
+  // Unmanaged: View(ptr, N0, ..., N7) and View(ptr, layout).  The pointer is taken by value,
+  // as Kokkos does, so that arrays, nullptr and char pointers (which are also labels) convert.
+  KOKKOS_INLINE_FUNCTION explicit View(pointer_type arg_ptr, const std::size_t N0 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
                                        const std::size_t N1 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
                                        const std::size_t N2 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
                                        const std::size_t N3 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
@@ -630,15 +660,12 @@ class View : public ViewTraits<DataType, Properties...> {
     std::size_t dims[map_type::N];
     impl_dims_from_args("", n, dims);
     m_map.set_compact(dims);
-    impl_set_unmanaged(static_cast<pointer_type>(arg_ptr));
+    impl_set_unmanaged(arg_ptr);
   }
 
-  template <class P, std::enable_if_t<std::is_convertible_v<P, pointer_type> && !std::is_integral_v<P> &&
-                                          !Impl::is_view_label<std::remove_cv_t<P>>::value,
-                                      int> = 0>
-  KOKKOS_INLINE_FUNCTION explicit View(const P& arg_ptr, const array_layout& arg_layout) : View() {
+  KOKKOS_INLINE_FUNCTION explicit View(pointer_type arg_ptr, const array_layout& arg_layout) : View() {
     m_map = impl_map_from_layout("", arg_layout);
-    impl_set_unmanaged(static_cast<pointer_type>(arg_ptr));
+    impl_set_unmanaged(arg_ptr);
   }
 
   // Team scratch memory: View(team.team_scratch(level), N0, ...); never reference counted.
@@ -799,6 +826,34 @@ class View : public ViewTraits<DataType, Properties...> {
     KOKKOS_IF_ON_DEVICE((return 0;))
   }
 
+  // Points this View at other memory of the same shape; it no longer counts as a reference to
+  // the allocation it had (as Kokkos: the View becomes unmanaged).
+  KOKKOS_INLINE_FUNCTION void assign_data(pointer_type arg_data) {
+    impl_dec();
+    impl_set_unmanaged(arg_data);
+  }
+
+  // Whether View(rhs) would hold: compile-time rules, then the run-time extents and strides.
+  template <class RT, class... RP>
+  KOKKOS_INLINE_FUNCTION static bool impl_is_assignable_from(const View<RT, RP...>& rhs) {
+    if constexpr (!Impl::ViewAssignCheck<View, View<RT, RP...>>::value) {
+      (void)rhs;
+      return false;
+    } else {
+      std::size_t dims[map_type::N], strides[map_type::N];
+      for (std::size_t r = 0; r < R; ++r) {
+        dims[r] = rhs.m_map.m_dim[r];
+        strides[r] = rhs.m_map.m_stride[r];
+        if (traits::static_extent(r) != 0 && traits::static_extent(r) != dims[r]) return false;
+      }
+      if constexpr (!std::is_same_v<array_layout, typename View<RT, RP...>::array_layout> &&
+                    !std::is_same_v<array_layout, LayoutStride>) {
+        return map_type::strides_fit_layout(dims, strides).rank == R;
+      }
+      return true;
+    }
+  }
+
   // ------------------------------------------------------------------------------------------
   // Hooks for the fusion layer and other library internals.
   // The allocation record (null for unmanaged Views), whether or not this View counts.
@@ -833,6 +888,22 @@ class View : public ViewTraits<DataType, Properties...> {
     KOKKOS_IF_ON_DEVICE(((void)rhs; (void)r; (void)got; (void)expected;
                          Kokkos::abort("Kokkos::View assignment: run-time extent does not match the compile-time "
                                        "extent");))
+  }
+
+  // Kokkos' words first, so that code matching them keeps working; then which stride.
+  template <class RT, class... RP>
+  KOKKOS_INLINE_FUNCTION static void impl_assign_layout_error(const View<RT, RP...>& rhs, const std::size_t* strides,
+                                                              std::size_t r, std::size_t expected) {
+    constexpr const char* layout = std::is_same_v<array_layout, LayoutLeft> ? "LayoutLeft" : "LayoutRight";
+    KOKKOS_IF_ON_HOST((std::string text = "View assignment must have compatible layouts: the source \"" +
+                                          rhs.label() + "\" has extents " + Impl::view_extents_string(rhs) +
+                                          " and strides (";
+                       for (std::size_t k = 0; k < R; ++k) text += (k ? ", " : "") + std::to_string(strides[k]);
+                       text += "), but a " + std::string(layout) + " View needs stride(" + std::to_string(r) +
+                               ") = " + std::to_string(expected) + ", not " + std::to_string(strides[r]);
+                       Kokkos::abort(text.c_str());))
+    KOKKOS_IF_ON_DEVICE(((void)rhs; (void)strides; (void)r; (void)expected; (void)layout;
+                         Kokkos::abort("View assignment must have compatible layouts");))
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static reference_type impl_ref(pointer_type p) {
@@ -938,6 +1009,12 @@ class View : public ViewTraits<DataType, Properties...> {
                       "Kokkos::view_alloc: the memory space differs from the View's memory space");
         space = prop.get_memory_space();
       }
+      std::size_t bytes = 0;
+      if (!m_map.span_bytes_checked(sizeof(value_type), bytes)) {
+        throw std::runtime_error("Kokkos::View \"" + label + "\": the allocation size of extents " +
+                                 Impl::view_extents_string(*this) + " with " + std::to_string(sizeof(value_type)) +
+                                 "-byte elements overflows std::size_t");
+      }
       auto* rec = Impl::SharedAllocationRecordFor<memory_space, non_const_value_type>::allocate(
           space, label, m_map.span(), prop_t::initialize);
       m_track = rec;
@@ -987,6 +1064,12 @@ template <class D, class... P>
 struct is_view<const View<D, P...>> : std::true_type {};
 template <class T>
 inline constexpr bool is_view_v = is_view<T>::value;
+
+// Whether `dst = src` is allowed for these two Views (Kokkos::is_assignable).
+template <class DT, class... DP, class ST, class... SP>
+KOKKOS_INLINE_FUNCTION bool is_assignable(const View<DT, DP...>&, const View<ST, SP...>& src) {
+  return View<DT, DP...>::impl_is_assignable_from(src);
+}
 
 template <class D, class... P>
 KOKKOS_INLINE_FUNCTION constexpr unsigned rank(const View<D, P...>&) {

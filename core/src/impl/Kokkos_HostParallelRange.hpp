@@ -16,7 +16,11 @@ class ParallelFor<Functor, RangePolicy<P...>, ExecSpace> {
   const Functor& m_functor;
   const Policy& m_policy;
 
-  static void run_block(const Functor& f, I b, I e) {
+  // A function of its own, taking the functor as a restrict reference: g++ then gives the
+  // restrict-qualified handles of Restrict and const RandomAccess Views their meaning (stores
+  // through other Views do not change what they read), so a gather through them vectorises.
+  // Inlined into the worker, the parameter and with it that knowledge were lost.
+  KOKKOS_IMPL_NOINLINE static void run_block(const Functor& KOKKOS_RESTRICT f, I b, I e) {
     for (I i = b; i < e; ++i) invoke_functor<Tag>(f, i);
   }
 

@@ -9,11 +9,16 @@ namespace Kokkos {
 
 void* HostSpace::allocate(const char* label, std::size_t bytes, std::size_t) const {
   if (bytes == 0) return nullptr;
-  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  void* ptr = std::aligned_alloc(alignment, rounded);
+  // Rounding up to the alignment must not wrap a size near SIZE_MAX around to a small one.
+  void* ptr = bytes > ~std::size_t(0) - alignment
+                  ? nullptr
+                  : std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
   if (ptr == nullptr) {
-    throw std::runtime_error("Kokkos::HostSpace::allocate: out of memory allocating " + std::to_string(bytes) +
-                             " bytes for \"" + (label ? label : "") + "\"");
+    // Kokkos' wording, so that code matching it keeps working.
+    throw std::runtime_error(std::string("Kokkos failed to allocate memory for label \"") + (label ? label : "") +
+                             "\".  Allocation using MemorySpace named \"HostSpace\" failed with the following "
+                             "error:  Allocation of size " +
+                             std::to_string(bytes) + " B failed, likely due to insufficient memory.");
   }
   return ptr;
 }

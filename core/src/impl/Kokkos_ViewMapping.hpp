@@ -191,22 +191,46 @@ struct ViewOffset {
     return offset_impl(std::make_index_sequence<Rank>{}, i...);
   }
 
-  // Whether explicit strides satisfy the invariant of `Layout` (ranks of extent <= 1 are free).
-  KOKKOS_INLINE_FUNCTION static bool strides_fit_layout(const std::size_t* dims, const std::size_t* strides) {
-    if constexpr (Rank == 0 || !(is_left || is_right)) {
-      return true;
-    } else {
+  // The first rank whose explicit stride breaks the invariant of `Layout` (ranks of extent
+  // <= 1 are free), with the stride it would need; Rank when the strides fit.
+  struct StrideMismatch {
+    std::size_t rank;
+    std::size_t expected;
+  };
+  KOKKOS_INLINE_FUNCTION static StrideMismatch strides_fit_layout(const std::size_t* dims,
+                                                                  const std::size_t* strides) {
+    if constexpr (Rank > 0 && (is_left || is_right)) {
       if constexpr (is_right) {
-        if (dims[Rank - 1] > 1 && strides[Rank - 1] != 1) return false;
-        for (std::size_t r = 1; r + 1 < Rank; ++r)
-          if (dims[r] > 1 && strides[r] != strides[r + 1] * dims[r + 1]) return false;
+        if (dims[Rank - 1] > 1 && strides[Rank - 1] != 1) return {Rank - 1, 1};
+        for (std::size_t r = Rank - 1; r-- > 1;)
+          if (dims[r] > 1 && strides[r] != strides[r + 1] * dims[r + 1]) return {r, strides[r + 1] * dims[r + 1]};
       } else {
-        if (dims[0] > 1 && strides[0] != 1) return false;
+        if (dims[0] > 1 && strides[0] != 1) return {0, 1};
         for (std::size_t r = 1; r + 1 < Rank; ++r)
-          if (dims[r] > 1 && strides[r] != strides[r - 1] * dims[r - 1]) return false;
+          if (dims[r] > 1 && strides[r] != strides[r - 1] * dims[r - 1]) return {r, strides[r - 1] * dims[r - 1]};
       }
-      return true;
     }
+    (void)dims;
+    (void)strides;
+    return {Rank, 0};
+  }
+
+  // Bytes from the first element to one past the last one, for elements of `elem_bytes`;
+  // false when that, or the number of elements, does not fit in std::size_t.  Host only: it
+  // guards allocations.
+  bool span_bytes_checked(std::size_t elem_bytes, std::size_t& bytes) const {
+    bytes = 0;
+    for (std::size_t r = 0; r < Rank; ++r)
+      if (m_dim[r] == 0) return true;
+    std::size_t count = 1, last = 0;
+    for (std::size_t r = 0; r < Rank; ++r) {
+      std::size_t reach = 0;
+      if (__builtin_mul_overflow(count, m_dim[r], &count)) return false;
+      if (__builtin_mul_overflow(m_dim[r] - 1, m_stride[r], &reach)) return false;
+      if (__builtin_add_overflow(last, reach, &last)) return false;
+    }
+    if (__builtin_add_overflow(last, std::size_t(1), &last)) return false;
+    return !__builtin_mul_overflow(last, elem_bytes, &bytes);
   }
 
   KOKKOS_INLINE_FUNCTION Layout layout() const {
