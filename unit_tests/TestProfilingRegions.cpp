@@ -183,3 +183,39 @@ TEST(ProfilingSpaceHandle, NamesAreCopiedAndTruncated) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(ProfilingRegions, ToolArgumentsAndHelp) {
+  namespace KTE = Kokkos::Tools::Experimental;
+  EXPECT_FALSE(Kokkos::Tools::printHelp("--help")) << "no tool: nothing printed";
+  KTE::set_parse_args_callback([](int argc, char** argv) {
+    std::string line = "args " + std::to_string(argc);
+    for (int i = 0; i < argc; ++i) line += std::string(" ") + argv[i];
+    record(line);
+  });
+  KTE::set_print_help_callback([](char* text) { record(std::string("help ") + text); });
+  Kokkos::Tools::parseArgs("--sampling 10   --out=file");
+  char arg0[] = "tool";
+  char* argv[] = {arg0, nullptr};
+  Kokkos::Tools::parseArgs(1, argv);
+  Kokkos::Tools::parseArgs(0, argv);  // no arguments: not forwarded
+  EXPECT_TRUE(Kokkos::Tools::printHelp("--help"));
+  EXPECT_EQ(g_events, (std::vector<std::string>{"args 3 --sampling 10 --out=file", "args 1 tool", "help --help"}));
+}
+
+TEST_F(ProfilingRegions, DualViewEvents) {
+  namespace KTE = Kokkos::Tools::Experimental;
+  KTE::set_dual_view_sync_callback([](const char* label, const void* const, bool to_device) {
+    record(std::string("sync ") + label + (to_device ? " to device" : " to host"));
+  });
+  KTE::set_dual_view_modify_callback([](const char* label, const void* const, bool on_device) {
+    record(std::string("modify ") + label + (on_device ? " on device" : " on host"));
+  });
+  int data = 0;
+  Kokkos::Tools::modifyDualView("dv", &data, false);
+  Kokkos::Tools::syncDualView("dv", &data, true);
+  EXPECT_EQ(g_events, (std::vector<std::string>{"modify dv on host", "sync dv to device"}));
+}
+
+}  // namespace

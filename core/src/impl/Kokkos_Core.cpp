@@ -153,6 +153,7 @@ void initialize_internal(InitializationSettings settings) {
   }
   g_task_team_size = team > host_threads ? host_threads : team;
   g_state = State::initialized;
+  Tools::Impl::initialize_tools();
 
   if (settings.has_print_configuration() && settings.get_print_configuration()) {
     print_configuration(std::cout, false);
@@ -226,6 +227,7 @@ void finalize() {
     g_finalize_hooks.pop_back();
     hook();
   }
+  Tools::Impl::finalize_tools();
 #if defined(KOKKOS_ENABLE_THREADS)
   Threads::impl_finalize();
 #endif

@@ -2,6 +2,8 @@
 #include <impl/Kokkos_Profiling.hpp>
 
 #include <cstring>
+#include <sstream>
+#include <vector>
 
 namespace Kokkos::Tools {
 namespace {
@@ -89,11 +91,51 @@ void declareMetadata(const std::string& key, const std::string& value) {
   if (auto f = callbacks().declare_metadata) f(key.c_str(), value.c_str());
 }
 
+void syncDualView(const std::string& label, const void* const ptr, bool to_device) {
+  if (auto f = callbacks().sync_dual_view) f(label.c_str(), ptr, to_device);
+}
+void modifyDualView(const std::string& label, const void* const ptr, bool on_device) {
+  if (auto f = callbacks().modify_dual_view) f(label.c_str(), ptr, on_device);
+}
+
+void parseArgs(int argc, char** argv) {
+  if (auto f = callbacks().parse_args; f != nullptr && argc > 0) f(argc, argv);
+}
+// Splits on white space, as a command line would be.
+void parseArgs(const std::string& args) {
+  if (callbacks().parse_args == nullptr) return;
+  std::istringstream words(args);
+  std::vector<std::string> storage;
+  for (std::string word; words >> word;) storage.push_back(word);
+  std::vector<char*> argv;
+  for (std::string& word : storage) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  parseArgs(static_cast<int>(storage.size()), argv.data());
+}
+bool printHelp(const std::string& args) {
+  auto f = callbacks().print_help;
+  if (f == nullptr) return false;
+  std::string text = args;
+  f(text.data());
+  return true;
+}
+
 SpaceHandle make_space_handle(const char* space_name) {
   SpaceHandle handle{};
   if (space_name != nullptr) std::strncpy(handle.name, space_name, sizeof(handle.name) - 1);
   return handle;
 }
+
+namespace Impl {
+void initialize_tools() {
+  if (auto f = callbacks().init) f(0, KOKKOSP_INTERFACE_VERSION, 0, nullptr);
+}
+void finalize_tools() {
+  if (auto f = callbacks().finalize) f();
+  callbacks() = Experimental::EventSet{};
+  g_paused_callbacks = Experimental::EventSet{};
+}
+}  // namespace Impl
 
 namespace Experimental {
 #define KOKKOS_IMPL_TOOLS_SETTER(SETTER, MEMBER, TYPE) \

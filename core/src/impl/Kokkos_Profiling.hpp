@@ -54,6 +54,15 @@ void endFence(const uint64_t handle);
 
 void declareMetadata(const std::string& key, const std::string& value);
 
+// DualView's sync / modify events (to_device / on_device: which side is now up to date).
+void syncDualView(const std::string& label, const void* const ptr, bool to_device);
+void modifyDualView(const std::string& label, const void* const ptr, bool on_device);
+
+// Hand a tool its command-line arguments / ask it for its help text.
+void parseArgs(int argc, char** argv);
+void parseArgs(const std::string& args);
+bool printHelp(const std::string& args);
+
 // A space handle naming `space_name` (truncated to 63 characters).
 SpaceHandle make_space_handle(const char* space_name);
 
@@ -211,6 +220,14 @@ class DeepCopyEvent {
   DeepCopyEvent& operator=(const DeepCopyEvent&) = delete;
 };
 
+// Called by Kokkos::initialize once the back ends are up: the init callback, if set, learns the
+// interface version.  (Loading tool libraries named by KOKKOS_TOOLS_LIBS will fill the callback
+// table here, before init is called.)
+void initialize_tools();
+// Called by Kokkos::finalize after the finalize hooks: the finalize callback runs, then the
+// table is emptied, as Kokkos does.
+void finalize_tools();
+
 }  // namespace Impl
 }  // namespace Kokkos::Tools
 
@@ -233,9 +250,13 @@ using Kokkos::Tools::endParallelReduce;
 using Kokkos::Tools::endParallelScan;
 using Kokkos::Tools::make_space_handle;
 using Kokkos::Tools::markEvent;
+using Kokkos::Tools::modifyDualView;
+using Kokkos::Tools::parseArgs;
 using Kokkos::Tools::popRegion;
+using Kokkos::Tools::printHelp;
 using Kokkos::Tools::profileLibraryLoaded;
 using Kokkos::Tools::pushRegion;
 using Kokkos::Tools::startSection;
 using Kokkos::Tools::stopSection;
+using Kokkos::Tools::syncDualView;
 }  // namespace Kokkos::Profiling
