@@ -141,7 +141,8 @@ TEST(Macros, DeprecatedApiStillCompilesAndRuns) {
 
 // ---- function annotations -----------------------------------------------------------------
 
-KOKKOS_RELOCATABLE_FUNCTION int relocatable_twice(int x) { return 2 * x; }
+// Declared first and defined later, as a function from another translation unit would be.
+KOKKOS_RELOCATABLE_FUNCTION int relocatable_twice(int x);
 
 template <class T>
 struct Wrapper {
@@ -153,10 +154,17 @@ KOKKOS_DEDUCTION_GUIDE Wrapper(T) -> Wrapper<T>;
 
 TEST(Macros, FunctionAnnotations) {
   EXPECT_EQ(relocatable_twice(21), 42);
+  int from_kernel = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 4),
+      KOKKOS_LAMBDA(int i, int& sum) { sum += relocatable_twice(i); }, from_kernel);
+  EXPECT_EQ(from_kernel, 12);
   Wrapper w(3.5);
   static_assert(std::is_same_v<decltype(w), Wrapper<double>>);
   EXPECT_EQ(w.value, 3.5);
 }
+
+KOKKOS_RELOCATABLE_FUNCTION int relocatable_twice(int x) { return 2 * x; }
 
 // ---- KOKKOS_IF_ON_HOST / KOKKOS_IF_ON_DEVICE -----------------------------------------------
 

@@ -84,10 +84,17 @@
 #endif
 #define KOKKOS_INLINE_FUNCTION_DELETED KOKKOS_IMPL_HOST_DEVICE inline
 #define KOKKOS_DEDUCTION_GUIDE
-// A function whose definition may live in another translation unit (relocatable device code
-// in Kokkos' CUDA builds).  kdag builds without relocatable device code, so on the host it is
-// an ordinary function; under nvcc it is still callable from device code of its own unit.
-#define KOKKOS_RELOCATABLE_FUNCTION KOKKOS_IMPL_HOST_DEVICE
+// A function callable from kernels but defined in another translation unit.  Host back ends
+// need nothing for that.  On a GPU it needs relocatable device code, which kdag's CUDA back end
+// does not use: there, as in Kokkos built without RDC, using the macro is a compile error that
+// says so.
+// clang-format off
+#if defined(KOKKOS_ENABLE_CUDA)
+#define KOKKOS_RELOCATABLE_FUNCTION @"KOKKOS_RELOCATABLE_FUNCTION requires relocatable device code, which kdag's CUDA back end does not use"
+#else
+#define KOKKOS_RELOCATABLE_FUNCTION
+#endif
+// clang-format on
 
 #define KOKKOS_LAMBDA [=] KOKKOS_IMPL_HOST_DEVICE
 #define KOKKOS_CLASS_LAMBDA [ =, *this ] KOKKOS_IMPL_HOST_DEVICE
