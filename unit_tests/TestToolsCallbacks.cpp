@@ -6,6 +6,7 @@
 #include <Kokkos_Tools.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -325,6 +326,26 @@ TEST_F(ToolsData, ViewAllocationAndDeallocationAreReported) {
   EXPECT_EQ(g_allocs[0].ptr, raw);
   EXPECT_EQ(g_allocs[1].ptr, raw);
   EXPECT_EQ(g_allocs[1].bytes, 100u);
+}
+
+// Tools written for Kokkos fill an EventSet (zeroed with memset, as it is a C struct there) and
+// install it whole: entries it leaves null replace what was set before.
+TEST_F(ToolsData, SetCallbacksInstallsAWholeTable) {
+  KTE::set_begin_parallel_reduce_callback(begin_kernel<k_reduce>);
+  KTE::EventSet events;
+  std::memset(&events, 0, sizeof(events));
+  events.begin_parallel_for = begin_kernel<k_for>;
+  events.end_parallel_for = end_kernel<k_for>;
+  KTE::set_callbacks(events);
+  Kokkos::parallel_for("in the table", 3, KOKKOS_LAMBDA(int){});
+  int count = 0;
+  Kokkos::parallel_reduce("not in the table", 3, KOKKOS_LAMBDA(int, int& c) { ++c; }, count);
+  EXPECT_EQ(count, 3);
+  ASSERT_EQ(g_kernels.size(), 2u);
+  EXPECT_EQ(g_kernels[0].name, "in the table");
+  EXPECT_EQ(g_kernels[1].kernel_id, g_kernels[0].kernel_id);
+  EXPECT_EQ(KTE::get_callbacks().begin_parallel_for, events.begin_parallel_for);
+  EXPECT_EQ(KTE::get_callbacks().begin_parallel_reduce, nullptr);
 }
 
 // ---- no callbacks -----------------------------------------------------------------------------

@@ -39,34 +39,35 @@ namespace Experimental {
 
 // Every callback Kokkos Tools defines for profiling, by Kokkos' member names.  kdag keeps
 // exactly one such table: the set_*_callback functions write single entries, set_callbacks
-// the whole of it, and a tool library loaded at initialisation fills the same table.
+// the whole of it, and a tool library loaded at initialisation fills the same table.  A plain
+// aggregate like Kokkos' C struct: EventSet{} (or memset) is the table without callbacks.
 struct EventSet {
-  initFunction init = nullptr;
-  finalizeFunction finalize = nullptr;
-  parseArgsFunction parse_args = nullptr;
-  printHelpFunction print_help = nullptr;
-  beginFunction begin_parallel_for = nullptr;
-  endFunction end_parallel_for = nullptr;
-  beginFunction begin_parallel_reduce = nullptr;
-  endFunction end_parallel_reduce = nullptr;
-  beginFunction begin_parallel_scan = nullptr;
-  endFunction end_parallel_scan = nullptr;
-  pushFunction push_region = nullptr;
-  popFunction pop_region = nullptr;
-  allocateDataFunction allocate_data = nullptr;
-  deallocateDataFunction deallocate_data = nullptr;
-  createProfileSectionFunction create_profile_section = nullptr;
-  startProfileSectionFunction start_profile_section = nullptr;
-  stopProfileSectionFunction stop_profile_section = nullptr;
-  destroyProfileSectionFunction destroy_profile_section = nullptr;
-  profileEventFunction profile_event = nullptr;
-  beginDeepCopyFunction begin_deep_copy = nullptr;
-  endDeepCopyFunction end_deep_copy = nullptr;
-  beginFenceFunction begin_fence = nullptr;
-  endFenceFunction end_fence = nullptr;
-  dualViewSyncFunction sync_dual_view = nullptr;
-  dualViewModifyFunction modify_dual_view = nullptr;
-  declareMetadataFunction declare_metadata = nullptr;
+  initFunction init;
+  finalizeFunction finalize;
+  parseArgsFunction parse_args;
+  printHelpFunction print_help;
+  beginFunction begin_parallel_for;
+  endFunction end_parallel_for;
+  beginFunction begin_parallel_reduce;
+  endFunction end_parallel_reduce;
+  beginFunction begin_parallel_scan;
+  endFunction end_parallel_scan;
+  pushFunction push_region;
+  popFunction pop_region;
+  allocateDataFunction allocate_data;
+  deallocateDataFunction deallocate_data;
+  createProfileSectionFunction create_profile_section;
+  startProfileSectionFunction start_profile_section;
+  stopProfileSectionFunction stop_profile_section;
+  destroyProfileSectionFunction destroy_profile_section;
+  profileEventFunction profile_event;
+  beginDeepCopyFunction begin_deep_copy;
+  endDeepCopyFunction end_deep_copy;
+  beginFenceFunction begin_fence;
+  endFenceFunction end_fence;
+  dualViewSyncFunction sync_dual_view;
+  dualViewModifyFunction modify_dual_view;
+  declareMetadataFunction declare_metadata;
 };
 
 // Device ids, as Kokkos encodes them: the back end in the top 8 bits, the device in the next
