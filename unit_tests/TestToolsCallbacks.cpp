@@ -6,10 +6,31 @@
 #include <Kokkos_Tools.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <typeinfo>
 #include <vector>
+
+// Heap allocations made by the calling thread while counting is on: the hooks must not add any
+// when no tool listens.
+namespace {
+thread_local bool t_count_allocations = false;
+thread_local long t_allocations = 0;
+}  // namespace
+
+void* operator new(std::size_t bytes) {
+  if (t_count_allocations) ++t_allocations;
+  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
+  throw std::bad_alloc();
+}
+// g++ cannot see that this operator new is malloc-based.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -369,5 +390,38 @@ TEST_F(ToolsData, WithoutCallbacksEveryHookIsSilent) {
   EXPECT_TRUE(g_allocs.empty());
   EXPECT_TRUE(g_copies.empty());
 }
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+// Serial launches and instance fences given a std::string allocate nothing themselves, so any
+// allocation here would be the tools hooks' (a kernel name built, a label copied) -- unless a
+// tool listens.
+TEST_F(ToolsData, UnobservedHooksAllocateNothing) {
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 10);
+  const std::string label = "a label long enough to live on the heap, not in the string";
+  auto launches = [&] {
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Kokkos::Serial>(0, 10), KOKKOS_LAMBDA(int i) { v(i) = i; });
+    Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Serial>(0, 10), NamedFunctor{});
+    int sum = 0;
+    Kokkos::parallel_reduce(
+        label, Kokkos::RangePolicy<Kokkos::Serial>(0, 10), KOKKOS_LAMBDA(int i, int& s) { s += v(i); }, sum);
+    Kokkos::Serial().fence(label);
+    EXPECT_EQ(sum, 45);
+  };
+  launches();  // anything allocated once (first-launch set-up) is not counted below
+  t_allocations = 0;
+  t_count_allocations = true;
+  launches();
+  t_count_allocations = false;
+  EXPECT_EQ(t_allocations, 0);
+
+  // The same launches with a tool listening build names: the count above could tell.
+  install_kernel_callbacks();
+  t_allocations = 0;
+  t_count_allocations = true;
+  launches();
+  t_count_allocations = false;
+  EXPECT_GT(t_allocations, 0);
+}
+#endif
 
 }  // namespace

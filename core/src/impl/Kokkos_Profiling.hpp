@@ -107,9 +107,10 @@ struct DirectFenceIDHandle {
 };
 
 // Reports a fence of Space around `fence` (begin with the space's device id, end with the
-// handle the tool wrote).
-template <class Space, class Fence>
-void profile_fence_event(const std::string& name, DirectFenceIDHandle instance, const Fence& fence) {
+// handle the tool wrote).  The name (a std::string or a C string) becomes a std::string only
+// when a tool listens, so an unobserved fence allocates nothing.
+template <class Space, class Name, class Fence>
+void profile_fence_event(const Name& name, DirectFenceIDHandle instance, const Fence& fence) {
   if (KOKKOS_IMPL_LIKELY(Tools::Impl::current_callbacks.begin_fence == nullptr &&
                          Tools::Impl::current_callbacks.end_fence == nullptr)) {
     fence();
@@ -120,8 +121,8 @@ void profile_fence_event(const std::string& name, DirectFenceIDHandle instance, 
   fence();
   endFence(handle);
 }
-template <class Space, class Fence>
-void profile_fence_event(const std::string& name, SpecialSynchronizationCases reason, const Fence& fence) {
+template <class Space, class Name, class Fence>
+void profile_fence_event(const Name& name, SpecialSynchronizationCases reason, const Fence& fence) {
   profile_fence_event<Space>(name, DirectFenceIDHandle{int_for_synchronization_reason(reason)}, fence);
 }
 }  // namespace Impl
