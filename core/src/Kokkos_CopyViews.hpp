@@ -7,6 +7,7 @@
 // one they fence that instance before copying (so its pending work is ordered before the copy).
 #include <Kokkos_View.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_Profiling.hpp>
 
 #include <cstring>
 #include <string>
@@ -123,6 +124,7 @@ struct NoExecSpace {};
 template <class Exec, class Dst, class Src>
 void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
   constexpr bool has_exec = !std::is_same_v<Exec, NoExecSpace>;
+  const Tools::Impl::DeepCopyEvent tools_event(dst, src);
   // Recorded (not yet dispatched) launches that touch either View run first; the others stay
   // in the fusion window, since the copy cannot depend on them.
   if constexpr (is_view_v<Dst>) fusion_flush_touching(dst.impl_allocation_base(), dst.impl_allocation_bytes());

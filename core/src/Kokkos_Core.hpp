@@ -4,8 +4,12 @@
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Concepts.hpp>
 #include <Kokkos_Abort.hpp>
+#include <Kokkos_Assert.hpp>
 #include <Kokkos_Printf.hpp>
 #include <Kokkos_Timer.hpp>
+#include <Kokkos_Tools.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+#include <Kokkos_Profiling_ProfileSection.hpp>
 #include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_NumericTraits.hpp>
 #include <Kokkos_MathematicalConstants.hpp>
@@ -54,6 +58,10 @@ void finalize();
 // Runs at finalize(), in reverse order of registration, before the back ends shut down.
 void push_finalize_hook(std::function<void()> hook);
 void print_configuration(std::ostream& os, bool verbose = false);
+// False after --kokkos-disable-warnings / KOKKOS_DISABLE_WARNINGS.
+bool show_warnings() noexcept;
+// True after --kokkos-tune-internals / InitializationSettings::set_tune_internals(true).
+bool tune_internals() noexcept;
 
 // RAII initialize/finalize, as in Kokkos.
 class ScopeGuard {

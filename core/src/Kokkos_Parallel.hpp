@@ -6,6 +6,7 @@
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_Profiling.hpp>
 
 #include <cstddef>
 #include <string>
@@ -27,12 +28,15 @@ decltype(auto) to_policy(const PolicyOrCount& p) {
   }
 }
 
-// The single funnel for every parallel_for: the fusion layer hooks in here.
+// The single funnel for every parallel_for: the fusion layer and Kokkos Tools hook in here.
 template <class Policy, class Functor>
-void dispatch_parallel_for(const std::string& /*label*/, const Policy& policy, const Functor& functor) {
+void dispatch_parallel_for(const std::string& label, const Policy& policy, const Functor& functor) {
   check_initialized("Kokkos::parallel_for");
   fusion_before_dispatch(policy);
+  uint64_t kernel_id = 0;
+  Tools::Impl::begin_parallel_for<Functor>(policy, label, kernel_id);
   ParallelFor<Functor, Policy, typename Policy::execution_space>(functor, policy).execute();
+  Tools::Impl::end_parallel_for(kernel_id);
 }
 
 }  // namespace Impl

@@ -33,16 +33,19 @@ namespace Impl {
 template <class CombinedFunctorReducer, class Policy, class ExecSpace>
 class ParallelReduce;
 
-// The single funnel for every parallel_reduce: the fusion layer hooks in here.  `result` is a
+// The single funnel for every parallel_reduce: the fusion layer and Kokkos Tools hook in here.  `result` is a
 // host pointer to value_count() values, or null when the result is discarded.
 template <class Policy, class CombinedFunctorReducerType>
-void dispatch_parallel_reduce(const std::string& /*label*/, const Policy& policy,
+void dispatch_parallel_reduce(const std::string& label, const Policy& policy,
                               const CombinedFunctorReducerType& functor_reducer,
                               typename CombinedFunctorReducerType::reducer_type::pointer_type result) {
   check_initialized("Kokkos::parallel_reduce");
   fusion_before_dispatch(policy);
+  uint64_t kernel_id = 0;
+  Tools::Impl::begin_parallel_reduce<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
   ParallelReduce<CombinedFunctorReducerType, Policy, typename Policy::execution_space>(functor_reducer, policy, result)
       .execute();
+  Tools::Impl::end_parallel_reduce(kernel_id);
 }
 
 template <class Policy, class Functor, class Reducer>

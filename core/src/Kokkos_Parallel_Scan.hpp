@@ -33,17 +33,20 @@ using scan_value_type_t =
 // The single funnel for every parallel_scan (fusion ends a run at a scan).  total, when not
 // null, receives the reduction over the whole range.
 template <class Policy, class CombinedFunctorReducerType>
-void dispatch_parallel_scan(const std::string& /*label*/, const Policy& policy,
+void dispatch_parallel_scan(const std::string& label, const Policy& policy,
                             const CombinedFunctorReducerType& functor_reducer,
                             typename CombinedFunctorReducerType::reducer_type::value_type* total) {
   check_initialized("Kokkos::parallel_scan");
   fusion_before_dispatch(policy);
   using ExecSpace = typename Policy::execution_space;
+  uint64_t kernel_id = 0;
+  Tools::Impl::begin_parallel_scan<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
   if (total == nullptr) {
     ParallelScan<CombinedFunctorReducerType, Policy, ExecSpace>(functor_reducer, policy).execute();
   } else {
     ParallelScanWithTotal<CombinedFunctorReducerType, Policy, ExecSpace>(functor_reducer, policy, total).execute();
   }
+  Tools::Impl::end_parallel_scan(kernel_id);
 }
 
 template <class Policy, class Functor, class Fallback = void>

@@ -1,6 +1,7 @@
 #include <OpenMP/Kokkos_OpenMP.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_Profiling.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <cstdlib>
@@ -13,8 +14,11 @@ bool g_openmp_bound = false;
 }  // namespace
 
 void OpenMP::fence(const std::string& label) const {
-  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
-  impl_static_fence(label);
+  Tools::Experimental::Impl::profile_fence_event<OpenMP>(
+      label, Tools::Experimental::Impl::DirectFenceIDHandle{impl_instance_id()}, [&] {
+        Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+        impl_static_fence(label);
+      });
 }
 // Every OpenMP launch joins its parallel region before it returns: nothing is in flight.
 void OpenMP::impl_static_fence(const std::string&) {}

@@ -1,6 +1,7 @@
 #include <Serial/Kokkos_Serial.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_Profiling.hpp>
 
 #include <ostream>
 
@@ -10,8 +11,11 @@ bool g_serial_initialized = false;
 }
 
 void Serial::fence(const std::string& label) const {
-  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
-  impl_static_fence(label);
+  Tools::Experimental::Impl::profile_fence_event<Serial>(
+      label, Tools::Experimental::Impl::DirectFenceIDHandle{impl_instance_id()}, [&] {
+        Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+        impl_static_fence(label);
+      });
 }
 // Serial launches complete before they return: a fence has nothing to wait for.
 void Serial::impl_static_fence(const std::string&) {}

@@ -1,6 +1,7 @@
 #include <Threads/Kokkos_Threads.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_Profiling.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <cstdlib>
@@ -10,8 +11,11 @@
 namespace Kokkos {
 
 void Threads::fence(const std::string& label) const {
-  Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
-  impl_static_fence(label);
+  Tools::Experimental::Impl::profile_fence_event<Threads>(
+      label, Tools::Experimental::Impl::DirectFenceIDHandle{impl_instance_id()}, [&] {
+        Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+        impl_static_fence(label);
+      });
 }
 // Every launch joins its workers before it returns: nothing is in flight.
 void Threads::impl_static_fence(const std::string&) {}

@@ -18,6 +18,7 @@ State g_state = State::never_initialized;
 std::vector<std::function<void()>> g_finalize_hooks;
 int g_task_team_size = 1;
 bool g_disable_warnings = false;
+bool g_tune_internals = false;
 
 void warn(const std::string& message) {
   if (!g_disable_warnings) std::cerr << "Kokkos::initialize WARNING: " << message << '\n';
@@ -120,6 +121,7 @@ void initialize_internal(InitializationSettings settings) {
   }
   apply_environment(settings);
   g_disable_warnings = settings.has_disable_warnings() && settings.get_disable_warnings();
+  g_tune_internals = settings.has_tune_internals() && settings.get_tune_internals();
   if (settings.has_num_threads() && settings.get_num_threads() < 1) {
     throw std::runtime_error("Kokkos::initialize: the number of threads must be positive, got " +
                              std::to_string(settings.get_num_threads()));
@@ -151,6 +153,7 @@ void initialize_internal(InitializationSettings settings) {
   }
   g_task_team_size = team > host_threads ? host_threads : team;
   g_state = State::initialized;
+  Tools::Impl::initialize_tools();
 
   if (settings.has_print_configuration() && settings.get_print_configuration()) {
     print_configuration(std::cout, false);
@@ -224,6 +227,7 @@ void finalize() {
     g_finalize_hooks.pop_back();
     hook();
   }
+  Tools::Impl::finalize_tools();
 #if defined(KOKKOS_ENABLE_THREADS)
   Threads::impl_finalize();
 #endif
@@ -242,15 +246,23 @@ void fence(const char* label) {
   Impl::fence_backends(label);
 }
 
+// Each back end's part of a global fence is reported to Kokkos Tools as a fence of all of its
+// instances, as Kokkos does.
+template <class Space>
+static void fence_all_instances(const char* label) {
+  Tools::Experimental::Impl::profile_fence_event<Space>(
+      label, Tools::Experimental::GlobalDeviceSynchronization, [&] { Space::impl_static_fence(label); });
+}
+
 void Impl::fence_backends(const char* label) {
 #if defined(KOKKOS_ENABLE_SERIAL)
-  Serial::impl_static_fence(label);
+  fence_all_instances<Serial>(label);
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-  OpenMP::impl_static_fence(label);
+  fence_all_instances<OpenMP>(label);
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-  Threads::impl_static_fence(label);
+  fence_all_instances<Threads>(label);
 #endif
 }
 
@@ -290,6 +302,9 @@ void print_configuration(std::ostream& os, bool verbose) {
 #endif
   }
 }
+
+bool show_warnings() noexcept { return !g_disable_warnings; }
+bool tune_internals() noexcept { return g_tune_internals; }
 
 ScopeGuard::ScopeGuard(int& argc, char* argv[]) { initialize(argc, argv); }
 ScopeGuard::ScopeGuard(const InitializationSettings& settings) { initialize(settings); }

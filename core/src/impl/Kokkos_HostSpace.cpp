@@ -1,4 +1,5 @@
 #include <Kokkos_HostSpace.hpp>
+#include <impl/Kokkos_Profiling.hpp>
 
 #include <cstdlib>
 #include <new>
@@ -7,8 +8,13 @@
 
 namespace Kokkos {
 
-void* HostSpace::allocate(const char* label, std::size_t bytes, std::size_t) const {
-  if (bytes == 0) return nullptr;
+// Kokkos Tools see every allocation and deallocation, with the logical size when one is given.
+void* HostSpace::allocate(const char* label, std::size_t bytes, std::size_t logical_bytes) const {
+  const auto reported = [&](void* p) {
+    Tools::Impl::report_allocation(name(), label, p, logical_bytes > 0 ? logical_bytes : bytes);
+    return p;
+  };
+  if (bytes == 0) return reported(nullptr);
   // Rounding up to the alignment must not wrap a size near SIZE_MAX around to a small one.
   void* ptr = bytes > ~std::size_t(0) - alignment
                   ? nullptr
@@ -20,9 +26,12 @@ void* HostSpace::allocate(const char* label, std::size_t bytes, std::size_t) con
                              "error:  Allocation of size " +
                              std::to_string(bytes) + " B failed, likely due to insufficient memory.");
   }
-  return ptr;
+  return reported(ptr);
 }
 
-void HostSpace::deallocate(const char*, void* ptr, std::size_t, std::size_t) const { std::free(ptr); }
+void HostSpace::deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) const {
+  Tools::Impl::report_deallocation(name(), label, ptr, logical_bytes > 0 ? logical_bytes : bytes);
+  std::free(ptr);
+}
 
 }  // namespace Kokkos
