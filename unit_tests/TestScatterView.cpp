@@ -125,6 +125,24 @@ TYPED_TEST(ScatterViewTyped, WorkerIdsIndexTheCopies) {
   EXPECT_EQ(seen(copies), 0) << "a worker id outside [0, copies)";
 }
 
+// Above Impl::Experimental::scatter_inline_work elements, reset and contribute are parallel_fors
+// (below it they run on the calling thread); both give the same sums.
+TYPED_TEST(ScatterViewTyped, LargeViewResetAndContributeInParallel) {
+  using Space = TypeParam;
+  const int bins = 3 * int(Kokkos::Impl::Experimental::scatter_inline_work) + 5, n = 4 * bins;
+  Kokkos::View<int*, Space> dest("dest", bins);
+  Kokkos::deep_copy(dest, 1);
+  KE::ScatterView<int*, Kokkos::LayoutRight, Space, KE::ScatterSum, KE::ScatterDuplicated> sv(dest);
+  for (int pass = 0; pass < 2; ++pass) {
+    sv.reset();
+    Kokkos::parallel_for(
+        Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(int i) { sv.access()((i * 7) % bins) += 1; });
+    KE::contribute(dest, sv);
+  }
+  Space().fence();
+  for (int b = 0; b < bins; ++b) ASSERT_EQ(dest(b), 9) << b;
+}
+
 TEST(ScatterView, DefaultsPerBackEnd) {
   using Kokkos::Impl::Experimental::DefaultContribution;
   using Kokkos::Impl::Experimental::DefaultDuplication;

@@ -75,33 +75,23 @@ struct DefaultContribution {
                                   Kokkos::Experimental::ScatterAtomic>;
 };
 
-// The calling worker's index among the copies of a duplicated ScatterView, and their number.
-// The host back ends' contract gives both (impl_thread_pool_rank/_size); Kokkos' spellings
-// impl_hardware_thread_id/impl_max_hardware_threads are used where a back end provides them.
+// The calling worker's index among the copies of a duplicated ScatterView, and their number:
+// on host back ends their contract's rank and pool size (a thread_local read, once per access);
+// elsewhere Kokkos' impl_hardware_thread_id/impl_max_hardware_threads.
 template <class ExecSpace>
 KOKKOS_INLINE_FUNCTION int scatter_worker_id() {
-  if constexpr (requires {
-                  ExecSpace::impl_hardware_thread_id();
-                  ExecSpace::impl_max_hardware_threads();
-                }) {
-    return ExecSpace::impl_hardware_thread_id();
-  } else {
+  if constexpr (Impl::is_host_backend<ExecSpace>::value) {
     int id = 0;
     KOKKOS_IF_ON_HOST((id = ExecSpace::impl_thread_pool_rank();))
     return id;
+  } else {
+    return ExecSpace::impl_hardware_thread_id();
   }
 }
 template <class ExecSpace>
 inline int scatter_worker_count(const ExecSpace& space) {
-  if constexpr (requires {
-                  ExecSpace::impl_hardware_thread_id();
-                  ExecSpace::impl_max_hardware_threads();
-                }) {
-    (void)space;
-    return ExecSpace::impl_max_hardware_threads();
-  } else {
-    return space.impl_thread_pool_size();
-  }
+  if constexpr (Impl::is_host_backend<ExecSpace>::value) return space.impl_thread_pool_size();
+  else return ExecSpace::impl_max_hardware_threads();
 }
 
 template <class Op, class T>
@@ -219,6 +209,25 @@ struct DuplicatedDataType<T*, Kokkos::LayoutLeft> {
   using value_type = typename DuplicatedDataType<T, Kokkos::LayoutLeft>::value_type*;
 };
 
+// Runs f(0..n-1): a parallel_for, or on the calling thread when a host back end would spend
+// more waking its workers than the loop takes (a histogram's reset and contribute touch a few
+// hundred elements; two parallel regions cost more than its updates on a loaded machine).
+inline constexpr size_t scatter_inline_work = 8192;
+template <class ExecSpace, class Functor>
+void scatter_launch(const char* what, const std::string& label, const ExecSpace& exec, size_t n, size_t work,
+                    const Functor& f) {
+  if (n == 0) return;
+  if constexpr (Impl::is_host_backend<ExecSpace>::value) {
+    if (work <= scatter_inline_work) {
+      exec.fence(std::string(what) + ": fence before running inline");
+      for (size_t i = 0; i < n; ++i) f(i);
+      return;
+    }
+  }
+  Kokkos::parallel_for(std::string(what) + " [" + label + "]",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<size_t>>(exec, 0, n), f);
+}
+
 // dst[i] = dst[i] (op) src[c * copy_stride + i] for every element i and copy c in [first, last):
 // one parallel_for over the elements, each combining the copies in order.
 template <class ExecSpace, class ValueType, class Op>
@@ -234,10 +243,9 @@ struct ReduceDuplicates {
   }
   static void run(const ExecSpace& exec, const ValueType* src, ValueType* dst, size_t copy_stride, size_t first,
                   size_t last, size_t n, const std::string& label) {
-    if (n == 0 || first >= last) return;
-    Kokkos::parallel_for("Kokkos::ScatterView::ReduceDuplicates [" + label + "]",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<size_t>>(exec, 0, n),
-                         ReduceDuplicates{src, dst, copy_stride, first, last});
+    if (first >= last) return;
+    scatter_launch("Kokkos::ScatterView::ReduceDuplicates", label, exec, n, n * (last - first),
+                   ReduceDuplicates{src, dst, copy_stride, first, last});
   }
 };
 
@@ -247,10 +255,7 @@ struct ResetDuplicates {
   ValueType* data;
   KOKKOS_INLINE_FUNCTION void operator()(const size_t i) const { data[i] = scatter_identity<Op, ValueType>(); }
   static void run(const ExecSpace& exec, ValueType* data, size_t n, const std::string& label) {
-    if (n == 0) return;
-    Kokkos::parallel_for("Kokkos::ScatterView::ResetDuplicates [" + label + "]",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<size_t>>(exec, 0, n),
-                         ResetDuplicates{data});
+    scatter_launch("Kokkos::ScatterView::ResetDuplicates", label, exec, n, n, ResetDuplicates{data});
   }
 };
 
