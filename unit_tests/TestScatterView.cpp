@@ -173,6 +173,7 @@ TEST(ScatterView, DefaultsPerBackEnd) {
   static_assert(std::is_same_v<decltype(c), KE::ScatterView<double*, Kokkos::LayoutRight, Kokkos::Device<E, Kokkos::HostSpace>,
                                                             KE::ScatterProd, KE::ScatterNonDuplicated, KE::ScatterAtomic>>);
   static_assert(decltype(d)::is_duplicated);
+  static_assert(KE::is_scatter_view_v<decltype(d)> && !KE::is_scatter_view_v<decltype(v)>);
   // A non-duplicated ScatterView is the View itself.
   EXPECT_EQ(c.subview().data(), v.data());
   EXPECT_NE(d.subview().data(), v.data());
