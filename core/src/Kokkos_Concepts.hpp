@@ -2,6 +2,7 @@
 // Type traits that classify spaces and policies, and Device<Exec, Mem>.
 #include <Kokkos_Macros.hpp>
 #include <type_traits>
+#include <utility>
 
 namespace Kokkos {
 
@@ -9,7 +10,7 @@ template <class T, class = void>
 struct is_execution_space : std::false_type {};
 template <class T>
 struct is_execution_space<T, std::void_t<typename T::execution_space, typename T::memory_space,
-                                         decltype(&T::concurrency)>>
+                                         decltype(std::declval<const T&>().concurrency())>>
     : std::bool_constant<std::is_same_v<T, typename T::execution_space>> {};
 
 template <class T, class = void>

@@ -29,6 +29,7 @@
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
 #include <Kokkos_TaskScheduler.hpp>
+#include <Kokkos_PartitionSpace.hpp>
 
 #include <functional>
 #include <iosfwd>

@@ -5,6 +5,12 @@
 
 namespace Kokkos {
 class HostSpace;
+
+// Tag of the execution space constructors that make an independent instance, e.g.
+// Kokkos::Serial(Kokkos::NewInstance{}).
+struct NewInstance {
+  explicit NewInstance() = default;
+};
 #if defined(KOKKOS_ENABLE_SERIAL)
 class Serial;
 #endif
