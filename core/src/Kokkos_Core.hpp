@@ -30,6 +30,7 @@
 #include <Kokkos_WorkGraphPolicy.hpp>
 #include <Kokkos_TaskScheduler.hpp>
 #include <Kokkos_PartitionSpace.hpp>
+#include <Kokkos_UniqueToken.hpp>
 
 #include <functional>
 #include <iosfwd>
