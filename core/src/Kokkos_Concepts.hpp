@@ -98,9 +98,14 @@ struct Schedule {
   using schedule_type = Schedule<T>;
 };
 
-template <unsigned N>
+// Threads per block and blocks per multiprocessor a GPU launch should be compiled for; accepted
+// and recorded on the host, where it has no effect (as in Kokkos' host back ends).
+template <unsigned int maxT = 0, unsigned int minB = 0>
 struct LaunchBounds {
-  static constexpr unsigned maxTperB = N;
+  using launch_bounds = LaunchBounds;
+  using type = LaunchBounds<maxT, minB>;
+  static constexpr unsigned int maxTperB{maxT};
+  static constexpr unsigned int minBperSM{minB};
 };
 
 }  // namespace Kokkos
