@@ -276,6 +276,20 @@ template <Impl::team_non_default_space E, std::integral L, Impl::team_extent T, 
 TeamPolicy(const E&, L, T, V) -> TeamPolicy<E>;
 
 namespace Impl {
+// Level-0 team scratch a functor declares for itself, as Kokkos reads it: team_shmem_size(team_size)
+// or else the older shmem_size(team_size); 0 when it declares neither.  Launches add it to the
+// policy's level-0 request, so member.team_shmem() hands it out.
+template <class Functor>
+std::size_t functor_team_shmem_size(const Functor& functor, int team_size) {
+  if constexpr (requires { functor.team_shmem_size(team_size); }) {
+    return static_cast<std::size_t>(functor.team_shmem_size(team_size));
+  } else if constexpr (requires { functor.shmem_size(team_size); }) {
+    return static_cast<std::size_t>(functor.shmem_size(team_size));
+  } else {
+    return 0;
+  }
+}
+
 template <class T>
 struct is_team_policy : std::false_type {};
 template <class... P>
