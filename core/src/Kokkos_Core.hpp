@@ -31,6 +31,7 @@
 #include <Kokkos_TaskScheduler.hpp>
 #include <Kokkos_PartitionSpace.hpp>
 #include <Kokkos_UniqueToken.hpp>
+#include <Kokkos_LocalDeepCopy.hpp>
 
 #include <functional>
 #include <iosfwd>
