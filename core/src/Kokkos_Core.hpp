@@ -8,6 +8,7 @@
 #include <Kokkos_Timer.hpp>
 #include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_HostSpace.hpp>
+#include <Kokkos_hwloc.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
 #if defined(KOKKOS_ENABLE_SERIAL)
