@@ -73,7 +73,7 @@ TYPED_TEST(PartitionSpace, TwoHostThreadsGetCorrectResults) {
   constexpr int n = 100000;
   Kokkos::View<long*, Kokkos::HostSpace> a("a", n), b("b", n);
   long sum_a = 0, sum_b = 0;
-  const auto work = [n](const Space& space, Kokkos::View<long*, Kokkos::HostSpace> v, long scale, long& sum) {
+  const auto work = [](const Space& space, Kokkos::View<long*, Kokkos::HostSpace> v, long scale, long& sum) {
     for (int round = 0; round < 20; ++round) {
       Kokkos::parallel_for("partition fill", Kokkos::RangePolicy<Space>(space, 0, n),
                            KOKKOS_LAMBDA(int i) { v(i) = scale * i + round; });
