@@ -23,9 +23,10 @@ struct Occupancy {
   KOKKOS_INLINE_FUNCTION void hold(int token) const {
     if (Kokkos::atomic_fetch_add(&holders(token), 1) != 0) Kokkos::atomic_add(&clashes(), 1);
     Kokkos::atomic_add(&uses(), 1L);
-    // Give another holder time to collide, then leave.
-    for (int spin = 0; spin < 20; ++spin) {
+    // Give another holder time to collide (a yield lets an oversubscribed thread in), then leave.
+    for (int spin = 0; spin < 32; ++spin) {
       if (Kokkos::atomic_load(&holders(token)) != 1) Kokkos::atomic_add(&clashes(), 1);
+      if (spin == 16) std::this_thread::yield();
     }
     Kokkos::atomic_fetch_sub(&holders(token), 1);
   }
