@@ -116,6 +116,12 @@ TokenBitset global_token_bitset(int size) {
   return TokenBitset(buffers.back().get(), size);
 }
 
+// The calling worker's hardware thread id is the first token tried.
+template <class ExecSpace>
+KOKKOS_INLINE_FUNCTION int acquire_token(const TokenBitset& bits) {
+  return bits.acquire(ExecSpace::impl_hardware_thread_id());
+}
+
 template <class ExecSpace>
 int instance_concurrency(const ExecSpace& space) {
   if constexpr (requires { space.impl_thread_pool_size(); }) {
@@ -149,10 +155,11 @@ class UniqueToken<ExecutionSpace, UniqueTokenScope::Global> {
 
   KOKKOS_INLINE_FUNCTION size_type size() const { return static_cast<size_type>(m_bits.size()); }
   KOKKOS_INLINE_FUNCTION size_type acquire() const {
-    return static_cast<size_type>(m_bits.acquire(execution_space::impl_hardware_thread_id()));
+    return static_cast<size_type>(Impl::acquire_token<execution_space>(m_bits));
   }
   KOKKOS_INLINE_FUNCTION void release(size_type token) const { m_bits.release(static_cast<int>(token)); }
 
+  KOKKOS_INLINE_FUNCTION const Impl::TokenBitset& impl_bitset() const { return m_bits; }
   int impl_held() const { return m_bits.impl_held(); }
 
  private:
@@ -187,10 +194,11 @@ class UniqueToken<ExecutionSpace, UniqueTokenScope::Instance> {
 
   KOKKOS_INLINE_FUNCTION size_type size() const { return static_cast<size_type>(m_bits.size()); }
   KOKKOS_INLINE_FUNCTION size_type acquire() const {
-    return static_cast<size_type>(m_bits.acquire(execution_space::impl_hardware_thread_id()));
+    return static_cast<size_type>(Impl::acquire_token<execution_space>(m_bits));
   }
   KOKKOS_INLINE_FUNCTION void release(size_type token) const { m_bits.release(static_cast<int>(token)); }
 
+  KOKKOS_INLINE_FUNCTION const Impl::TokenBitset& impl_bitset() const { return m_bits; }
   int impl_held() const { return m_bits.impl_held(); }
 
  private:
@@ -198,7 +206,9 @@ class UniqueToken<ExecutionSpace, UniqueTokenScope::Instance> {
   Impl::TokenBitset m_bits;
 };
 
-// Holds a token for its lifetime.
+// Holds a token for its lifetime.  It keeps only the token's bitset, not a copy of the token: a
+// copy would bump the reference count of the token's View on every acquisition, one cache line
+// that every worker would fight over.
 template <class ExecutionSpace, UniqueTokenScope TokenScope = UniqueTokenScope::Instance>
 class AcquireUniqueToken {
  public:
@@ -206,15 +216,16 @@ class AcquireUniqueToken {
   using size_type = typename exec_space::size_type;
   using token_type = UniqueToken<exec_space, TokenScope>;
 
-  KOKKOS_INLINE_FUNCTION explicit AcquireUniqueToken(token_type t) : m_token(t), m_value(m_token.acquire()) {}
-  KOKKOS_INLINE_FUNCTION ~AcquireUniqueToken() { m_token.release(m_value); }
+  KOKKOS_INLINE_FUNCTION AcquireUniqueToken(const token_type& t)  // NOLINT: implicit, as in Kokkos
+      : m_bits(t.impl_bitset()), m_value(static_cast<size_type>(Impl::acquire_token<exec_space>(m_bits))) {}
+  KOKKOS_INLINE_FUNCTION ~AcquireUniqueToken() { m_bits.release(static_cast<int>(m_value)); }
   AcquireUniqueToken(const AcquireUniqueToken&) = delete;
   AcquireUniqueToken& operator=(const AcquireUniqueToken&) = delete;
 
   KOKKOS_INLINE_FUNCTION size_type value() const { return m_value; }
 
  private:
-  token_type m_token;
+  Impl::TokenBitset m_bits;
   size_type m_value;
 };
 
@@ -230,13 +241,15 @@ class AcquireTeamUniqueToken {
   using size_type = typename token_type::size_type;
   using team_member_type = typename TeamPolicy::member_type;
 
-  KOKKOS_INLINE_FUNCTION AcquireTeamUniqueToken(token_type t, team_member_type team)
-      : m_token(t), m_team(team), m_value(0) {
-    Kokkos::single(Kokkos::PerTeam(m_team), [&](size_type& v) { v = m_token.acquire(); }, m_value);
+  KOKKOS_INLINE_FUNCTION AcquireTeamUniqueToken(const token_type& t, const team_member_type& team)
+      : m_bits(t.impl_bitset()), m_team(team), m_value(0) {
+    Kokkos::single(
+        Kokkos::PerTeam(m_team),
+        [&](size_type& v) { v = static_cast<size_type>(Impl::acquire_token<exec_space>(m_bits)); }, m_value);
   }
   KOKKOS_INLINE_FUNCTION ~AcquireTeamUniqueToken() {
     m_team.team_barrier();  // every member is done with the token
-    Kokkos::single(Kokkos::PerTeam(m_team), [&]() { m_token.release(m_value); });
+    Kokkos::single(Kokkos::PerTeam(m_team), [&]() { m_bits.release(static_cast<int>(m_value)); });
   }
   AcquireTeamUniqueToken(const AcquireTeamUniqueToken&) = delete;
   AcquireTeamUniqueToken& operator=(const AcquireTeamUniqueToken&) = delete;
@@ -245,7 +258,7 @@ class AcquireTeamUniqueToken {
   static std::size_t shmem_size() { return sizeof(size_type); }
 
  private:
-  token_type m_token;
+  Impl::TokenBitset m_bits;
   team_member_type m_team;
   size_type m_value;
 };
