@@ -243,14 +243,7 @@ TEST(MDRangePolicy, AccessorsAndDefaults) {
 
 TEST(MDRangePolicy, BadBoundsThrowNamingTheDimension) {
   using P = Kokkos::MDRangePolicy<Kokkos::Rank<3>>;
-  try {
-    P p({0, 5, 0}, {4, 2, 4});
-    FAIL() << "no exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("lower bound (5) is greater than its upper bound (2) in dimension 1"),
-              std::string::npos)
-        << e.what();
-  }
+  // Reversed bounds are an empty box with a warning, as in Kokkos 4.6 (TestPolicyConstructors).
   try {
     P p({0, 0, 0}, {4, 4, 4}, {1, 1, -2});
     FAIL() << "no exception";

@@ -2,6 +2,7 @@
 // Type traits that classify spaces and policies, and Device<Exec, Mem>.
 #include <Kokkos_Macros.hpp>
 #include <type_traits>
+#include <utility>
 
 namespace Kokkos {
 
@@ -9,7 +10,7 @@ template <class T, class = void>
 struct is_execution_space : std::false_type {};
 template <class T>
 struct is_execution_space<T, std::void_t<typename T::execution_space, typename T::memory_space,
-                                         decltype(&T::concurrency)>>
+                                         decltype(std::declval<const T&>().concurrency())>>
     : std::bool_constant<std::is_same_v<T, typename T::execution_space>> {};
 
 template <class T, class = void>
@@ -97,9 +98,14 @@ struct Schedule {
   using schedule_type = Schedule<T>;
 };
 
-template <unsigned N>
+// Threads per block and blocks per multiprocessor a GPU launch should be compiled for; accepted
+// and recorded on the host, where it has no effect (as in Kokkos' host back ends).
+template <unsigned int maxT = 0, unsigned int minB = 0>
 struct LaunchBounds {
-  static constexpr unsigned maxTperB = N;
+  using launch_bounds = LaunchBounds;
+  using type = LaunchBounds<maxT, minB>;
+  static constexpr unsigned int maxTperB{maxT};
+  static constexpr unsigned int minBperSM{minB};
 };
 
 }  // namespace Kokkos

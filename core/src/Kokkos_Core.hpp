@@ -21,6 +21,7 @@
 #include <Kokkos_Swap.hpp>
 #include <Kokkos_Array.hpp>
 #include <Kokkos_HostSpace.hpp>
+#include <Kokkos_hwloc.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
 #if defined(KOKKOS_ENABLE_SERIAL)
@@ -45,6 +46,9 @@
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
 #include <Kokkos_TaskScheduler.hpp>
+#include <Kokkos_PartitionSpace.hpp>
+#include <Kokkos_UniqueToken.hpp>
+#include <Kokkos_LocalDeepCopy.hpp>
 
 #include <functional>
 #include <iosfwd>

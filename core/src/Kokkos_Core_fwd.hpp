@@ -2,9 +2,16 @@
 // Forward declarations of the spaces and the default space aliases.
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Concepts.hpp>
+#include <string>
 
 namespace Kokkos {
 class HostSpace;
+
+// Tag of the execution space constructors that make an independent instance, e.g.
+// Kokkos::Serial(Kokkos::NewInstance{}).
+struct NewInstance {
+  explicit NewInstance() = default;
+};
 #if defined(KOKKOS_ENABLE_SERIAL)
 class Serial;
 #endif
@@ -42,5 +49,7 @@ void check_initialized(const char* what);
 // Waits for every back end's outstanding work without flushing the calling thread's fusion
 // window (deep_copy uses it after flushing only the launches that touch its Views).
 void fence_backends(const char* label);
+// Prints a warning on std::cerr unless --kokkos-disable-warnings was given.
+void log_warning(const std::string& message);
 }  // namespace Impl
 }  // namespace Kokkos

@@ -16,8 +16,10 @@ struct ChunkSize {
   explicit ChunkSize(int v) : value(v) {}
 };
 
+// Bounds with begin > end: as Kokkos 4.6 (with its default deprecated-code-4 build) does, a
+// warning and an empty range [0, 0).
 template <class... Properties>
-class RangePolicy {
+class RangePolicy : public Impl::PolicyOccupancy {
   using traits = Impl::PolicyTraits<Properties...>;
 
  public:
@@ -27,10 +29,24 @@ class RangePolicy {
   using index_type = typename traits::index_type::type;
   using work_tag = typename traits::work_tag;
   using launch_bounds = typename traits::launch_bounds;
+  using work_item_property = typename traits::work_item_property;
+  using occupancy_control = typename traits::occupancy_control;
   using member_type = index_type;
   using traits_type = traits;
 
   RangePolicy() = default;
+
+  // The same range with other properties (what require/prefer return), as in Kokkos.
+  template <class... Other>
+  RangePolicy(const RangePolicy<Other...>& other)  // NOLINT: implicit, as in Kokkos
+      : Impl::PolicyOccupancy(other),
+        m_space(other.space()),
+        m_begin(static_cast<member_type>(other.begin())),
+        m_end(static_cast<member_type>(other.end())),
+        m_chunk_size(other.chunk_size()) {
+    static_assert(std::is_same_v<typename RangePolicy<Other...>::execution_space, execution_space>,
+                  "Kokkos::RangePolicy: conversion between policies of different execution spaces");
+  }
 
   template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
   RangePolicy(const execution_space& space, IB begin, IE end) : m_space(space) {
@@ -73,8 +89,10 @@ class RangePolicy {
                                     std::to_string(end) + ") does not fit the policy's index type");
     }
     if (std::cmp_greater(begin, end)) {
-      Impl::throw_runtime_exception("Kokkos::RangePolicy bounds error: The lower bound (" + std::to_string(begin) +
-                                    ") is greater than the upper bound (" + std::to_string(end) + ").");
+      Impl::log_warning("Kokkos::RangePolicy bounds error: The lower bound (" + std::to_string(begin) +
+                        ") is greater than the upper bound (" + std::to_string(end) + "); the range is empty.");
+      m_begin = m_end = 0;
+      return;
     }
     m_begin = static_cast<member_type>(begin);
     m_end = static_cast<member_type>(end);
@@ -90,17 +108,24 @@ class RangePolicy {
   int m_chunk_size = 0;
 };
 
-// CTAD as in Kokkos: RangePolicy(0, n) -> RangePolicy<>.
+// CTAD as in Kokkos 4.6: RangePolicy(0, n) and RangePolicy(DefaultExecutionSpace(), 0, n) are
+// RangePolicy<>; RangePolicy(other_space, 0, n) is RangePolicy<OtherSpace>.
 RangePolicy() -> RangePolicy<>;
 template <class I1, class I2, class = std::enable_if_t<std::is_integral_v<I1> && std::is_integral_v<I2>>>
 RangePolicy(I1, I2) -> RangePolicy<>;
 template <class I1, class I2, class = std::enable_if_t<std::is_integral_v<I1> && std::is_integral_v<I2>>>
 RangePolicy(I1, I2, ChunkSize) -> RangePolicy<>;
+template <class I1, class I2, class = std::enable_if_t<std::is_integral_v<I1> && std::is_integral_v<I2>>>
+RangePolicy(const DefaultExecutionSpace&, I1, I2) -> RangePolicy<>;
+template <class I1, class I2, class = std::enable_if_t<std::is_integral_v<I1> && std::is_integral_v<I2>>>
+RangePolicy(const DefaultExecutionSpace&, I1, I2, ChunkSize) -> RangePolicy<>;
 template <class E, class I1, class I2,
-          class = std::enable_if_t<is_execution_space_v<E> && std::is_integral_v<I1> && std::is_integral_v<I2>>>
+          class = std::enable_if_t<is_execution_space_v<E> && !std::is_same_v<E, DefaultExecutionSpace> &&
+                                   std::is_integral_v<I1> && std::is_integral_v<I2>>>
 RangePolicy(E, I1, I2) -> RangePolicy<E>;
 template <class E, class I1, class I2,
-          class = std::enable_if_t<is_execution_space_v<E> && std::is_integral_v<I1> && std::is_integral_v<I2>>>
+          class = std::enable_if_t<is_execution_space_v<E> && !std::is_same_v<E, DefaultExecutionSpace> &&
+                                   std::is_integral_v<I1> && std::is_integral_v<I2>>>
 RangePolicy(E, I1, I2, ChunkSize) -> RangePolicy<E>;
 
 template <class T>

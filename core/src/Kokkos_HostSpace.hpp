@@ -27,4 +27,16 @@ class HostSpace {
   friend constexpr bool operator==(const HostSpace&, const HostSpace&) { return true; }
 };
 
+// Memory every execution space of the build can read and write (Kokkos 4's SharedSpace), and
+// host memory every execution space can reach (SharedHostPinnedSpace).  A host-only build has one
+// memory, so both are HostSpace; a device back end replaces them with its managed / pinned space.
+#if !defined(KOKKOS_ENABLE_CUDA)
+using SharedSpace = HostSpace;
+using SharedHostPinnedSpace = HostSpace;
+#define KOKKOS_HAS_SHARED_SPACE
+#define KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
+inline constexpr bool has_shared_space = true;
+inline constexpr bool has_shared_host_pinned_space = true;
+#endif
+
 }  // namespace Kokkos

@@ -12,6 +12,7 @@
 #include <Kokkos_ExecPolicy.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -54,8 +55,10 @@ concept md_array_like = requires(const T& a) {
 } && std::is_integral_v<std::remove_cvref_t<decltype(std::declval<const T&>()[0])>>;
 }  // namespace Impl
 
+// A lower bound above its upper bound: as Kokkos 4.6 (with its default deprecated-code-4 build)
+// does, a warning, and that dimension (so the box) is empty.
 template <class... Properties>
-class MDRangePolicy {
+class MDRangePolicy : public Impl::PolicyOccupancy {
   using traits = Impl::PolicyTraits<Properties...>;
 
  public:
@@ -66,17 +69,28 @@ class MDRangePolicy {
   using launch_bounds = typename traits::launch_bounds;
   using index_type = typename traits::index_type::type;
   using iteration_pattern = typename traits::iteration_pattern;
+  using work_item_property = typename traits::work_item_property;
+  using occupancy_control = typename traits::occupancy_control;
   using traits_type = traits;
   using range_policy = RangePolicy<Properties...>;
-  static_assert(!std::is_void_v<iteration_pattern>,
-                "Kokkos::MDRangePolicy: give the rank as a property, e.g. MDRangePolicy<Kokkos::Rank<2>>");
+  using impl_range_policy = RangePolicy<execution_space, IndexType<index_type>>;
 
-  static constexpr int rank = iteration_pattern::rank;
-  static constexpr Iterate outer_direction = iteration_pattern::outer_direction != Iterate::Default
-                                                 ? iteration_pattern::outer_direction
+ private:
+  // Without a Rank<> the class still instantiates (class template argument deduction looks at
+  // MDRangePolicy<> while it weighs the constructors); constructing one is the error.
+  using pattern = std::conditional_t<std::is_void_v<iteration_pattern>, Rank<2>, iteration_pattern>;
+  static constexpr void check_rank_given() {
+    static_assert(!std::is_void_v<iteration_pattern>,
+                  "Kokkos::MDRangePolicy: give the rank as a property, e.g. MDRangePolicy<Kokkos::Rank<2>>");
+  }
+
+ public:
+  static constexpr int rank = pattern::rank;
+  static constexpr Iterate outer_direction = pattern::outer_direction != Iterate::Default
+                                                 ? pattern::outer_direction
                                                  : default_outer_direction<execution_space>::value;
-  static constexpr Iterate inner_direction = iteration_pattern::inner_direction != Iterate::Default
-                                                 ? iteration_pattern::inner_direction
+  static constexpr Iterate inner_direction = pattern::inner_direction != Iterate::Default
+                                                 ? pattern::inner_direction
                                                  : default_inner_direction<execution_space>::value;
 
   using array_index_type = std::int64_t;
@@ -94,6 +108,23 @@ class MDRangePolicy {
   bool m_tune_tile_size = false;
 
   MDRangePolicy() = default;
+
+  // The same box with other properties (what require/prefer return), as in Kokkos.
+  template <class... Other>
+  MDRangePolicy(const MDRangePolicy<Other...>& other)  // NOLINT: implicit, as in Kokkos
+      : Impl::PolicyOccupancy(other),
+        m_space(other.m_space),
+        m_lower(other.m_lower),
+        m_upper(other.m_upper),
+        m_tile(other.m_tile),
+        m_tile_end(other.m_tile_end),
+        m_num_tiles(static_cast<index_type>(other.m_num_tiles)),
+        m_prod_tile_dims(static_cast<index_type>(other.m_prod_tile_dims)),
+        m_tune_tile_size(other.m_tune_tile_size) {
+    static_assert(std::is_same_v<typename MDRangePolicy<Other...>::execution_space, execution_space> &&
+                      MDRangePolicy<Other...>::rank == rank,
+                  "Kokkos::MDRangePolicy: conversion between policies of different execution spaces or ranks");
+  }
 
   // Braced lists: MDRangePolicy<Rank<2>>({0, 0}, {n, m}[, {t0, t1}]).
   template <class LT, std::size_t LN, class UT, std::size_t UN, class TT = array_index_type, std::size_t TN = rank>
@@ -178,13 +209,15 @@ class MDRangePolicy {
   }
 
   void init() {
+    check_rank_given();
     m_num_tiles = 1;
     m_prod_tile_dims = 1;
     for (int d = 0; d < rank; ++d) {
       if (m_lower[d] > m_upper[d]) {
-        Impl::throw_runtime_exception("Kokkos::MDRangePolicy bounds error: The lower bound (" +
-                                      std::to_string(m_lower[d]) + ") is greater than its upper bound (" +
-                                      std::to_string(m_upper[d]) + ") in dimension " + std::to_string(d) + ".");
+        Impl::log_warning("Kokkos::MDRangePolicy bounds error: The lower bound (" + std::to_string(m_lower[d]) +
+                          ") is greater than its upper bound (" + std::to_string(m_upper[d]) + ") in dimension " +
+                          std::to_string(d) + "; the range is empty.");
+        m_upper[d] = m_lower[d];
       }
       if (!std::in_range<index_type>(m_lower[d]) || !std::in_range<index_type>(m_upper[d])) {
         Impl::throw_runtime_exception("Kokkos::MDRangePolicy: the bounds of dimension " + std::to_string(d) +
@@ -202,6 +235,54 @@ class MDRangePolicy {
     }
   }
 };
+
+// CTAD as in Kokkos 4.6: MDRangePolicy({0, 0}, {n, m}) is MDRangePolicy<Rank<2>>, and with an
+// execution space other than the default one, MDRangePolicy<Space, Rank<2>>.
+namespace Impl {
+template <class E>
+concept md_non_default_space = is_execution_space_v<E> && !std::is_same_v<E, DefaultExecutionSpace>;
+}  // namespace Impl
+template <class LT, std::size_t N, class UT>
+MDRangePolicy(const LT (&)[N], const UT (&)[N]) -> MDRangePolicy<Rank<N>>;
+template <class LT, std::size_t N, class UT, class TT, std::size_t TN>
+MDRangePolicy(const LT (&)[N], const UT (&)[N], const TT (&)[TN]) -> MDRangePolicy<Rank<N>>;
+template <class LT, std::size_t N, class UT>
+MDRangePolicy(const DefaultExecutionSpace&, const LT (&)[N], const UT (&)[N]) -> MDRangePolicy<Rank<N>>;
+template <class LT, std::size_t N, class UT, class TT, std::size_t TN>
+MDRangePolicy(const DefaultExecutionSpace&, const LT (&)[N], const UT (&)[N], const TT (&)[TN])
+    -> MDRangePolicy<Rank<N>>;
+template <Impl::md_non_default_space E, class LT, std::size_t N, class UT>
+MDRangePolicy(const E&, const LT (&)[N], const UT (&)[N]) -> MDRangePolicy<E, Rank<N>>;
+template <Impl::md_non_default_space E, class LT, std::size_t N, class UT, class TT, std::size_t TN>
+MDRangePolicy(const E&, const LT (&)[N], const UT (&)[N], const TT (&)[TN]) -> MDRangePolicy<E, Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const Array<T, N>&, const Array<T, N>&) -> MDRangePolicy<Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const Array<T, N>&, const Array<T, N>&, const Array<T, N>&) -> MDRangePolicy<Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const DefaultExecutionSpace&, const Array<T, N>&, const Array<T, N>&) -> MDRangePolicy<Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const DefaultExecutionSpace&, const Array<T, N>&, const Array<T, N>&, const Array<T, N>&)
+    -> MDRangePolicy<Rank<N>>;
+template <Impl::md_non_default_space E, class T, std::size_t N>
+MDRangePolicy(const E&, const Array<T, N>&, const Array<T, N>&) -> MDRangePolicy<E, Rank<N>>;
+template <Impl::md_non_default_space E, class T, std::size_t N>
+MDRangePolicy(const E&, const Array<T, N>&, const Array<T, N>&, const Array<T, N>&) -> MDRangePolicy<E, Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const std::array<T, N>&, const std::array<T, N>&) -> MDRangePolicy<Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const std::array<T, N>&, const std::array<T, N>&, const std::array<T, N>&) -> MDRangePolicy<Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const DefaultExecutionSpace&, const std::array<T, N>&, const std::array<T, N>&)
+    -> MDRangePolicy<Rank<N>>;
+template <class T, std::size_t N>
+MDRangePolicy(const DefaultExecutionSpace&, const std::array<T, N>&, const std::array<T, N>&,
+              const std::array<T, N>&) -> MDRangePolicy<Rank<N>>;
+template <Impl::md_non_default_space E, class T, std::size_t N>
+MDRangePolicy(const E&, const std::array<T, N>&, const std::array<T, N>&) -> MDRangePolicy<E, Rank<N>>;
+template <Impl::md_non_default_space E, class T, std::size_t N>
+MDRangePolicy(const E&, const std::array<T, N>&, const std::array<T, N>&, const std::array<T, N>&)
+    -> MDRangePolicy<E, Rank<N>>;
 
 template <class T>
 struct is_mdrange_policy : std::false_type {};

@@ -21,6 +21,7 @@
 #include <Kokkos_ScratchSpace.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -55,7 +56,7 @@ struct TeamBackend;
 }  // namespace Impl
 
 template <class... Properties>
-class TeamPolicy {
+class TeamPolicy : public Impl::PolicyOccupancy {
   using traits = Impl::PolicyTraits<Properties...>;
   using backend = Impl::TeamBackend<typename traits::execution_space>;
 
@@ -66,6 +67,8 @@ class TeamPolicy {
   using index_type = typename traits::index_type::type;
   using work_tag = typename traits::work_tag;
   using launch_bounds = typename traits::launch_bounds;
+  using work_item_property = typename traits::work_item_property;
+  using occupancy_control = typename traits::occupancy_control;
   using traits_type = traits;
   using member_type = typename backend::member_type;
 
@@ -93,7 +96,8 @@ class TeamPolicy {
   // The same launch with other properties (work tag, schedule, ...) on the same space type.
   template <class... Other>
   TeamPolicy(const TeamPolicy<Other...>& other)  // NOLINT: implicit, as in Kokkos
-      : m_space(other.space()),
+      : Impl::PolicyOccupancy(other),
+        m_space(other.space()),
         m_league_size(other.league_size()),
         m_team_size(other.team_size()),
         m_vector_length(other.impl_requested_vector_length()),
@@ -249,7 +253,43 @@ class TeamPolicy {
   std::size_t m_thread_scratch[2] = {0, 0};
 };
 
+// CTAD as in Kokkos 4.6: TeamPolicy(n, AUTO) and TeamPolicy(DefaultExecutionSpace(), n, AUTO) are
+// TeamPolicy<>; TeamPolicy(other_space, n, AUTO) is TeamPolicy<OtherSpace>.
 namespace Impl {
+template <class T>
+concept team_extent = std::is_integral_v<T> || std::is_same_v<T, AUTO_t>;
+template <class E>
+concept team_non_default_space = is_execution_space_v<E> && !std::is_same_v<E, DefaultExecutionSpace>;
+}  // namespace Impl
+TeamPolicy() -> TeamPolicy<>;
+template <std::integral L, Impl::team_extent T>
+TeamPolicy(L, T) -> TeamPolicy<>;
+template <std::integral L, Impl::team_extent T, Impl::team_extent V>
+TeamPolicy(L, T, V) -> TeamPolicy<>;
+template <std::integral L, Impl::team_extent T>
+TeamPolicy(const DefaultExecutionSpace&, L, T) -> TeamPolicy<>;
+template <std::integral L, Impl::team_extent T, Impl::team_extent V>
+TeamPolicy(const DefaultExecutionSpace&, L, T, V) -> TeamPolicy<>;
+template <Impl::team_non_default_space E, std::integral L, Impl::team_extent T>
+TeamPolicy(const E&, L, T) -> TeamPolicy<E>;
+template <Impl::team_non_default_space E, std::integral L, Impl::team_extent T, Impl::team_extent V>
+TeamPolicy(const E&, L, T, V) -> TeamPolicy<E>;
+
+namespace Impl {
+// Level-0 team scratch a functor declares for itself, as Kokkos reads it: team_shmem_size(team_size)
+// or else the older shmem_size(team_size); 0 when it declares neither.  Launches add it to the
+// policy's level-0 request, so member.team_shmem() hands it out.
+template <class Functor>
+std::size_t functor_team_shmem_size(const Functor& functor, int team_size) {
+  if constexpr (requires { functor.team_shmem_size(team_size); }) {
+    return static_cast<std::size_t>(functor.team_shmem_size(team_size));
+  } else if constexpr (requires { functor.shmem_size(team_size); }) {
+    return static_cast<std::size_t>(functor.shmem_size(team_size));
+  } else {
+    return 0;
+  }
+}
+
 template <class T>
 struct is_team_policy : std::false_type {};
 template <class... P>

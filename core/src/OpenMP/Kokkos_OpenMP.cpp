@@ -4,6 +4,8 @@
 #include <impl/Kokkos_Profiling.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
+#include <Kokkos_Abort.hpp>
+
 #include <cstdlib>
 #include <ostream>
 
@@ -12,6 +14,13 @@ namespace {
 bool g_openmp_initialized = false;
 bool g_openmp_bound = false;
 }  // namespace
+
+OpenMP::OpenMP(int pool_size) : m_pool_size(pool_size), m_instance_id(Impl::new_host_instance_id()) {
+  if (pool_size < 1) {
+    Impl::throw_runtime_exception("Kokkos::OpenMP(int pool_size): pool size " + std::to_string(pool_size) +
+                                  " is less than 1");
+  }
+}
 
 void OpenMP::fence(const std::string& label) const {
   Tools::Experimental::Impl::profile_fence_event<OpenMP>(

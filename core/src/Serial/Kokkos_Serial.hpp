@@ -3,6 +3,8 @@
 // (impl_run_on_workers) with a single worker, so every host pattern in impl/ serves it.
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_HostSpace.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 
@@ -24,15 +26,25 @@ class Serial {
   static constexpr bool impl_is_host_backend = true;
 
   Serial() = default;
+  // An independent instance (partition_space makes these).  Launches run on the calling thread,
+  // so two instances used from two host threads run concurrently.
+  explicit Serial(NewInstance) : m_instance_id(Impl::new_host_instance_id()) {}
 
+  // Static, with an instance argument or without, as Kokkos 4 has it (Serial::concurrency() and
+  // space.concurrency() both work).
   static int concurrency() { return 1; }
+  static int concurrency(const Serial&) { return 1; }
   static bool in_parallel() { return false; }
+  static bool in_parallel(const Serial&) { return false; }
   void fence(const std::string& label = "Kokkos::Serial::fence: Unnamed Instance Fence") const;
   static void impl_static_fence(const std::string& label);
   static constexpr const char* name() { return "Serial"; }
   void print_configuration(std::ostream& os, bool verbose = false) const;
-  uint32_t impl_instance_id() const noexcept { return 1; }
-  friend bool operator==(const Serial&, const Serial&) { return true; }
+  uint32_t impl_instance_id() const noexcept { return m_instance_id; }
+  friend bool operator==(const Serial& a, const Serial& b) { return a.m_instance_id == b.m_instance_id; }
+  KOKKOS_INLINE_FUNCTION static int impl_hardware_thread_id() noexcept { return 0; }
+  static int impl_max_hardware_threads() noexcept { return 1; }
+  Serial impl_create_partition(int /*workers*/) const { return Serial(NewInstance{}); }
 
   // Host back-end contract.
   int impl_thread_pool_size() const { return 1; }
@@ -54,6 +66,8 @@ class Serial {
   KOKKOS_IMPL_NOINLINE static void run_worker(const Body& body) {
     body(0, 1);
   }
+
+  std::uint32_t m_instance_id = 1;
 };
 
 }  // namespace Kokkos

@@ -10,6 +10,13 @@
 
 namespace Kokkos {
 
+Threads Threads::impl_create_partition(int workers) const {
+  Threads instance;
+  instance.m_pool = std::make_shared<Impl::HostThreadPool>(workers, false);
+  instance.m_instance_id = Impl::new_host_instance_id();
+  return instance;
+}
+
 void Threads::fence(const std::string& label) const {
   Tools::Experimental::Impl::profile_fence_event<Threads>(
       label, Tools::Experimental::Impl::DirectFenceIDHandle{impl_instance_id()}, [&] {

@@ -24,6 +24,16 @@ void warn(const std::string& message) {
   if (!g_disable_warnings) std::cerr << "Kokkos::initialize WARNING: " << message << '\n';
 }
 
+}  // namespace
+
+namespace Impl {
+void log_warning(const std::string& message) {
+  if (!g_disable_warnings) std::cerr << "Kokkos WARNING: " << message << '\n';
+}
+}  // namespace Impl
+
+namespace {
+
 bool parse_int(const char* text, int& value) {
   if (!text || !*text) return false;
   char* end = nullptr;

@@ -74,6 +74,13 @@ struct HostSequentialWorkers {
   }
 };
 
+// Identifiers of host execution space instances: 1 is every back end's default instance; each
+// instance made with NewInstance or by partition_space takes the next one.
+inline std::atomic<std::uint32_t> g_next_host_instance_id{2};
+inline std::uint32_t new_host_instance_id() noexcept {
+  return g_next_host_instance_id.fetch_add(1, std::memory_order_relaxed);
+}
+
 // Dynamic scheduling: workers claim chunks of `chunk` indices from a shared counter.
 template <class I>
 class HostChunkQueue {

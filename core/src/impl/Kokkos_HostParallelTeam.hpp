@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <type_traits>
 
 namespace Kokkos::Impl {
@@ -50,8 +51,12 @@ class HostTeamLauncher {
 
  public:
   // `worker_bytes`: a private buffer per worker (reduction values), see worker_buffer().
-  HostTeamLauncher(const Policy& policy, std::size_t worker_bytes)
-      : m_policy(policy), m_pool(pool_size(policy)), m_lease(layout(policy, m_pool, worker_bytes)) {}
+  // `functor`: its own team scratch declaration (team_shmem_size) joins the level-0 arena.
+  template <class Functor>
+  HostTeamLauncher(const Policy& policy, const Functor& functor, std::size_t worker_bytes)
+      : m_policy(policy),
+        m_pool(pool_size(policy)),
+        m_lease(layout(policy, m_pool, worker_bytes, functor_scratch(policy, functor))) {}
 
   void* worker_buffer(int rank) const { return m_lease.storage().worker_buffer(rank); }
   int pool() const { return m_pool; }
@@ -101,11 +106,26 @@ class HostTeamLauncher {
     const int pool = policy.space().impl_thread_pool_size();
     return pool > 0 ? pool : 1;
   }
-  static HostTeamLayout layout(const Policy& policy, int pool, std::size_t worker_bytes) {
+  template <class Functor>
+  static std::size_t functor_scratch(const Policy& policy, const Functor& functor) {
+    const int team_size = policy.team_size() > 0 ? policy.team_size() : 1;
+    const std::size_t bytes = functor_team_shmem_size(functor, team_size);
+    const std::size_t policy_bytes = policy.scratch_size(0, team_size);
+    const std::size_t max = Policy::scratch_size_max(0);
+    if (bytes > max || policy_bytes > max - bytes) {
+      throw_runtime_exception("Kokkos::TeamPolicy<" + std::string(Policy::execution_space::name()) +
+                              ">: the functor's team_shmem_size(" + std::to_string(team_size) + ") of " +
+                              std::to_string(bytes) + " bytes plus the policy's level-0 request of " +
+                              std::to_string(policy_bytes) + " bytes exceeds scratch_size_max(0) = " +
+                              std::to_string(max) + " bytes");
+    }
+    return bytes;
+  }
+  static HostTeamLayout layout(const Policy& policy, int pool, std::size_t worker_bytes, std::size_t functor_bytes) {
     HostTeamLayout l;
     l.team_size = policy.team_size() > 0 ? policy.team_size() : 1;
     l.teams = pool / l.team_size > 0 ? pool / l.team_size : 1;
-    l.scratch_bytes_l0 = policy.scratch_size(0, l.team_size);
+    l.scratch_bytes_l0 = policy.scratch_size(0, l.team_size) + functor_bytes;
     l.scratch_bytes_l1 = policy.scratch_size(1, l.team_size);
     l.workers = worker_bytes > 0 ? pool : 0;
     l.worker_bytes = worker_bytes;
@@ -131,7 +151,7 @@ class ParallelFor<Functor, TeamPolicy<P...>, ExecSpace> {
 
   void execute() const {
     if (m_policy.league_size() == 0) return;
-    HostTeamLauncher<Policy> launcher(m_policy, 0);
+    HostTeamLauncher<Policy> launcher(m_policy, m_functor, 0);
     launcher.run([](int, int) {}, [&](const Member& member, int) { invoke_functor<Tag>(m_functor, member); });
   }
 };
@@ -159,7 +179,8 @@ class ParallelReduce<CombinedFunctorReducerType, TeamPolicy<P...>, ExecSpace> {
     const auto& functor = m_combined.get_functor();
     const std::size_t count = static_cast<std::size_t>(reducer.value_count());
     const std::size_t bytes = static_cast<std::size_t>(reducer.value_size());
-    HostTeamLauncher<Policy> launcher(m_policy, bytes > count * sizeof(value_type) ? bytes : count * sizeof(value_type));
+    HostTeamLauncher<Policy> launcher(m_policy, functor,
+                                      bytes > count * sizeof(value_type) ? bytes : count * sizeof(value_type));
     const auto values = [&](int rank) { return static_cast<pointer_type>(launcher.worker_buffer(rank)); };
     const auto start = [&](int rank) {
       std::uninitialized_default_construct_n(values(rank), count);

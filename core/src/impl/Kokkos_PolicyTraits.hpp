@@ -5,6 +5,7 @@
 // an iteration pattern (MDRange Rank<>), and at most one work tag (any other class type).
 #include <Kokkos_Concepts.hpp>
 #include <Kokkos_Core_fwd.hpp>
+#include <impl/Kokkos_PolicyProperties.hpp>
 #include <cstdint>
 #include <type_traits>
 
@@ -22,8 +23,8 @@ struct is_index_type<IndexType<T>> : std::true_type {};
 
 template <class T>
 struct is_launch_bounds : std::false_type {};
-template <unsigned N>
-struct is_launch_bounds<LaunchBounds<N>> : std::true_type {};
+template <unsigned N, unsigned M>
+struct is_launch_bounds<LaunchBounds<N, M>> : std::true_type {};
 
 // Policies of other kinds (e.g. MDRange's Rank<>) mark themselves with this member.
 template <class T, class = void>
@@ -40,10 +41,12 @@ struct PolicyTraitsDefaults {
   using execution_space = void;
   using schedule_type = void;
   using index_type = void;
-  using launch_bounds = LaunchBounds<0>;
+  using launch_bounds = LaunchBounds<>;
   using iteration_pattern = void;
   using work_tag = void;
   using priority_property = void;
+  using work_item_property = void;
+  using occupancy_control = void;
 };
 
 template <class Acc, class P, class = void>
@@ -86,8 +89,17 @@ struct PolicyTraitsAdd<Acc, P, std::enable_if_t<is_priority_property<P>::value>>
   KOKKOS_IMPL_POLICY_SET(priority_property, P, "priority property")
 };
 template <class Acc, class P>
+struct PolicyTraitsAdd<Acc, P, std::enable_if_t<is_work_item_property<P>::value>> {
+  KOKKOS_IMPL_POLICY_SET(work_item_property, P, "work item property")
+};
+template <class Acc, class P>
+struct PolicyTraitsAdd<Acc, P, std::enable_if_t<is_occupancy_control<P>::value>> {
+  KOKKOS_IMPL_POLICY_SET(occupancy_control, P, "occupancy control")
+};
+template <class Acc, class P>
 struct PolicyTraitsAdd<Acc, P,
-                       std::enable_if_t<!is_execution_space_v<P> && !is_schedule<P>::value && !is_index_type<P>::value &&
+                       std::enable_if_t<!is_work_item_property<P>::value && !is_occupancy_control<P>::value &&
+                                        !is_execution_space_v<P> && !is_schedule<P>::value && !is_index_type<P>::value &&
                                         !std::is_integral_v<P> && !is_launch_bounds<P>::value &&
                                         !is_iteration_pattern<P>::value && !is_priority_property<P>::value>> {
   static_assert(std::is_class_v<P> || std::is_void_v<P>,
@@ -119,8 +131,18 @@ struct PolicyTraits {
   using execution_space =
       std::conditional_t<std::is_void_v<typename parsed::execution_space>, DefaultExecutionSpace,
                          typename parsed::execution_space>;
-  using schedule_type =
-      std::conditional_t<std::is_void_v<typename parsed::schedule_type>, Schedule<Static>, typename parsed::schedule_type>;
+  using work_item_property =
+      std::conditional_t<std::is_void_v<typename parsed::work_item_property>,
+                         Kokkos::Experimental::WorkItemProperty::None_t, typename parsed::work_item_property>;
+  using occupancy_control =
+      std::conditional_t<std::is_void_v<typename parsed::occupancy_control>, Kokkos::Experimental::MaximizeOccupancy,
+                         typename parsed::occupancy_control>;
+  // Without an explicit Schedule<>, HintIrregular asks for the dynamic schedule on the host.
+  using schedule_type = std::conditional_t<
+      std::is_void_v<typename parsed::schedule_type>,
+      std::conditional_t<(work_item_property::value & Kokkos::Experimental::WorkItemProperty::HintIrregular_t::value) != 0,
+                         Schedule<Dynamic>, Schedule<Static>>,
+      typename parsed::schedule_type>;
   using index_type =
       std::conditional_t<std::is_void_v<typename parsed::index_type>, IndexType<std::int64_t>, typename parsed::index_type>;
   using launch_bounds = typename parsed::launch_bounds;

@@ -1,4 +1,5 @@
 #include <impl/Kokkos_Topology.hpp>
+#include <Kokkos_hwloc.hpp>
 #include <KokkosCore_config.h>
 
 #include <mutex>
@@ -49,6 +50,8 @@ HostTopology discover() {
       topo.cores = cores;
       topo.processing_units = pus;
       topo.from_hwloc = true;
+      const int numa = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+      topo.numa_nodes = numa > 0 && numa <= cores ? numa : 1;
     }
   }
 #endif
@@ -84,3 +87,20 @@ bool bind_current_thread_to_processing_unit(int pu_index) {
 }
 
 }  // namespace Kokkos::Impl
+
+namespace Kokkos::hwloc {
+
+bool available() { return Impl::host_topology().from_hwloc; }
+
+unsigned get_available_numa_count() { return static_cast<unsigned>(Impl::host_topology().numa_nodes); }
+
+unsigned get_available_cores_per_numa() {
+  const Impl::HostTopology& topo = Impl::host_topology();
+  return static_cast<unsigned>(topo.cores / topo.numa_nodes);
+}
+
+unsigned get_available_threads_per_core() {
+  return static_cast<unsigned>(Impl::host_topology().threads_per_core);
+}
+
+}  // namespace Kokkos::hwloc

@@ -8,6 +8,7 @@ struct HostTopology {
   int cores = 1;             // physical cores available to this process
   int processing_units = 1;  // hardware threads available to this process
   int threads_per_core = 1;  // processing_units / cores, at least 1
+  int numa_nodes = 1;        // NUMA nodes holding the available cores, at least 1
   bool from_hwloc = false;   // false: counts come from std::thread::hardware_concurrency
 };
 

@@ -1,0 +1,185 @@
+// UniqueToken (Instance and Global scope), AcquireUniqueToken and AcquireTeamUniqueToken: no two
+// holders ever share a token, under launches, oversubscribed host threads and both together.
+#include "TestCommon.hpp"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Kokkos::Experimental::AcquireTeamUniqueToken;
+using Kokkos::Experimental::AcquireUniqueToken;
+using Kokkos::Experimental::UniqueToken;
+using Kokkos::Experimental::UniqueTokenScope;
+
+// Counts holders per token: a token held twice at once shows up as a count above one.
+struct Occupancy {
+  Kokkos::View<int*, Kokkos::HostSpace> holders;
+  Kokkos::View<int, Kokkos::HostSpace> clashes;
+  Kokkos::View<long, Kokkos::HostSpace> uses;
+  explicit Occupancy(int size) : holders("holders", size), clashes("clashes"), uses("uses") {}
+
+  KOKKOS_INLINE_FUNCTION void hold(int token) const {
+    if (Kokkos::atomic_fetch_add(&holders(token), 1) != 0) Kokkos::atomic_add(&clashes(), 1);
+    Kokkos::atomic_add(&uses(), 1L);
+    // Give another holder time to collide (a yield lets an oversubscribed thread in), then leave.
+    for (int spin = 0; spin < 32; ++spin) {
+      if (Kokkos::atomic_load(&holders(token)) != 1) Kokkos::atomic_add(&clashes(), 1);
+      if (spin == 16) std::this_thread::yield();
+    }
+    Kokkos::atomic_fetch_sub(&holders(token), 1);
+  }
+};
+
+template <class Space>
+struct UniqueTokenTest : ::testing::Test {};
+TYPED_TEST_SUITE(UniqueTokenTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+TYPED_TEST(UniqueTokenTest, SizesFollowKokkos) {
+  using Space = TypeParam;
+  UniqueToken<Space> instance;
+  EXPECT_EQ(int(instance.size()), Space::concurrency());
+  UniqueToken<Space> sized(37);
+  EXPECT_EQ(sized.size(), 37u);
+  UniqueToken<Space, UniqueTokenScope::Global> global;
+  EXPECT_EQ(int(global.size()), Space::impl_max_hardware_threads());
+  EXPECT_THROW(UniqueToken<Space>(0), std::runtime_error);
+  auto parts = Kokkos::Experimental::partition_space(Space(), 1, 1);
+  UniqueToken<Space> of_part(parts[0]);
+  EXPECT_EQ(int(of_part.size()), Space::concurrency(parts[0]));
+}
+
+TYPED_TEST(UniqueTokenTest, AcquireGivesEveryTokenOnceThenReleaseReturnsIt) {
+  UniqueToken<TypeParam> token(70);  // three words, the last one partial
+  std::vector<int> seen(70, 0);
+  std::vector<typename UniqueToken<TypeParam>::size_type> held;
+  for (int i = 0; i < 70; ++i) {
+    const auto t = token.acquire();
+    ASSERT_LT(t, 70u);
+    ++seen[t];
+    held.push_back(t);
+  }
+  for (int s : seen) EXPECT_EQ(s, 1);
+  EXPECT_EQ(token.impl_held(), 70);
+  token.release(held[5]);
+  EXPECT_EQ(token.acquire(), held[5]);  // the only free one
+  for (auto t : held) token.release(t);
+  EXPECT_EQ(token.impl_held(), 0);
+  // Copies share the tokens (a functor's copy is the same token set).
+  UniqueToken<TypeParam> copy = token;
+  const auto a = token.acquire();
+  EXPECT_EQ(copy.impl_held(), 1);
+  copy.release(a);
+  EXPECT_EQ(token.impl_held(), 0);
+}
+
+TYPED_TEST(UniqueTokenTest, RaiiAcquireInParallelFor) {
+  using Space = TypeParam;
+  UniqueToken<Space> token;
+  Occupancy occ(int(token.size()));
+  Kokkos::View<int, Kokkos::HostSpace> out_of_range("out of range");
+  constexpr int n = 20000;
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(int) {
+    AcquireUniqueToken<Space> lock(token);
+    if (lock.value() >= token.size()) Kokkos::atomic_add(&out_of_range(), 1);
+    else occ.hold(int(lock.value()));
+  });
+  EXPECT_EQ(out_of_range(), 0);
+  EXPECT_EQ(occ.clashes(), 0);
+  EXPECT_EQ(occ.uses(), n);
+  EXPECT_EQ(token.impl_held(), 0);
+}
+
+// Per-token private histograms, summed: the canonical use.
+TYPED_TEST(UniqueTokenTest, PrivateCopiesIndexedByGlobalToken) {
+  using Space = TypeParam;
+  UniqueToken<Space, UniqueTokenScope::Global> token;
+  constexpr int bins = 8, n = 50000;
+  Kokkos::View<long**, Kokkos::HostSpace> copies("copies", token.size(), bins);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(int i) {
+    const auto t = token.acquire();
+    copies(t, i % bins) += 1;  // no atomic: the token is ours alone
+    token.release(t);
+  });
+  for (int b = 0; b < bins; ++b) {
+    long total = 0;
+    for (std::size_t t = 0; t < copies.extent(0); ++t) total += copies(t, b);
+    EXPECT_EQ(total, n / bins);
+  }
+  EXPECT_EQ(token.impl_held(), 0);
+}
+
+TYPED_TEST(UniqueTokenTest, TeamToken) {
+  using Space = TypeParam;
+  using Policy = Kokkos::TeamPolicy<Space>;
+  constexpr int league = 64;
+  UniqueToken<Space> token(3);  // fewer tokens than teams could want
+  Occupancy occ(3);
+  Kokkos::View<int, Kokkos::HostSpace> disagreements("disagreements");
+  Policy policy(league, Kokkos::AUTO);
+  policy.set_scratch_size(0, Kokkos::PerTeam(AcquireTeamUniqueToken<Policy>::shmem_size()));
+  Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const typename Policy::member_type& team) {
+    AcquireTeamUniqueToken<Policy> lock(token, team);
+    const int mine = int(lock.value());
+    int leader = mine;
+    team.team_broadcast(leader, 0);
+    if (leader != mine) Kokkos::atomic_add(&disagreements(), 1);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { occ.hold(mine); });
+  });
+  EXPECT_EQ(disagreements(), 0);
+  EXPECT_EQ(occ.clashes(), 0);
+  EXPECT_EQ(occ.uses(), league);
+  EXPECT_EQ(token.impl_held(), 0);
+}
+
+// Oversubscribed: many more host threads than tokens, each acquiring and releasing in a loop,
+// some through launches and some directly.  Every acquisition must find its token unshared.
+template <class Token>
+void stress_host_threads(const Token& token, int threads, int rounds) {
+  Occupancy occ(int(token.size()));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int r = 0; r < rounds; ++r) {
+        const auto v = token.acquire();
+        occ.hold(int(v));
+        token.release(v);
+        if ((r + t) % 7 == 0) std::this_thread::yield();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  EXPECT_EQ(occ.clashes(), 0);
+  EXPECT_EQ(occ.uses(), long(threads) * rounds);
+  EXPECT_EQ(token.impl_held(), 0);
+}
+
+TYPED_TEST(UniqueTokenTest, StressOversubscribedHostThreads) {
+  using Space = TypeParam;
+  stress_host_threads(UniqueToken<Space>(3), 16, 2000);
+  stress_host_threads(UniqueToken<Space>(40), 12, 2000);
+  stress_host_threads(UniqueToken<Space, UniqueTokenScope::Global>(), 9, 2000);
+}
+
+TYPED_TEST(UniqueTokenTest, StressLaunchesFromManyHostThreads) {
+  using Space = TypeParam;
+  UniqueToken<Space> token(4);
+  Occupancy occ(4);
+  constexpr int threads = 6, n = 3000;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(int) {
+        AcquireUniqueToken<Space> lock(token);
+        occ.hold(int(lock.value()));
+      });
+    });
+  }
+  for (auto& th : pool) th.join();
+  EXPECT_EQ(occ.clashes(), 0);
+  EXPECT_EQ(occ.uses(), long(threads) * n);
+  EXPECT_EQ(token.impl_held(), 0);
+}
+
+}  // namespace
