@@ -66,7 +66,7 @@ void merge_slice(const T* a, std::size_t na, const T* b, std::size_t nb, T* out,
 template <class ExecutionSpace, class T, class Compare>
 void host_parallel_sort(const ExecutionSpace& exec, T* data, std::size_t n, const Compare& comp) {
   const int workers = exec.impl_thread_pool_size();
-  if (workers <= 1 || n < host_sort_min_per_worker * 2) {
+  if (workers <= 1 || n < host_sort_min_per_worker * static_cast<std::size_t>(workers)) {
     std::sort(data, data + n, comp);
     return;
   }
