@@ -111,6 +111,7 @@ TYPED_TEST(BinSortTest, IntegerKeysGetOneBinPerValueAndSubRange) {
     ASSERT_EQ(original(from), k(i));
   }
   EXPECT_THROW((Kokkos::BinSort<KeyView, Op>(keys, 10, n + 1, Op(10, 0, 12))), std::runtime_error);
+  EXPECT_DEATH(bin_sort.sort(rows, 0, 10), "values range length != permutation vector length");
 }
 
 TYPED_TEST(BinSortTest, ThreeDimensionalBins) {

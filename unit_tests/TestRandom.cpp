@@ -145,6 +145,8 @@ TEST(Random, InitRejectsNoStates) {
   EXPECT_THROW(pool.init(1, 0), std::runtime_error);
   Pool1024 big;
   EXPECT_THROW(big.init(1, -3), std::runtime_error);
+  // A pool that was never initialised has no state to give.
+  EXPECT_DEATH(pool.get_state(), "never initialised");
 }
 
 // ---- ranges -----------------------------------------------------------------------------

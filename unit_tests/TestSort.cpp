@@ -206,6 +206,12 @@ TYPED_TEST(Sort, SortByKeyComparatorAndStrides) {
   }
 }
 
+TEST(SortByKey, MismatchedExtentsAbort) {
+  Kokkos::View<int*, Kokkos::DefaultHostExecutionSpace> keys("keys", 10), values("values", 9);
+  EXPECT_DEATH(Kokkos::Experimental::sort_by_key(Kokkos::DefaultHostExecutionSpace(), keys, values),
+               "values and keys extents must be the same");
+}
+
 // ---- nested sorts -------------------------------------------------------------------------
 
 TYPED_TEST(Sort, TeamAndThreadSorts) {
