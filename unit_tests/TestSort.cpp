@@ -235,15 +235,16 @@ TYPED_TEST(Sort, TeamAndThreadSorts) {
       Kokkos::RangePolicy<Space>(0, rows), KOKKOS_LAMBDA(int r) {
         for (int j = 0; j < cols; ++j) va(r, j) = vc(r, j) = j;
       });
+  // Teams as large as the space allows, so that the network's steps are split between threads.
   Kokkos::parallel_for(
-      Kokkos::TeamPolicy<Space>(rows, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& t) {
+      Kokkos::TeamPolicy<Space>(rows, Space().concurrency()), KOKKOS_LAMBDA(const Member& t) {
         const int r = t.league_rank();
         Kokkos::Experimental::sort_by_key_team(t, Kokkos::subview(a, r, Kokkos::ALL), Kokkos::subview(va, r, Kokkos::ALL));
         Kokkos::Experimental::sort_team(t, Kokkos::subview(b, r, Kokkos::ALL), KOKKOS_LAMBDA(int x, int y) { return x > y; });
       });
   // Each thread of a team sorts its own rows.
   Kokkos::parallel_for(
-      Kokkos::TeamPolicy<Space>(1, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& t) {
+      Kokkos::TeamPolicy<Space>(1, Space().concurrency()), KOKKOS_LAMBDA(const Member& t) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, rows), [&](int r) {
           Kokkos::Experimental::sort_by_key_thread(t, Kokkos::subview(c, r, Kokkos::ALL),
                                                    Kokkos::subview(vc, r, Kokkos::ALL));
