@@ -4,6 +4,7 @@
 #include "TestCommon.hpp"
 
 #include <Kokkos_Random.hpp>
+#include <Kokkos_NestedSort.hpp>
 #include <Kokkos_Sort.hpp>
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 #pragma once
 // The team and thread sorts: a bitonic sorting network, in place, whose compare-exchanges at
-// each step are independent and so are spread over the team's threads (TeamThreadRange, a
-// team barrier between steps) or the thread's vector lanes (ThreadVectorRange).  A length that
+// each step are independent and so are spread over the team's threads and lanes
+// (TeamVectorRange, a team barrier between steps) or the thread's vector lanes
+// (ThreadVectorRange).  A length that
 // is not a power of two is padded with virtual elements greater than every key: every network
 // comparator is ascending, so a comparison that touches a virtual element never moves anything
 // and is skipped.
@@ -16,7 +17,7 @@ struct NestedRange {
   template <class TeamMember, class Size>
   KOKKOS_INLINE_FUNCTION static auto range(const TeamMember& t, Size n) {
     if constexpr (InTeam) {
-      return TeamThreadRange(t, n);
+      return TeamVectorRange(t, n);
     } else {
       return ThreadVectorRange(t, n);
     }
