@@ -124,7 +124,7 @@ class DynRankView : public ViewTraits<DataType, Properties...> {
   KOKKOS_INLINE_FUNCTION DynRankView() : m_view(), m_rank(0) {}
 
   // Internal: a rank-7 View and the rank it represents.
-  KOKKOS_INLINE_FUNCTION DynRankView(const view_type& v, unsigned rank) : m_view(v), m_rank(rank) {}
+  KOKKOS_INLINE_FUNCTION DynRankView(Impl::ViewImplTag, const view_type& v, unsigned rank) : m_view(v), m_rank(rank) {}
 
   // From a compatible DynRankView (const, memory traits, LayoutStride).
   template <class RT, class... RP>
@@ -356,7 +356,7 @@ KOKKOS_INLINE_FUNCTION DynRankSubview<D, P...> subdynrankview(const DynRankView<
   map.set(b.dims, b.strides);
   const result_view sub(Impl::ViewImplTag{}, v.data() + (map.span() == 0 ? 0 : b.offset), map, v.impl_track(),
                         v.impl_allocation_base(), v.impl_allocation_bytes());
-  return result(sub, rank);
+  return result(Impl::ViewImplTag{}, sub, rank);
 }
 
 template <class D, class... P, class... Args>

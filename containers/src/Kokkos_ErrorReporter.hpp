@@ -42,7 +42,7 @@ class ErrorReporter {
         m_reporters(label + "::reporters", impl_checked_size(size)) {
     clear();
   }
-  explicit ErrorReporter(int size) : ErrorReporter(std::string("ErrorReporter"), size) {}
+  ErrorReporter(int size) : ErrorReporter(std::string("ErrorReporter"), size) {}
 
   int capacity() const { return static_cast<int>(m_reports.extent(0)); }
   int num_report_attempts() const {
