@@ -242,9 +242,10 @@ struct simd_impl {
 
 // A generator is called as gen(std::integral_constant<std::size_t, I>{}) for every lane, as
 // in Kokkos, so it may use the lane index as a constant expression.
+// (A captureless lambda also converts to bool, so for masks the generator constructor, an exact
+// match, must not be excluded for that.)
 template <class G, class T>
-inline constexpr bool is_lane_generator_v =
-    std::is_invocable_r_v<T, G, std::integral_constant<std::size_t, 0>> && !std::is_convertible_v<G, T>;
+inline constexpr bool is_lane_generator_v = std::is_invocable_r_v<T, G, std::integral_constant<std::size_t, 0>>;
 
 template <class T, int N, class G, std::size_t... I>
 KOKKOS_FORCEINLINE_FUNCTION simd_lanes<T, N> generate_lanes(G& gen, std::index_sequence<I...>) {

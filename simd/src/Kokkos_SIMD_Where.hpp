@@ -95,7 +95,21 @@ class where_expression<basic_simd_mask<T, Abi>, basic_simd<T, Abi>>
   KOKKOS_FORCEINLINE_FUNCTION void operator/=(value_type const& x) { assign_selected(this->m_value / x); }
 };
 
-// where(bool, scalar): lets generic code use where() on plain arithmetic values too.
+// where(bool, scalar): lets generic code use where() on plain arithmetic values too.  The mask
+// is held by value: where() receives it by value.
+template <class T>
+class const_where_expression<bool, T> {
+ protected:
+  T& m_value;
+  bool m_mask;
+
+ public:
+  KOKKOS_FORCEINLINE_FUNCTION const_where_expression(bool mask_arg, T const& value_arg)
+      : m_value(const_cast<T&>(value_arg)), m_mask(mask_arg) {}
+  KOKKOS_FORCEINLINE_FUNCTION T const& impl_get_value() const { return m_value; }
+  KOKKOS_FORCEINLINE_FUNCTION bool impl_get_mask() const { return m_mask; }
+};
+
 template <class T>
 class where_expression<bool, T> : public const_where_expression<bool, T> {
   using base_type = const_where_expression<bool, T>;
