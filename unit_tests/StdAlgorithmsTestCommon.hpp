@@ -46,7 +46,7 @@ inline Strided strided(const std::vector<int>& values) {
 // Whether a strided View's neighbours still hold their sentinels.
 inline bool sentinels_intact(const Strided& s) {
   const int* base = s.data();
-  for (std::size_t i = 0; i < s.extent(0); ++i) {
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(s.extent(0)); ++i) {
     if (base[3 * i - 1] != -7 || base[3 * i + 1] != -9) return false;
   }
   return true;
