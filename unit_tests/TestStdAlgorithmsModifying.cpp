@@ -233,6 +233,22 @@ TEST(StdModifyingMisc, IterSwapAndMisuse) {
   EXPECT_EQ(to_vector(v), (std::vector<int>{0, 4, 2, 3, 1}));  // nothing ran
 }
 
+// Raw pointers into host memory are random-access iterators too.
+TEST(StdModifyingMisc, RawPointersIntoHostMemory) {
+  Kokkos::DefaultHostExecutionSpace space;
+  std::vector<int> data(1000);
+  int* first = data.data();
+  int* last = first + data.size();
+  KE::generate(space, first, last, KOKKOS_LAMBDA() { return 3; });
+  KE::fill_n(space, first, 10, 6);
+  EXPECT_EQ(KE::count(space, first, last, 3), 990);
+  EXPECT_EQ(KE::remove_if(space, first, last, IsMultipleOf{2}), first + 990);
+  EXPECT_EQ(KE::find(space, first, last, 6), last);
+  std::vector<int> out(1000);
+  EXPECT_EQ(KE::inclusive_scan(space, first, first + 990, out.data()), out.data() + 990);
+  EXPECT_EQ(out[989], 3 * 990);
+}
+
 // The element-wise algorithms declare their accesses: a chain of them over Views and View
 // iterators is one fused launch, and the reduction at its end joins it.
 struct StdFusion : Kokkos::Test::FusionFixture {};
