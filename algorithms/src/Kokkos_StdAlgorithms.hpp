@@ -29,7 +29,7 @@
 // scans run as parallel_for/reduce/scan.  In-place compactions (unique, remove, remove_if) and
 // shifts (shift_left, shift_right) use a scratch View of the range's memory space on an
 // execution space; in a team they run on the team's rank 0 (no scratch), as do team scans
-// with a user binary op.
+// with a user binary op (team scans with + run in parallel).
 //
 // Misuse: a View of rank other than 1, or a layout other than Left/Right/Stride, fails to
 // compile with a message; a range whose last precedes its first, a destination View shorter
@@ -747,6 +747,30 @@ struct ScanF {
   }
 };
 
+// The same with + over an arithmetic T: T() is its identity, so no flag, and a team scans it
+// in parallel.
+template <class I, class O, class T, class Unary, bool exclusive, bool has_init>
+struct PlusScanF {
+  using value_type = T;
+  I src;
+  O dst;
+  Unary unary;
+  T init_value;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& update, const bool final) const {
+    const T x = static_cast<T>(unary(src[i]));
+    if (final) {
+      if constexpr (exclusive) {
+        dst[i] = static_cast<T>(init_value + update);
+      } else if constexpr (has_init) {
+        dst[i] = static_cast<T>(init_value + (update + x));
+      } else {
+        dst[i] = static_cast<T>(update + x);
+      }
+    }
+    update += x;
+  }
+};
+
 // Stable compaction: the indices where keep holds, in order, written to dst.
 template <class Keep, class I, class O>
 struct CompactF {
@@ -1282,18 +1306,22 @@ template <bool exclusive, bool has_init, class R, class I, class O, class T, cla
 KOKKOS_INLINE_FUNCTION O scan(const R& r, I first, I last, O d_first, T init, Op op, Unary unary) {
   const auto n = range_size(r, first, last);
   if (n == 0) return d_first;
-  using F = ScanF<I, O, T, Op, Unary, exclusive, has_init>;
-  const F f{first, d_first, PartialJoin<T, Op>{op}, unary, init};
-  if constexpr (R::is_team) {
-    // the team scan adds values with +; a user op has no such form, so rank 0 runs the scan
-    r.on_rank0([&]() {
-      Partial<T> update{T(), false};
-      for (std::int64_t i = 0; i < n; ++i) f(i, update, true);
-      return std::int64_t(0);
-    });
+  if constexpr (std::is_same_v<Op, Plus> && std::is_arithmetic_v<T>) {
+    T total{};
+    r.scan_n(n, PlusScanF<I, O, T, Unary, exclusive, has_init>{first, d_first, unary, init}, total);
   } else {
-    Partial<T> total{T(), false};
-    r.scan_n(n, f, total);
+    const ScanF<I, O, T, Op, Unary, exclusive, has_init> f{first, d_first, PartialJoin<T, Op>{op}, unary, init};
+    if constexpr (R::is_team) {
+      // the team scan adds values with +; a user op has no such form, so rank 0 runs the scan
+      r.on_rank0([&]() {
+        Partial<T> update{T(), false};
+        for (std::int64_t i = 0; i < n; ++i) f(i, update, true);
+        return std::int64_t(0);
+      });
+    } else {
+      Partial<T> total{T(), false};
+      r.scan_n(n, f, total);
+    }
   }
   return d_first + n;
 }
