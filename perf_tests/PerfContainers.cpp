@@ -18,6 +18,8 @@
 #include <Kokkos_ScatterView.hpp>
 #include <Kokkos_UnorderedMap.hpp>
 
+#include "PerfInterleaved.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -29,30 +31,6 @@
 #endif
 
 namespace {
-
-// One untimed set-up and one timed pass per variant per round, the variants' order rotating
-// each round; returns each variant's median pass in seconds.
-struct Variant {
-  std::function<void()> setup, pass;
-};
-std::vector<double> medians_of(int rounds, const std::vector<Variant>& variants) {
-  std::vector<std::vector<double>> samples(variants.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t j = 0; j < variants.size(); ++j) {
-      const std::size_t k = (j + static_cast<std::size_t>(r)) % variants.size();
-      variants[k].setup();
-      Kokkos::Timer timer;
-      variants[k].pass();
-      samples[k].push_back(timer.seconds());
-    }
-  }
-  std::vector<double> medians;
-  for (auto& s : samples) {
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
-    medians.push_back(s[s.size() / 2]);
-  }
-  return medians;
-}
 
 std::vector<uint32_t> random_keys(std::size_t n, uint32_t distinct, unsigned seed) {
   std::mt19937 rng(seed);
@@ -71,7 +49,7 @@ void BM_MapInsert(benchmark::State& state) {
 
   using Map = Kokkos::UnorderedMap<uint32_t, uint32_t, Space>;
   Map map(distinct);
-  std::vector<Variant> variants;
+  std::vector<perf::SetupAndPass> variants;
   variants.push_back({[&] { map.clear(); },
                       [&] {
                         Kokkos::parallel_for(
@@ -92,7 +70,7 @@ void BM_MapInsert(benchmark::State& state) {
                       }});
 #endif
   std::vector<double> med;
-  for (auto _ : state) med = medians_of(15, variants);
+  for (auto _ : state) med = perf::interleaved_medians_after_setup(15, variants);
 
   // Both hold every distinct key once, or the comparison means nothing.
   uint32_t expected = 0;
@@ -120,7 +98,7 @@ void BM_Histogram(benchmark::State& state) {
   Kokkos::View<long*, Space> hist_scatter("hist_scatter", bins), hist_atomic("hist_atomic", bins);
   auto scatter = Kokkos::Experimental::create_scatter_view(hist_scatter);
 
-  std::vector<Variant> variants;
+  std::vector<perf::SetupAndPass> variants;
   variants.push_back({[&] { Kokkos::deep_copy(hist_scatter, 0L); },
                       [&] {
                         scatter.reset();
@@ -140,7 +118,7 @@ void BM_Histogram(benchmark::State& state) {
                         Kokkos::fence();
                       }});
   std::vector<double> med;
-  for (auto _ : state) med = medians_of(15, variants);
+  for (auto _ : state) med = perf::interleaved_medians_after_setup(15, variants);
   for (int b = 0; b < bins; ++b)
     if (hist_scatter(b) != hist_atomic(b)) return state.SkipWithError("the two histograms differ");
   state.counters["scatter_Mupd_s"] = n / med[0] / 1e6;
