@@ -311,8 +311,41 @@ struct rand<Generator, float> : Impl::RandReal<Generator, float> {};
 template <class Generator>
 struct rand<Generator, double> : Impl::RandReal<Generator, double> {};
 
+namespace Impl {
+// Kokkos::complex<float|double>: real and imaginary parts drawn independently, the real part
+// first, each with its real type's rule applied to the matching part of range / start / end
+// (so max() is (1, 1) and a range (a, b) fills the rectangle [0, a) x [0, b)).
+template <class Generator, class Real>
+struct RandComplex {
+  using Complex = Kokkos::complex<Real>;
+  using Part = RandReal<Generator, Real>;
+  KOKKOS_INLINE_FUNCTION static Complex max() { return Complex(Real(1), Real(1)); }
+  KOKKOS_INLINE_FUNCTION static Complex draw(Generator& gen) {
+    const Real re = Part::draw(gen);
+    const Real im = Part::draw(gen);
+    return Complex(re, im);
+  }
+  KOKKOS_INLINE_FUNCTION static Complex draw(Generator& gen, const Complex& range) {
+    const Real re = Part::draw(gen, range.real());
+    const Real im = Part::draw(gen, range.imag());
+    return Complex(re, im);
+  }
+  KOKKOS_INLINE_FUNCTION static Complex draw(Generator& gen, const Complex& start, const Complex& end) {
+    const Real re = Part::draw(gen, start.real(), end.real());
+    const Real im = Part::draw(gen, start.imag(), end.imag());
+    return Complex(re, im);
+  }
+};
+}  // namespace Impl
+
+template <class Generator>
+struct rand<Generator, Kokkos::complex<float>> : Impl::RandComplex<Generator, float> {};
+template <class Generator>
+struct rand<Generator, Kokkos::complex<double>> : Impl::RandComplex<Generator, double> {};
+
 // ------------------------------------------------------------------------------------------
-// fill_random: every element of a View of rank 0 to 8, uniform in [0, range) or [begin, end).
+// fill_random: every element of a View of rank 0 to 8, uniform in [0, range) or [begin, end)
+// (for complex values: per part, in the rectangle those bounds span).
 // Rows of the first extent are dealt out in blocks of 128, one generator per block, as Kokkos
 // does; which state fills which block depends on the schedule, so only the distribution (not
 // the exact values) is reproducible across thread counts.
