@@ -483,6 +483,44 @@ inline auto create_mirror_view(const Space& space, const DynRankView<T, P...>& s
   }
 }
 
+// create_mirror_view_and_copy: src itself when it lives in the requested memory space (after a
+// fence, unless the properties name an execution space), else a DynRankView of the same rank,
+// extents and layout there, labelled with the properties' label or "<label>_mirror", holding a
+// copy.
+namespace Impl {
+template <class Mirror, class Src, class... VP>
+Mirror dyn_rank_mirror_and_copy(const ViewCtorProp<VP...>& prop, const Src& src) {
+  using prop_t = ViewCtorProp<VP...>;
+  std::string label;
+  if constexpr (prop_t::has_label) label = prop.get_label();
+  else label = src.label() + "_mirror";
+  Mirror mirror(view_alloc(label, WithoutInitializing), dyn_rank_layout(src));
+  if constexpr (prop_t::has_execution_space) Kokkos::deep_copy(prop.get_execution_space(), mirror, src);
+  else Kokkos::deep_copy(mirror, src);
+  return mirror;
+}
+}  // namespace Impl
+
+template <class T, class... P, class... VP>
+inline auto create_mirror_view_and_copy(const Impl::ViewCtorProp<VP...>& prop, const DynRankView<T, P...>& src) {
+  using prop_t = Impl::ViewCtorProp<VP...>;
+  static_assert(prop_t::has_memory_space, "Kokkos::create_mirror_view_and_copy: needs a memory space");
+  using mem = std::remove_cv_t<std::remove_reference_t<decltype(prop.get_memory_space())>>;
+  if constexpr (std::is_same_v<typename mem::memory_space, typename DynRankView<T, P...>::memory_space>) {
+    // The View overload does the fencing (and the flush of recorded launches) for the same space.
+    (void)Kokkos::create_mirror_view_and_copy(prop, src.DownCast());
+    return src;
+  } else {
+    return Impl::dyn_rank_mirror_and_copy<Impl::DynRankMirror<mem, T, P...>>(prop, src);
+  }
+}
+template <class Space, class T, class... P, class = std::enable_if_t<is_space<Space>::value>>
+inline auto create_mirror_view_and_copy(const Space& space, const DynRankView<T, P...>& src,
+                                        const std::string& name = "") {
+  if (name.empty()) return Kokkos::create_mirror_view_and_copy(view_alloc(Impl::space_as_memory_space(space)), src);
+  return Kokkos::create_mirror_view_and_copy(view_alloc(Impl::space_as_memory_space(space), name), src);
+}
+
 namespace Impl {
 template <class T, class... P, class... VP>
 void dyn_rank_resize(const ViewCtorProp<VP...>&, DynRankView<T, P...>& v, const std::size_t* n, bool keep) {
