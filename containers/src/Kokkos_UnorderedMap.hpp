@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <type_traits>
 
@@ -155,6 +156,11 @@ struct UnorderedMapInsertOpTypes {
   };
 };
 
+namespace Impl {
+template <typename UMap>
+struct UnorderedMapHistogram;
+}  // namespace Impl
+
 template <typename Key, typename Value, typename Device = Kokkos::DefaultExecutionSpace,
           typename Hasher = pod_hash<std::remove_const_t<Key>>,
           typename EqualTo = pod_equal_to<std::remove_const_t<Key>>>
@@ -178,6 +184,7 @@ class UnorderedMap {
   using const_map_type = UnorderedMap<const_key_type, const_value_type, device_type, hasher_type, equal_to_type>;
 
   static constexpr bool is_set = std::is_void_v<value_type>;
+  using histogram_type = Impl::UnorderedMapHistogram<const_map_type>;
   static constexpr bool has_const_key = std::is_same_v<const_key_type, declared_key_type>;
   static constexpr bool has_const_value = is_set || std::is_same_v<const_value_type, declared_value_type>;
   static constexpr bool is_insertable_map = !has_const_key && (is_set || !has_const_value);
@@ -319,6 +326,9 @@ class UnorderedMap {
     }
   }
 
+  // How the buckets' chains are laid out (see UnorderedMapHistogram below); call calculate().
+  histogram_type get_histogram() { return histogram_type(*this); }
+
   KOKKOS_FORCEINLINE_FUNCTION size_type capacity() const { return m_available_indexes.size(); }
   KOKKOS_INLINE_FUNCTION size_type hash_capacity() const { return m_hash_lists.extent(0); }
 
@@ -450,6 +460,8 @@ class UnorderedMap {
  private:
   template <typename, typename, typename, typename, typename>
   friend class UnorderedMap;
+  template <typename>
+  friend struct Impl::UnorderedMapHistogram;
 
   struct impl_unallocated {};
   explicit UnorderedMap(impl_unallocated) {}
@@ -572,6 +584,73 @@ inline void deep_copy(UnorderedMap<DKey, DT, DDevice, Hasher, EqualTo>& dst,
                       const UnorderedMap<SKey, ST, SDevice, Hasher, EqualTo>& src) {
   dst.deep_copy_view(src);
 }
+
+// get_histogram(): three histograms over the buckets (Kokkos 4.6's quantities; kdag's layout
+// is the same, bucket heads linking slots into chains).  For every non-empty bucket:
+//   length          the number of slots in its chain (erased slots included until end_erase),
+//   distance        the largest minus the smallest slot index in the chain,
+//   block distance  the same in 32-slot blocks (words of the slot-usage Bitset),
+// each counted in bin min(value, 99) of a View<int[100]>.  Short chains mean cheap finds; small
+// distances mean a chain's slots share cache lines.  calculate() adds to the bins (clear()
+// zeroes them); print_* write the 100 bins, comma-separated, on one line.
+namespace Impl {
+template <typename UMap>
+struct UnorderedMapHistogram {
+  using map_type = UMap;
+  using execution_space = typename map_type::execution_space;
+  using size_type = typename map_type::size_type;
+  using histogram_view = View<int[100], execution_space>;
+  using host_histogram_view = typename histogram_view::HostMirror;
+
+  map_type m_map;
+  histogram_view m_length;
+  histogram_view m_distance;
+  histogram_view m_block_distance;
+
+  UnorderedMapHistogram(map_type const& map)
+      : m_map(map),
+        m_length("UnorderedMap Histogram"),
+        m_distance("UnorderedMap Histogram"),
+        m_block_distance("UnorderedMap Histogram") {}
+
+  void calculate() {
+    parallel_for("Kokkos::Impl::UnorderedMapHistogram::calculate",
+                 RangePolicy<execution_space>(0, m_map.m_hash_lists.extent(0)), *this);
+  }
+  void clear() {
+    Kokkos::deep_copy(m_length, 0);
+    Kokkos::deep_copy(m_distance, 0);
+    Kokkos::deep_copy(m_block_distance, 0);
+  }
+  void print_length(std::ostream& out) { print(out, m_length); }
+  void print_distance(std::ostream& out) { print(out, m_distance); }
+  void print_block_distance(std::ostream& out) { print(out, m_block_distance); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(size_type bucket) const {
+    constexpr size_type invalid_index = map_type::invalid_index;
+    size_type length = 0, lowest = invalid_index, highest = 0;
+    for (size_type slot = m_map.m_hash_lists(bucket); slot != invalid_index; slot = m_map.m_next_index(slot)) {
+      ++length;
+      lowest = slot < lowest ? slot : lowest;
+      highest = slot > highest ? slot : highest;
+    }
+    if (length == 0) return;
+    const size_type distance = highest - lowest;
+    const size_type block_distance = highest / 32u - lowest / 32u;
+    Kokkos::atomic_fetch_add(&m_length(bin(length)), 1);
+    Kokkos::atomic_fetch_add(&m_distance(bin(distance)), 1);
+    Kokkos::atomic_fetch_add(&m_block_distance(bin(block_distance)), 1);
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION static size_type bin(size_type value) { return value < 100u ? value : 99u; }
+  static void print(std::ostream& out, const histogram_view& bins) {
+    auto host = create_mirror_view_and_copy(HostSpace(), bins);
+    for (int i = 0; i < 100; ++i) out << (i ? " , " : "") << host(i);
+    out << '\n';
+  }
+};
+}  // namespace Impl
 
 template <typename Key, typename ValueType, typename Device, typename Hasher, typename EqualTo>
 typename UnorderedMap<Key, ValueType, Device, Hasher, EqualTo>::HostMirror create_mirror(
