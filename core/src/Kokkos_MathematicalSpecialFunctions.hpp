@@ -1,6 +1,6 @@
 #pragma once
-// Special functions of Kokkos 4 (namespace Kokkos::Experimental) for real arguments, callable
-// in functors on every back end.
+// Special functions of Kokkos 4 (namespace Kokkos::Experimental), callable in functors on every
+// back end.
 //
 //   double e1 = Kokkos::Experimental::expint1(x);   // exponential integral E1(x)
 //   double s  = Kokkos::Experimental::erfcx(x);     // scaled complementary error function
@@ -23,7 +23,9 @@
 // full precision, a convergent method is used) and bw_start (the lowest order the backward
 // recurrence for J starts from; raised where |z| needs more).  Branch cuts of Y, K and the
 // Hankel functions lie on the negative real axis; the sign of a zero imaginary part picks the
-// side, as for Kokkos::log.
+// side, as for Kokkos::log.  Accuracy (double, against mpmath): a relative error within about
+// 16 epsilon times the condition number (1 + |z| for the Bessel functions, 1 + |z|^2 for erf and
+// erfcx through exp(z^2)), measured near zeros of J, Y and I against the size of the envelope.
 #include <Kokkos_Complex.hpp>
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_MathematicalConstants.hpp>
@@ -240,27 +242,47 @@ KOKKOS_INLINE_FUNCTION ErfRegion erf_region(const Kokkos::complex<Real>& z) {
 }
 }  // namespace Impl
 
-// erf(z) of a complex argument.  It overflows to infinite parts where exp(-z^2) does.
+namespace Impl {
+template <class Real>
+KOKKOS_INLINE_FUNCTION bool complex_is_finite(const Kokkos::complex<Real>& z) {
+  return Kokkos::isfinite(z.real()) && Kokkos::isfinite(z.imag());
+}
+}  // namespace Impl
+
+// erf(z) of a complex argument.  Where exp(-z^2) overflows (the result is then beyond the
+// type's range too) it returns (inf, inf), as Kokkos does; unlike Kokkos it stays finite
+// wherever erf(z) is (Kokkos gives (inf, inf) for every |z^2| > 670 with |Re z| > 1).
 KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class RealType>
 KOKKOS_INLINE_FUNCTION Kokkos::complex<RealType> erf(const Kokkos::complex<RealType>& z) {
   using Complex = Kokkos::complex<RealType>;
+  constexpr RealType inf = infinity_v<RealType>;
   if (Kokkos::isnan(z.real()) || Kokkos::isnan(z.imag())) return Complex(z.real() + z.imag(), z.real() + z.imag());
-  if (z.real() < 0) return -erf(-z);  // erf is odd: every method below assumes Re z >= 0
-  if (Kokkos::isinf(z.real()) && Kokkos::isfinite(z.imag())) return Complex(1, 0);
-  switch (Impl::erf_region(z)) {
-    case Impl::ErfRegion::small: return Kokkos::exp(-z * z) * Impl::exp_square_times_erf(z);
-    case Impl::ErfRegion::grid_series: return Impl::erf_grid_series(z.real(), z.imag());
-    case Impl::ErfRegion::continued_fraction:
-      return RealType(1) - Kokkos::exp(-z * z) * Impl::erfcx_continued_fraction(z);
-    case Impl::ErfRegion::asymptotic: break;
+  // erf is odd: every method below assumes Re z >= 0.
+  const bool mirrored = z.real() < 0;
+  const Complex w = mirrored ? -z : z;
+  Complex result;
+  if (Kokkos::isinf(w.real()) && Kokkos::isfinite(w.imag())) {
+    result = Complex(1, 0);
+  } else {
+    const Impl::ErfRegion region = Impl::erf_region(w);
+    if (region == Impl::ErfRegion::small) {
+      result = Kokkos::exp(-w * w) * Impl::exp_square_times_erf(w);
+    } else if (region == Impl::ErfRegion::grid_series) {
+      result = Impl::erf_grid_series(w.real(), w.imag());
+    } else {
+      const Complex decay = Kokkos::exp(-w * w);
+      if (!Impl::complex_is_finite(decay)) return Complex(inf, inf);
+      result = RealType(1) - decay * (region == Impl::ErfRegion::continued_fraction ? Impl::erfcx_continued_fraction(w)
+                                                                                     : Impl::erfcx_asymptotic(w));
+    }
   }
-  return RealType(1) - Kokkos::exp(-z * z) * Impl::erfcx_asymptotic(z);
+  return mirrored ? -result : result;
 }
 
 // erfcx(z) = exp(z^2) erfc(z) of a complex argument: finite (about 1 / (z sqrt(pi))) for large
 // |z| with Re z >= 0, where exp(z^2) and erfc(z) alone over- or underflow.  For Re z < 0 it is
-// 2 exp(z^2) - erfcx(-z), which overflows with exp(z^2).
+// 2 exp(z^2) - erfcx(-z); where exp(z^2) overflows it returns (inf, inf), as Kokkos does.
 KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class RealType>
 KOKKOS_INLINE_FUNCTION Kokkos::complex<RealType> erfcx(const Kokkos::complex<RealType>& z) {
@@ -268,7 +290,11 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<RealType> erfcx(const Kokkos::complex<Rea
   constexpr RealType inf = infinity_v<RealType>;
   if (Kokkos::isnan(z.real()) || Kokkos::isnan(z.imag())) return Complex(z.real() + z.imag(), z.real() + z.imag());
   if (Kokkos::isinf(z.real())) return z.real() > 0 ? Complex(0, 0) : Complex(inf, inf);
-  if (z.real() < 0) return RealType(2) * Kokkos::exp(z * z) - erfcx(-z);
+  if (z.real() < 0) {
+    const Complex growth = Kokkos::exp(z * z);
+    if (!Impl::complex_is_finite(growth)) return Complex(inf, inf);
+    return RealType(2) * growth - erfcx(-z);
+  }
   switch (Impl::erf_region(z)) {
     case Impl::ErfRegion::small: return Kokkos::exp(z * z) - Impl::exp_square_times_erf(z);
     case Impl::ErfRegion::grid_series:
