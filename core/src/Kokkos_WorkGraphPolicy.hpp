@@ -151,8 +151,8 @@ inline constexpr char work_graph_functor_key = 0;
 // What a policy computes at construction, shared by its copies, and the run-time state its
 // launches reuse.
 //
-// Construction costs one pass over the graph that checks it (and computes its fingerprint),
-// one that orders it (Kahn's algorithm with levels; a graph whose edges all go one way in the
+// Construction costs a pass over the graph's arrays that fingerprints them (about a read), one
+// that checks the graph, one that orders it (Kahn's algorithm with levels; a graph whose edges all go one way in the
 // numbering needs no sort) and the level-synchronous plan, which needs only the levels.  The
 // first launch runs that plan (one worker runs the order).  The planner's comparison of
 // candidate cuts (banded level orders, homes, contenders) costs several passes over the graph
@@ -379,6 +379,11 @@ class WorkGraphPlanCache {
     const std::lock_guard<std::mutex> lock(mutex());
     const Entry* e = find(key);
     return e != nullptr && e->fingerprint == fingerprint ? e->plan : nullptr;
+  }
+  // Forgets every plan (benchmarks that time a first construction).
+  static void clear() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    entries().clear();
   }
   static void insert(const Key& key, const WorkGraphFingerprint& fingerprint, plan_pointer plan) {
     const std::lock_guard<std::mutex> lock(mutex());
@@ -638,9 +643,14 @@ class WorkGraphPolicy {
     const bool cached = options.check_graph && options.unit_size <= 0 && num_priorities == 1;
     const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), m_graph.row_map.extent(0),
                                   m_graph.entries.extent(0), workers};
+    // The fingerprint costs a pass: only for a graph whose plan may be reused or deferred.
+    const bool deferring = options.check_graph && options.unit_size <= 0 && m_graph.numRows() > 0;
+    const Impl::WorkGraphFingerprint fingerprint =
+        cached || deferring
+            ? Impl::work_graph_fingerprint(row_map.extent(0), row_map.data(), entries.extent(0), entries.data())
+            : Impl::WorkGraphFingerprint{};
     if (cached && Cache::has(key)) {
-      m_plan = Cache::lookup(key, Impl::work_graph_fingerprint(row_map.extent(0), row_map.data(), entries.extent(0),
-                                                              entries.data()));
+      m_plan = Cache::lookup(key, fingerprint);
       if (m_plan) return;
     }
     Impl::WorkGraphScan scan = Impl::work_graph_scan(who, row_map.extent(0), row_map.data(), entries.extent(0), entries.data());
@@ -692,11 +702,11 @@ class WorkGraphPolicy {
       } else if (planned.empty()) {
         plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
       }
-      if (options.unit_size <= 0 && n > 0) {
+      if (deferring) {
         plan.deferred.pending = true;
         plan.deferred.order = std::move(order);
         plan.deferred.priority = std::move(priority);
-        plan.deferred.fingerprint = scan.fingerprint;
+        plan.deferred.fingerprint = fingerprint;
         plan.deferred.workers = workers;
       }
     } else {
@@ -715,7 +725,7 @@ class WorkGraphPolicy {
     plan.set_schedules(std::move(schedules));
     if (plan.has_units() && item_priority == nullptr) plan.order = plan.schedules.front().unit_items;
     plan.state = plan.make_state(workers);
-    if (cached) Cache::insert(key, scan.fingerprint, m_plan);
+    if (cached) Cache::insert(key, fingerprint, m_plan);
   }
 
   execution_space m_space;

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -43,39 +44,52 @@ struct WorkGraphHostCrs {
 };
 
 // A fingerprint of a graph's contents, to tell a graph that is unchanged since a plan was made
-// for it (a policy rebuilt in a time-step loop reuses the plan) from one modified in place.  A
-// sum of a strong 64-bit mix of every (position, value) pair, one sum per array: the terms are
-// independent, so a pass costs no more than reading the arrays, and the validation pass below
-// computes the same sums as it goes.  Any change of a value or of its position changes its term;
-// two changed graphs collide with probability about 2^-64 per array.
+// for it (a policy rebuilt in a time-step loop reuses the plan) from one modified in place: a
+// sum over the arrays' 64-bit words of a mix of (position, word), one sum per array.  The
+// terms are independent (the compiler interleaves them), one 64x64->128-bit multiply each, so
+// a pass costs little more than reading the arrays.  Any change of a word or of its position
+// changes its term; two different graphs collide with probability about 2^-64 per array.
 struct WorkGraphFingerprint {
   std::uint64_t row_map = 0, entries = 0;
   friend bool operator==(const WorkGraphFingerprint&, const WorkGraphFingerprint&) = default;
 };
 
-inline std::uint64_t work_graph_mix(std::uint64_t position, std::uint64_t value) {
-  std::uint64_t z = (value + 0x632BE59BD9B4E019ull) ^ (position * 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+inline std::uint64_t work_graph_words_fingerprint(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  const std::size_t words = bytes / 8;
+  auto mix = [](std::uint64_t position, std::uint64_t word) {
+    const unsigned __int128 m =
+        static_cast<unsigned __int128>(word ^ (position * 0x9E3779B97F4A7C15ull) ^ 0x632BE59BD9B4E019ull) *
+        0xD6E8FEB86659FD93ull;
+    return static_cast<std::uint64_t>(m) ^ static_cast<std::uint64_t>(m >> 64);
+  };
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < words; ++k) {
+    std::uint64_t w;
+    std::memcpy(&w, p + 8 * k, 8);
+    sum += mix(k, w);
+  }
+  if (bytes % 8 != 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p + 8 * words, bytes % 8);
+    sum += mix(words, w);
+  }
+  return sum ^ bytes;
 }
 
 template <class SizeT, class IndexT>
 WorkGraphFingerprint work_graph_fingerprint(std::size_t row_map_extent, const SizeT* row_map, std::size_t num_entries,
                                             const IndexT* entries) {
-  WorkGraphFingerprint f;
-  for (std::size_t i = 0; i < row_map_extent; ++i) f.row_map += work_graph_mix(i, static_cast<std::uint64_t>(row_map[i]));
-  for (std::size_t k = 0; k < num_entries; ++k) f.entries += work_graph_mix(k, static_cast<std::uint64_t>(entries[k]));
-  return f;
+  return {work_graph_words_fingerprint(row_map, row_map_extent * sizeof(SizeT)),
+          work_graph_words_fingerprint(entries, num_entries * sizeof(IndexT))};
 }
 
-// What one pass over the graph learns: the in-degrees, whether every edge goes forward (or
+// What one pass over the graph learns: the in-degrees, and whether every edge goes forward (or
 // every edge backward) in the numbering -- then the graph has no cycle, and the numbering is a
-// topological order -- and the fingerprint.
+// topological order.
 struct WorkGraphScan {
   std::vector<std::int32_t> indegree;
   bool forward = true, backward = true;
-  WorkGraphFingerprint fingerprint;
 };
 
 // Checks that the CRS is well formed and scans it (above).  `who` prefixes the messages
@@ -103,9 +117,7 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
   }
   auto at = [&](std::int64_t i) { return static_cast<std::int64_t>(row_map[i]); };
   if (at(0) != 0) throw_runtime_exception(bad + "row_map(0) = " + std::to_string(at(0)) + ", expected 0");
-  std::uint64_t row_sum = work_graph_mix(0, static_cast<std::uint64_t>(row_map[0]));
   for (std::int64_t i = 0; i < n; ++i) {
-    row_sum += work_graph_mix(static_cast<std::uint64_t>(i + 1), static_cast<std::uint64_t>(row_map[i + 1]));
     if (at(i + 1) < at(i)) {
       throw_runtime_exception(bad + "row_map decreases at row " + std::to_string(i) + ": row_map(" +
                               std::to_string(i) + ") = " + std::to_string(at(i)) + " > row_map(" +
@@ -118,7 +130,6 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
   }
   scan.indegree.assign(static_cast<std::size_t>(n), 0);
   std::int32_t* const indegree = scan.indegree.data();
-  std::uint64_t entry_sum = 0;
   bool forward = true, backward = true;
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t k = at(i); k < at(i + 1); ++k) {
@@ -127,7 +138,6 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
         throw_runtime_exception(bad + "entries(" + std::to_string(k) + ") = " + std::to_string(j) + " (in row " +
                                 std::to_string(i) + ") is outside the work items [0, " + std::to_string(n) + ")");
       }
-      entry_sum += work_graph_mix(static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(j));
       forward = forward && static_cast<std::int64_t>(j) > i;
       backward = backward && static_cast<std::int64_t>(j) < i;
       ++indegree[j];
@@ -135,7 +145,6 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
   }
   scan.forward = forward;
   scan.backward = backward;
-  scan.fingerprint = {row_sum, entry_sum};
   return scan;
 }
 
@@ -428,7 +437,8 @@ class WorkGraphPlanner {
   // levels): items by level, ascending index order within a level, which is a valid order for
   // any graph since a level's items are independent.
   struct LevelsOnly {};
-  WorkGraphPlanner(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o, LevelsOnly) : m_g(g), m_o(o) {
+  WorkGraphPlanner(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o, LevelsOnly)
+      : m_g(g), m_o(o), m_levels_only(true) {
     sort_by_level(true);
   }
 
@@ -521,7 +531,11 @@ class WorkGraphPlanner {
   // one, so the joins imply them all: the units' DAG stays small however dense the graph
   // (random graphs with wide levels), at the price of a barrier per level.
   Cost leveled(std::int64_t workers, std::int32_t min_chunk) {
-    m_seq = m_by_level;
+    if (m_levels_only) {
+      m_seq = std::move(m_by_level);  // no other candidate needs it
+    } else {
+      m_seq = m_by_level;
+    }
     m_begin.assign(1, 0);
     m_joins.clear();
     Cost c;
@@ -649,6 +663,7 @@ class WorkGraphPlanner {
   std::vector<std::int32_t> m_position, m_by_level, m_level_start, m_seq, m_begin, m_unit_of, m_mark, m_joins;
   std::vector<std::uint8_t> m_breaks;
   int m_shift = one_band;
+  bool m_levels_only = false;
 };
 
 // Per unit: its first item when its items are consecutive ascending indices (the workers then
