@@ -652,21 +652,22 @@ const bool registered = [] {
       benchmark::RegisterBenchmark(name.c_str(), fn, s)->UseManualTime()->Unit(benchmark::kMillisecond);
     };
     add("BM_TopoSort/" + shape, BM_TopoSort);
-    add("BM_Construct/" + shape + "/Serial", BM_Construct<Kokkos::Serial>);
-    add("BM_Rebuild/" + shape + "/Serial", BM_Rebuild<Kokkos::Serial>);
-    add("BM_Kokkos46OneShot/" + shape + "/Serial", BM_Kokkos46OneShot<Kokkos::Serial>);
-    add("BM_OneShot/" + shape + "/Serial", BM_OneShot<Kokkos::Serial>);
+    // Construction, rebuild and one-shot per space, each after its peer (a type tag: no
+    // execution space exists before Kokkos::initialize).
+    auto add_space = [&](auto tag) {
+      using Space = typename decltype(tag)::type;
+      const std::string name = shape + "/" + Space::name();
+      add("BM_Construct/" + name, BM_Construct<Space>);
+      add("BM_Rebuild/" + name, BM_Rebuild<Space>);
+      add("BM_Kokkos46OneShot/" + name, BM_Kokkos46OneShot<Space>);
+      add("BM_OneShot/" + name, BM_OneShot<Space>);
+    };
+    add_space(std::type_identity<Kokkos::Serial>{});
 #if defined(KOKKOS_ENABLE_OPENMP)
-    add("BM_Construct/" + shape + "/OpenMP", BM_Construct<Kokkos::OpenMP>);
-    add("BM_Rebuild/" + shape + "/OpenMP", BM_Rebuild<Kokkos::OpenMP>);
-    add("BM_Kokkos46OneShot/" + shape + "/OpenMP", BM_Kokkos46OneShot<Kokkos::OpenMP>);
-    add("BM_OneShot/" + shape + "/OpenMP", BM_OneShot<Kokkos::OpenMP>);
+    add_space(std::type_identity<Kokkos::OpenMP>{});
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-    add("BM_Construct/" + shape + "/Threads", BM_Construct<Kokkos::Threads>);
-    add("BM_Rebuild/" + shape + "/Threads", BM_Rebuild<Kokkos::Threads>);
-    add("BM_Kokkos46OneShot/" + shape + "/Threads", BM_Kokkos46OneShot<Kokkos::Threads>);
-    add("BM_OneShot/" + shape + "/Threads", BM_OneShot<Kokkos::Threads>);
+    add_space(std::type_identity<Kokkos::Threads>{});
 #endif
   }
   return true;

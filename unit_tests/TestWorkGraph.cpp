@@ -950,9 +950,15 @@ TYPED_TEST(WorkGraph, EveryScheduleRunsEveryItemInOrder) {
 
 using HostPolicy = Kokkos::WorkGraphPolicy<std::int32_t, Kokkos::DefaultHostExecutionSpace>;
 
+// Each test starts with no plan kept: a graph allocated where an earlier test's was, with the
+// same contents, would otherwise find that test's plan (rightly: it is the same graph).
+struct WorkGraphDeferredPlan : ::testing::Test {
+  void SetUp() override { Kokkos::Impl::WorkGraphPlanCache<HostPolicy::memory_space>::clear(); }
+};
+
 // Construction makes only the plan a first launch needs (the level-synchronous one, or the
 // order on one worker); the second launch makes the planner's, contenders included.
-TEST(WorkGraphDeferredPlan, FirstLaunchRunsTheCheapPlanAndTheSecondPlansFully) {
+TEST_F(WorkGraphDeferredPlan, FirstLaunchRunsTheCheapPlanAndTheSecondPlansFully) {
   const std::int32_t n = 1 << 16;
   const Edges edges = numbered_random_dag(n, 13u);  // the planner keeps two schedules on two workers
   const HostPolicy policy(make_graph<HostPolicy>(n, edges));
@@ -982,7 +988,7 @@ TEST(WorkGraphDeferredPlan, FirstLaunchRunsTheCheapPlanAndTheSecondPlansFully) {
 
 // A graph whose index order is not a topological order, with priorities: the first launch on
 // one worker runs Kahn's order, on several the level-synchronous plan; both honour every edge.
-TEST(WorkGraphDeferredPlan, UnnumberedGraphsWithAndWithoutPriorities) {
+TEST_F(WorkGraphDeferredPlan, UnnumberedGraphsWithAndWithoutPriorities) {
   const std::int32_t n = 5000;
   const Edges edges = random_dag(n, 3, 0, 17u);
   const auto graph = make_graph<HostPolicy>(n, edges);
@@ -1001,7 +1007,7 @@ TEST(WorkGraphDeferredPlan, UnnumberedGraphsWithAndWithoutPriorities) {
 
 // A policy rebuilt from an unchanged graph (the time-step loop) reuses the plan, planned fully
 // once the graph has been launched twice.
-TEST(WorkGraphDeferredPlan, RebuiltPolicyReusesThePlan) {
+TEST_F(WorkGraphDeferredPlan, RebuiltPolicyReusesThePlan) {
   const std::int32_t n = 20000;
   const Edges edges = random_dag(n, 2, 50, 5u);
   const auto graph = make_graph<HostPolicy>(n, edges);
@@ -1023,7 +1029,7 @@ TEST(WorkGraphDeferredPlan, RebuiltPolicyReusesThePlan) {
 }
 
 // A graph modified in place is planned again, and its launches honour the new edges.
-TEST(WorkGraphDeferredPlan, GraphModifiedInPlaceIsPlannedAgain) {
+TEST_F(WorkGraphDeferredPlan, GraphModifiedInPlaceIsPlannedAgain) {
   const std::int32_t n = 10000;
   Edges chain, skips;  // i -> i+1, then (same row sizes) i -> i+2, and n-2 -> n-1
   for (std::int32_t i = 0; i + 1 < n; ++i) {
@@ -1059,7 +1065,7 @@ TEST(WorkGraphDeferredPlan, GraphModifiedInPlaceIsPlannedAgain) {
 
 // A graph modified in place after a policy was built from it: the policy's second launch does
 // not plan from contents it was not built for (it keeps its plan).
-TEST(WorkGraphDeferredPlan, SecondLaunchAfterAModificationKeepsThePlan) {
+TEST_F(WorkGraphDeferredPlan, SecondLaunchAfterAModificationKeepsThePlan) {
   const std::int32_t n = 4000;
   Edges chain;
   for (std::int32_t i = 0; i + 1 < n; ++i) chain.emplace_back(i, i + 1);
@@ -1084,7 +1090,7 @@ struct CheapFunctor {
   double* out;
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { out[i] = 1.0; }
 };
-TEST(WorkGraphDeferredPlan, MeasuredChoiceIsPerFunctorType) {
+TEST_F(WorkGraphDeferredPlan, MeasuredChoiceIsPerFunctorType) {
   const std::int32_t n = 1 << 16;
   const Edges edges = numbered_random_dag(n, 13u);
   const HostPolicy policy(make_graph<HostPolicy>(n, edges));

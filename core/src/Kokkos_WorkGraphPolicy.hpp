@@ -403,7 +403,7 @@ class WorkGraphPlanCache {
   }
 
  private:
-  static constexpr std::size_t capacity = 8;
+  static constexpr std::size_t capacity = 4;  // a plan of a 2^20-item graph holds ~30 MB
   struct Entry {
     Key key;
     WorkGraphFingerprint fingerprint;
