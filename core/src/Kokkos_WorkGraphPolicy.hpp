@@ -26,8 +26,10 @@
 //     WorkGraphOptions{.check_graph = false} skips the O(N + E) cycle check and the planning
 //     below; workers then schedule every item on its own, as the seed does, and a launch over
 //     a cyclic graph aborts with a message naming the cycle instead of spinning forever.
-//   - scheduling units: with the check on, the constructor plans for the execution space's
-//     concurrency.  Several workers schedule *units* of consecutive items of a topological
+//   - scheduling units: with the check on, the policy plans for the execution space's
+//     concurrency: the constructor makes what a first launch runs (the level-synchronous plan,
+//     from the levels), the plan's second launch the planner's (Impl::WorkGraphPlan), and a
+//     policy rebuilt from an unchanged graph reuses the plan (Impl::WorkGraphPlanCache).  Several workers schedule *units* of consecutive items of a topological
 //     order (one ready-queue operation and one waiting-count update per unit, not per item),
 //     cut so that the units' DAG keeps its parallelism; one worker runs a topological order
 //     with no synchronisation at all.  WorkGraphOptions::unit_size forces the unit size (1:

@@ -14,6 +14,9 @@
 //     DAG: a locked read-modify-write costs ~20 ns on current x86 servers, 5-20 times a cheap
 //     functor call.  The cut must keep the units' DAG parallel: candidate cuts of "banded
 //     level orders" are compared by the critical path of their units' DAG (WorkGraphPlanner).
+//     That comparison costs several passes per candidate: a policy's first launch runs the
+//     level-synchronous plan (work_graph_first_launch_units), which needs only the levels, and
+//     its second the planner's (work_graph_plan_units).
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Abort.hpp>
 
