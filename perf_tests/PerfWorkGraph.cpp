@@ -11,7 +11,14 @@
 //                queue (pop scans from a begin hint and claims with a CAS, push takes a slot at
 //                an end hint), every item's successors counted down with an atomic each
 //   WorkGraph    kdag's WorkGraphPolicy, launch only (construction excluded)
-//   Construct    WorkGraphPolicy construction: checks, order and scheduling units
+//   Construct    WorkGraphPolicy construction: checks, order and the first launch's schedule
+//                (no plan kept from an earlier construction)
+//   TopoSort     a plain sequential Kahn topological sort of the same CRS (in-degrees, then a
+//                FIFO queue): the floor construction is held to
+//   Rebuild      a policy constructed again from the unchanged graph (its plan reused)
+//   OneShot      construction + first launch of a fresh policy, beside Kokkos46OneShot: the
+//                transcription's construction (its queue allocated and initialised: counts,
+//                sources pushed) + launch
 //
 // Shapes:  Tree       binary-tree reduction, 2^20 - 1 items (each node after its two children)
 //          Wavefront  1000 x 1000 grid, (i, j) after (i-1, j) and (i, j-1)
@@ -24,6 +31,9 @@
 //            ceiling          Ceiling's vs_1thread: the speedup a DAG-free loop gets
 //            vs_seq           Seq's time / this time
 //            round_trip_ns    (CoreToCore) a cache line's round trip between two threads now
+//            vs_toposort      (Construct) construction / TopoSort: goal <= 2
+//            vs_construct     (Rebuild) rebuild / construction, same space: goal <= 0.1
+//            vs_kokkos46_oneshot  (OneShot) Kokkos46OneShot / OneShot, same space: goal >= 5 at 2 threads
 //
 // Run: PerfWorkGraph --kokkos-num-threads=2 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -42,12 +52,12 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using HostExec = Kokkos::DefaultHostExecutionSpace;
 using Graph = Kokkos::WorkGraphPolicy<std::int32_t, Kokkos::Serial>::graph_type;  // host arrays
 
 // ---- shapes -----------------------------------------------------------------------------------
@@ -235,13 +245,14 @@ std::string space_key() {
 }
 
 // Times `run` (one execution over all items), checks the result, and reports the counters.
-template <class Space, class Run>
-void measure(benchmark::State& state, const std::string& executor, Shape s, const Run& run) {
+template <class Space, class Run, class Setup = void (*)()>
+void measure(benchmark::State& state, const std::string& executor, Shape s, const Run& run, const Setup& setup = [] {}) {
   const ShapeData& d = shape_data(s);
   const double expected = expected_checksum(s);
   double seconds = 0;
   std::int64_t runs = 0;
   for (auto _ : state) {
+    setup();
     const auto t0 = Clock::now();
     run();
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -263,7 +274,7 @@ void measure(benchmark::State& state, const std::string& executor, Shape s, cons
   };
   ratio("vs_seq", "Seq", "Serial");
   if (executor != "LevelSync") ratio("vs_levelsync", "LevelSync", space_key<Space>());
-  if (executor != "Kokkos46" && executor != "LevelSync") ratio("vs_kokkos46", "Kokkos46", space_key<Space>());
+  if (executor == "WorkGraph") ratio("vs_kokkos46", "Kokkos46", space_key<Space>());
   if (space_key<Space>() != "Serial") {
     ratio("vs_1thread", executor, "Serial");
     auto one = seconds_of().find({"Ceiling", s, "Serial"});
@@ -436,7 +447,10 @@ const Kokkos::WorkGraphPolicy<std::int32_t, Space>& cached_policy(Shape s) {
   using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
   static std::map<Shape, std::unique_ptr<Policy>> cache;
   auto& p = cache[s];
-  if (!p) p = std::make_unique<Policy>(work_graph<Space>(shape_data(s)));
+  if (!p) {
+    p = std::make_unique<Policy>(work_graph<Space>(shape_data(s)));
+    p->impl_plan_fully();  // what a second launch would do: the launches timed are the steady state's
+  }
   return *p;
 }
 
@@ -459,6 +473,7 @@ void BM_Construct(benchmark::State& state, Shape s) {
   double seconds = 0;
   std::int64_t runs = 0;
   for (auto _ : state) {
+    Kokkos::Impl::WorkGraphPlanCache<typename Policy::memory_space>::clear();
     const auto t0 = Clock::now();
     Policy policy(graph);
     benchmark::DoNotOptimize(policy.impl_num_units());
@@ -468,9 +483,106 @@ void BM_Construct(benchmark::State& state, Shape s) {
     ++runs;
   }
   const double t = seconds / static_cast<double>(runs);
+  seconds_of()[{"Construct", s, space_key<Space>()}] = t;
   state.counters["items/s"] = benchmark::Counter(static_cast<double>(shape_data(s).n) / t);
   auto it = seconds_of().find({"WorkGraph", s, space_key<Space>()});
   if (it != seconds_of().end()) state.counters["vs_launch"] = t / it->second;  // construction / one launch
+  auto topo = seconds_of().find({"TopoSort", s, "Serial"});
+  if (topo != seconds_of().end()) state.counters["vs_toposort"] = t / topo->second;
+}
+
+// The construction floor: Kahn's algorithm, sequential, on the same CRS (host arrays).
+void BM_TopoSort(benchmark::State& state, Shape s) {
+  const ShapeData& d = shape_data(s);
+  double seconds = 0;
+  std::int64_t runs = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    std::vector<std::int32_t> indegree(static_cast<std::size_t>(d.n), 0), order(static_cast<std::size_t>(d.n));
+    for (std::int32_t j : d.entries) ++indegree[static_cast<std::size_t>(j)];
+    std::int32_t tail = 0;
+    for (std::int32_t i = 0; i < d.n; ++i) {
+      if (indegree[static_cast<std::size_t>(i)] == 0) order[static_cast<std::size_t>(tail++)] = i;
+    }
+    for (std::int32_t head = 0; head < tail; ++head) {
+      const std::int32_t i = order[static_cast<std::size_t>(head)];
+      for (std::int32_t k = d.row_map[static_cast<std::size_t>(i)]; k < d.row_map[static_cast<std::size_t>(i) + 1]; ++k) {
+        const std::int32_t j = d.entries[static_cast<std::size_t>(k)];
+        if (--indegree[static_cast<std::size_t>(j)] == 0) order[static_cast<std::size_t>(tail++)] = j;
+      }
+    }
+    benchmark::DoNotOptimize(order.data());
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (tail != d.n) state.SkipWithError("cycle");
+    state.SetIterationTime(dt);
+    seconds += dt;
+    ++runs;
+  }
+  seconds_of()[{"TopoSort", s, "Serial"}] = seconds / static_cast<double>(runs);
+}
+
+// A policy rebuilt from the unchanged graph, as in a time-step loop: the plan is reused after
+// one pass over the graph (its fingerprint).
+template <class Space>
+void BM_Rebuild(benchmark::State& state, Shape s) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  const auto graph = work_graph<Space>(shape_data(s));
+  const Policy first(graph);
+  double seconds = 0;
+  std::int64_t runs = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    Policy policy(graph);
+    benchmark::DoNotOptimize(policy.impl_num_units());
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (policy.impl_plan() != first.impl_plan()) state.SkipWithError("plan not reused");
+    state.SetIterationTime(dt);
+    seconds += dt;
+    ++runs;
+  }
+  const double t = seconds / static_cast<double>(runs);
+  auto it = seconds_of().find({"Construct", s, space_key<Space>()});
+  if (it != seconds_of().end()) state.counters["vs_construct"] = t / it->second;
+}
+
+// Kokkos 4.6's one-shot cost: its constructor (allocate and initialise the queue) and a launch.
+template <class Space>
+void BM_Kokkos46OneShot(benchmark::State& state, Shape s) {
+  const ShapeData& d = shape_data(s);
+  with_functor(s, [&](const auto& f) {
+    measure<Space>(state, "Kokkos46OneShot", s, [&] {
+      Kokkos46Queue queue(d);
+      queue.reset();
+      Space().impl_run_on_workers([&](int, int) {
+        for (std::int32_t w = Kokkos46Queue::END_TOKEN; Kokkos46Queue::COMPLETED_TOKEN != (w = queue.pop_work());) {
+          if (Kokkos46Queue::END_TOKEN != w) {
+            f(w);
+            queue.completed_work(w);
+          }
+        }
+      });
+    });
+  });
+}
+
+// A policy used once: constructed (no plan kept from before) and launched.
+template <class Space>
+void BM_OneShot(benchmark::State& state, Shape s) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  const auto graph = work_graph<Space>(shape_data(s));
+  with_functor(s, [&](const auto& f) {
+    measure<Space>(
+        state, "OneShot", s, [&] {
+          const Policy policy(graph);
+          Kokkos::parallel_for("work graph", policy, f);
+        },
+        [] { Kokkos::Impl::WorkGraphPlanCache<typename Policy::memory_space>::clear(); });
+  });
+  auto mine = seconds_of().find({"OneShot", s, space_key<Space>()});
+  auto theirs = seconds_of().find({"Kokkos46OneShot", s, space_key<Space>()});
+  if (mine != seconds_of().end() && theirs != seconds_of().end()) {
+    state.counters["vs_kokkos46_oneshot"] = theirs->second / mine->second;
+  }
 }
 
 template <class Space>
@@ -535,14 +647,28 @@ const bool registered = [] {
 #endif
   }
   for (Shape s : {Shape::Tree, Shape::Wavefront, Shape::Random}) {
-    benchmark::RegisterBenchmark((std::string("BM_Construct/") + shape_name(s) + "/Serial").c_str(),
-                                 BM_Construct<Kokkos::Serial>, s)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((std::string("BM_Construct/") + shape_name(s) + "/" + HostExec::name()).c_str(),
-                                 BM_Construct<HostExec>, s)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
+    const std::string shape = shape_name(s);
+    auto add = [&](const std::string& name, auto* fn) {
+      benchmark::RegisterBenchmark(name.c_str(), fn, s)->UseManualTime()->Unit(benchmark::kMillisecond);
+    };
+    add("BM_TopoSort/" + shape, BM_TopoSort);
+    // Construction, rebuild and one-shot per space, each after its peer (a type tag: no
+    // execution space exists before Kokkos::initialize).
+    auto add_space = [&](auto tag) {
+      using Space = typename decltype(tag)::type;
+      const std::string name = shape + "/" + Space::name();
+      add("BM_Construct/" + name, BM_Construct<Space>);
+      add("BM_Rebuild/" + name, BM_Rebuild<Space>);
+      add("BM_Kokkos46OneShot/" + name, BM_Kokkos46OneShot<Space>);
+      add("BM_OneShot/" + name, BM_OneShot<Space>);
+    };
+    add_space(std::type_identity<Kokkos::Serial>{});
+#if defined(KOKKOS_ENABLE_OPENMP)
+    add_space(std::type_identity<Kokkos::OpenMP>{});
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+    add_space(std::type_identity<Kokkos::Threads>{});
+#endif
   }
   return true;
 }();

@@ -570,6 +570,7 @@ TYPED_TEST(WorkGraph, SchedulingUnits) {
   const auto graph = make_graph<Policy>(n, random_dag(n, 2, 20, 4u));
   const Policy planned(graph), sevens(graph, Options{.check_graph = true, .unit_size = 7}),
       items(graph, Options{.check_graph = true, .unit_size = 1}), unchecked(graph, Options{.check_graph = false});
+  planned.impl_plan_fully();  // what its second launch would plan
   EXPECT_EQ(unchecked.impl_num_units(), n);  // the seed's scheduling: one item at a time
   if (TypeParam().concurrency() > 1) {
     EXPECT_LT(planned.impl_num_units(), n / 8);
@@ -740,6 +741,7 @@ TYPED_TEST(WorkGraph, NumberedGraphsRunUnitsAsIndexRanges) {
     edges.emplace_back(2 * i + 2, i);
   }
   const Policy policy(make_graph<Policy>(n, edges));
+  policy.impl_plan_fully();
   const auto units = Kokkos::Test::planned_units(policy);
   auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), policy.impl_plan()->schedules.front().unit_first);
   std::int64_t in_ranges = 0;
@@ -790,6 +792,7 @@ TYPED_TEST(WorkGraph, WavefrontBandsAreTall) {
     if (i + side < n) edges.emplace_back(i, i + side);
   }
   const Policy policy(make_graph<Policy>(n, edges));
+  policy.impl_plan_fully();
   std::int32_t tallest = 0;
   for (const auto& items : Kokkos::Test::planned_units(policy)) {
     if (items.empty()) continue;
@@ -917,6 +920,7 @@ TYPED_TEST(WorkGraph, EveryScheduleRunsEveryItemInOrder) {
   const std::int32_t n = 1 << 16;
   const Edges edges = numbered_random_dag(n, 13u);
   const Policy policy(make_graph<Policy>(n, edges));
+  policy.impl_plan_fully();
   if (TypeParam().concurrency() == 1) {
     EXPECT_EQ(policy.impl_num_schedules(), 1);
   } else if (TypeParam().concurrency() == 2) {
@@ -929,14 +933,189 @@ TYPED_TEST(WorkGraph, EveryScheduleRunsEveryItemInOrder) {
     check_tickets(tickets, edges, "launch " + std::to_string(launch));
     EXPECT_LT(policy.impl_preferred_schedule(), ways);
   }
-  const auto& choice = policy.impl_plan()->choice;
+  const auto* choice = policy.impl_plan()->choice_of(&Kokkos::Impl::work_graph_functor_key<TicketFunctor>);
+  if (TypeParam().concurrency() > 1) {
+    ASSERT_NE(choice, nullptr);
+  }
   for (int w = 0; w < ways && TypeParam().concurrency() > 1; ++w) {
-    EXPECT_LT(choice.time_ns(w), 1e300) << "schedule " << w << " never ran";
+    EXPECT_LT(choice->time_ns(w), 1e300) << "schedule " << w << " never ran";
   }
   // A reduction over the same policy runs through the same choice.
   std::int64_t sum = 0;
   Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(std::int32_t i, std::int64_t& acc) { acc += i; }, sum);
   EXPECT_EQ(sum, std::int64_t(n) * (n - 1) / 2);
+}
+
+// ---- planning deferred to the second launch, plans reused across rebuilt policies ---------------
+
+using HostPolicy = Kokkos::WorkGraphPolicy<std::int32_t, Kokkos::DefaultHostExecutionSpace>;
+
+// Each test starts with no plan kept: a graph allocated where an earlier test's was, with the
+// same contents, would otherwise find that test's plan (rightly: it is the same graph).
+struct WorkGraphDeferredPlan : ::testing::Test {
+  void SetUp() override { Kokkos::Impl::WorkGraphPlanCache<HostPolicy::memory_space>::clear(); }
+};
+
+// Construction makes only the plan a first launch needs (the level-synchronous one, or the
+// order on one worker); the second launch makes the planner's, contenders included.
+TEST_F(WorkGraphDeferredPlan, FirstLaunchRunsTheCheapPlanAndTheSecondPlansFully) {
+  const std::int32_t n = 1 << 16;
+  const Edges edges = numbered_random_dag(n, 13u);  // the planner keeps two schedules on two workers
+  const HostPolicy policy(make_graph<HostPolicy>(n, edges));
+  EXPECT_TRUE(policy.impl_plan_deferred());
+  EXPECT_EQ(policy.impl_num_schedules(), 1);
+  const bool several = Kokkos::DefaultHostExecutionSpace().concurrency() > 1;
+  if (several) {
+    // The level-synchronous plan: its joins are units without items.
+    const auto units = Kokkos::Test::planned_units(policy);
+    EXPECT_TRUE(std::any_of(units.begin(), units.end(), [](const auto& u) { return u.empty(); }));
+  }
+  for (int launch = 0; launch < 2; ++launch) {
+    Tickets tickets(n);
+    Kokkos::parallel_for(policy, tickets.functor());
+    check_tickets(tickets, edges, "launch " + std::to_string(launch));
+    EXPECT_EQ(policy.impl_plan_deferred(), launch == 0) << "launch " << launch;
+  }
+  if (Kokkos::DefaultHostExecutionSpace().concurrency() == 2) {
+    EXPECT_GE(policy.impl_num_schedules(), 2);
+  }
+  for (int launch = 2; launch < 12; ++launch) {  // the planned schedules, each timed in turn
+    Tickets tickets(n);
+    Kokkos::parallel_for(policy, tickets.functor());
+    check_tickets(tickets, edges, "launch " + std::to_string(launch));
+  }
+}
+
+// A graph whose index order is not a topological order, with priorities: the first launch on
+// one worker runs Kahn's order, on several the level-synchronous plan; both honour every edge.
+TEST_F(WorkGraphDeferredPlan, UnnumberedGraphsWithAndWithoutPriorities) {
+  const std::int32_t n = 5000;
+  const Edges edges = random_dag(n, 3, 0, 17u);
+  const auto graph = make_graph<HostPolicy>(n, edges);
+  Kokkos::View<int*, Kokkos::HostSpace> priority("priority", n);
+  for (std::int32_t i = 0; i < n; ++i) priority(i) = i % 3;
+  const HostPolicy plain(graph), prioritised(graph, priority);
+  for (const HostPolicy* policy : {&plain, &prioritised}) {
+    for (int launch = 0; launch < 3; ++launch) {
+      Tickets tickets(n);
+      Kokkos::parallel_for(*policy, tickets.functor());
+      check_tickets(tickets, edges, std::string(policy == &plain ? "plain" : "priorities") + " launch " + std::to_string(launch));
+    }
+    EXPECT_FALSE(policy->impl_plan_deferred());
+  }
+}
+
+// A policy rebuilt from an unchanged graph (the time-step loop) reuses the plan, planned fully
+// once the graph has been launched twice.
+TEST_F(WorkGraphDeferredPlan, RebuiltPolicyReusesThePlan) {
+  const std::int32_t n = 20000;
+  const Edges edges = random_dag(n, 2, 50, 5u);
+  const auto graph = make_graph<HostPolicy>(n, edges);
+  const HostPolicy first(graph);
+  for (int step = 0; step < 3; ++step) {
+    const HostPolicy policy(graph);
+    EXPECT_EQ(policy.impl_plan().get(), first.impl_plan().get()) << "step " << step;
+    EXPECT_EQ(policy.impl_plan_deferred(), step < 2) << "step " << step;
+    Tickets tickets(n);
+    Kokkos::parallel_for(policy, tickets.functor());
+    check_tickets(tickets, edges, "step " + std::to_string(step));
+  }
+  // Another graph with the same contents in other arrays is planned on its own.
+  const HostPolicy other(make_graph<HostPolicy>(n, edges));
+  EXPECT_NE(other.impl_plan().get(), first.impl_plan().get());
+  // So is the same graph with other options.
+  const HostPolicy items(graph, Options{.check_graph = true, .unit_size = 1});
+  EXPECT_NE(items.impl_plan().get(), first.impl_plan().get());
+}
+
+// A graph modified in place is planned again, and its launches honour the new edges.
+TEST_F(WorkGraphDeferredPlan, GraphModifiedInPlaceIsPlannedAgain) {
+  const std::int32_t n = 10000;
+  Edges chain, skips;  // i -> i+1, then (same row sizes) i -> i+2, and n-2 -> n-1
+  for (std::int32_t i = 0; i + 1 < n; ++i) {
+    chain.emplace_back(i, i + 1);
+    skips.emplace_back(i, i + 2 < n ? i + 2 : i + 1);
+  }
+  auto graph = make_graph<HostPolicy>(n, chain);
+  const HostPolicy before(graph);
+  const auto old_plan = before.impl_plan();
+  auto entries = Kokkos::create_mirror_view(graph.entries);
+  for (std::int32_t i = 0; i + 1 < n; ++i) entries(i) = skips[static_cast<std::size_t>(i)].second;
+  Kokkos::deep_copy(graph.entries, entries);
+  const HostPolicy after(graph);
+  EXPECT_NE(after.impl_plan().get(), old_plan.get());
+  for (int launch = 0; launch < 3; ++launch) {
+    Tickets tickets(n);
+    Kokkos::parallel_for(after, tickets.functor());
+    check_tickets(tickets, skips, "launch " + std::to_string(launch));
+  }
+  // A single entry changed is enough.
+  entries(0) = 1;
+  Kokkos::deep_copy(graph.entries, entries);
+  const HostPolicy once_more(graph);
+  EXPECT_NE(once_more.impl_plan().get(), after.impl_plan().get());
+  // The fingerprint is that of the contents: equal graphs, equal fingerprints; any change, another.
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.entries);
+  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+  const auto f = Kokkos::Impl::work_graph_fingerprint(rows.extent(0), rows.data(), host.extent(0), host.data());
+  EXPECT_EQ(f, Kokkos::Impl::work_graph_fingerprint(rows.extent(0), rows.data(), host.extent(0), host.data()));
+  std::swap(host(10), host(11));  // the same values at other positions
+  EXPECT_NE(f, Kokkos::Impl::work_graph_fingerprint(rows.extent(0), rows.data(), host.extent(0), host.data()));
+}
+
+// A graph modified in place after a policy was built from it: the policy's second launch does
+// not plan from contents it was not built for (it keeps its plan).
+TEST_F(WorkGraphDeferredPlan, SecondLaunchAfterAModificationKeepsThePlan) {
+  const std::int32_t n = 4000;
+  Edges chain;
+  for (std::int32_t i = 0; i + 1 < n; ++i) chain.emplace_back(i, i + 1);
+  auto graph = make_graph<HostPolicy>(n, chain);
+  const HostPolicy policy(graph, Options{});
+  {
+    Tickets tickets(n);
+    Kokkos::parallel_for(policy, tickets.functor());
+    check_tickets(tickets, chain, "first launch");
+  }
+  const int schedules = policy.impl_num_schedules();
+  auto entries = Kokkos::create_mirror_view(graph.entries);
+  entries(0) = 2;
+  Kokkos::deep_copy(graph.entries, entries);
+  policy.impl_plan_fully();
+  EXPECT_FALSE(policy.impl_plan_deferred());
+  EXPECT_EQ(policy.impl_num_schedules(), schedules);
+}
+
+// Each functor type has its own measured choice over one plan.
+struct CheapFunctor {
+  double* out;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { out[i] = 1.0; }
+};
+TEST_F(WorkGraphDeferredPlan, MeasuredChoiceIsPerFunctorType) {
+  const std::int32_t n = 1 << 16;
+  const Edges edges = numbered_random_dag(n, 13u);
+  const HostPolicy policy(make_graph<HostPolicy>(n, edges));
+  policy.impl_plan_fully();
+  std::vector<double> out(static_cast<std::size_t>(n), 0.0);
+  Tickets tickets(n);
+  Kokkos::parallel_for(policy, tickets.functor());
+  for (int launch = 0; launch < 4; ++launch) Kokkos::parallel_for(policy, CheapFunctor{out.data()});
+  const auto& plan = *policy.impl_plan();
+  const auto* tickets_choice = plan.choice_of(&Kokkos::Impl::work_graph_functor_key<TicketFunctor>);
+  const auto* cheap_choice = plan.choice_of(&Kokkos::Impl::work_graph_functor_key<CheapFunctor>);
+  EXPECT_EQ(std::count(out.begin(), out.end(), 1.0), n);
+  if (Kokkos::DefaultHostExecutionSpace().concurrency() < 2) {
+    EXPECT_EQ(tickets_choice, nullptr);  // one worker runs the order: nothing to choose
+    return;
+  }
+  ASSERT_NE(tickets_choice, nullptr);
+  ASSERT_NE(cheap_choice, nullptr);
+  EXPECT_NE(tickets_choice, cheap_choice);
+  if (policy.impl_num_schedules() > 1) {
+    // One launch of the tickets: schedule 0's warm-up only, nothing timed; four of the other
+    // functor: schedule 0 warmed up and timed twice, schedule 1 warmed up.
+    EXPECT_FALSE(tickets_choice->time_ns(0) < 1e300);
+    EXPECT_TRUE(cheap_choice->time_ns(0) < 1e300);
+  }
 }
 
 }  // namespace

@@ -26,8 +26,10 @@
 //     WorkGraphOptions{.check_graph = false} skips the O(N + E) cycle check and the planning
 //     below; workers then schedule every item on its own, as the seed does, and a launch over
 //     a cyclic graph aborts with a message naming the cycle instead of spinning forever.
-//   - scheduling units: with the check on, the constructor plans for the execution space's
-//     concurrency.  Several workers schedule *units* of consecutive items of a topological
+//   - scheduling units: with the check on, the policy plans for the execution space's
+//     concurrency: the constructor makes what a first launch runs (the level-synchronous plan,
+//     from the levels), the plan's second launch the planner's (Impl::WorkGraphPlan), and a
+//     policy rebuilt from an unchanged graph reuses the plan (Impl::WorkGraphPlanCache).  Several workers schedule *units* of consecutive items of a topological
 //     order (one ready-queue operation and one waiting-count update per unit, not per item),
 //     cut so that the units' DAG keeps its parallelism; one worker runs a topological order
 //     with no synchronisation at all.  WorkGraphOptions::unit_size forces the unit size (1:
@@ -48,12 +50,18 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 namespace Kokkos {
+
+// Declared in Kokkos_Core.hpp, which includes this header.
+void push_finalize_hook(std::function<void()> hook);
+
 namespace Experimental {
 
 enum class WorkGraphPriority : std::uint8_t { High = 0, Regular = 1, Low = 2 };
@@ -138,17 +146,31 @@ WorkGraphSchedule<MemorySpace>::WorkGraphSchedule(WorkGraphUnits& units, int num
   }
 }
 
+// The address of one byte per functor type: what the measured choice is keyed by.
+template <class Functor>
+inline constexpr char work_graph_functor_key = 0;
+
 // What a policy computes at construction, shared by its copies, and the run-time state its
 // launches reuse.
 //
+// Construction costs a pass over the graph's arrays that fingerprints them (about a read), one
+// that checks the graph, one that orders it (Kahn's algorithm with levels; a graph whose edges all go one way in the
+// numbering needs no sort) and the level-synchronous plan, which needs only the levels.  The
+// first launch runs that plan (one worker runs the order).  The planner's comparison of
+// candidate cuts (banded level orders, homes, contenders) costs several passes over the graph
+// each, which only repeated launches amortise: the second launch of the plan makes it
+// (plan_fully), after checking that the graph still has the fingerprint it had at
+// construction (otherwise the policy keeps the plan it was built with).
+//
 // A plan may hold several schedules (work_graph_plan_units: the planner's best estimate and
-// contenders it cannot rank without the functor).  Launches then choose by timing them: the
-// first launches run each schedule three times in a row, schedule 0 first, timing the last two
-// (the first after a switch pays for data the other schedule left in the other core's cache);
-// later launches run the fastest, and re-time the others every epoch (64 launches, doubling
-// while the choice holds, up to 4096); a schedule 1.5 times slower than the fastest in two
-// epochs in a row is not timed again.  Any schedule gives the functor the same guarantees, so
-// only the time differs.
+// contenders it cannot rank without the functor).  Launches then choose by timing them, one
+// choice per functor type (functors of different cost over one graph may prefer different
+// schedules): the first launches run each schedule three times in a row, schedule 0 first,
+// timing the last two (the first after a switch pays for data the other schedule left in the
+// other core's cache); later launches run the fastest, and re-time the others every epoch (64
+// launches, doubling while the choice holds, up to 4096); a schedule 1.5 times slower than
+// the fastest in two epochs in a row is not timed again.  Any schedule gives the functor the
+// same guarantees, so only the time differs.
 template <class MemorySpace>
 struct WorkGraphPlan {
   using ints = View<std::int32_t*, MemorySpace>;
@@ -158,10 +180,11 @@ struct WorkGraphPlan {
 
   std::int32_t num_items = 0;
   int num_priorities = 1;
-  ints order;  // a topological order (one worker runs it); empty when unchecked
+  bool checked = false;     // one worker may run `order`
+  bool order_is_identity = false;  // `order` is 0, 1, ..., num_items - 1 (and left empty)
+  ints order;  // a topological order (one worker runs it)
   std::vector<schedule_type> schedules;  // at least one
-  MeasuredChoice choice;                 // driven by the launch that holds `busy`
-  std::atomic<int> preferred{0};         // the schedule the choice prefers now
+  std::atomic<int> preferred{0};         // the schedule the last timed choice prefers
 
   // Run-time state, reused by launches that do not overlap.
   struct State {
@@ -172,11 +195,78 @@ struct WorkGraphPlan {
     int max_workers = 0;
   };
   State state;
+  // Held by the launch that owns `state`, the choices and the deferred planning; launches that
+  // overlap it read the schedules under `mutex`, which plan_fully holds while it replaces them.
   std::atomic<bool> busy{false};
+  std::mutex mutex;
+
+  // What the planning deferred to the second launch needs (released by it).
+  struct Deferred {
+    bool pending = false;
+    std::uint64_t launches = 0;
+    WorkGraphOrder order;                // levels, and Kahn's order unless the numbering is one
+    std::vector<std::uint8_t> priority;  // empty with one priority
+    WorkGraphFingerprint fingerprint;
+    int workers = 1;
+  };
+  Deferred deferred;
 
   void set_schedules(std::vector<schedule_type> s) {
     schedules = std::move(s);
-    choice = MeasuredChoice(static_cast<int>(schedules.size()), choice_options);
+    choices.clear();
+    preferred.store(0, std::memory_order_relaxed);
+  }
+
+  // The measured choice of the functor type `key` (the owner of `busy` only).
+  MeasuredChoice& choice_for(const void* key) {
+    for (auto& c : choices) {
+      if (c.first == key) return c.second;
+    }
+    return choices.emplace_back(key, MeasuredChoice(static_cast<int>(schedules.size()), choice_options)).second;
+  }
+  const MeasuredChoice* choice_of(const void* key) const {
+    for (const auto& c : choices) {
+      if (c.first == key) return &c.second;
+    }
+    return nullptr;
+  }
+
+  // The planning deferred from construction (see above); by the owner of `busy`.
+  template <class Graph>
+  void plan_fully(const Graph& graph) {
+    if (!deferred.pending) return;
+    Deferred d = std::move(deferred);
+    deferred = Deferred{};
+    deferred.launches = d.launches;
+    auto row_map = create_mirror_view_and_copy(HostSpace(), graph.row_map);
+    auto entries = create_mirror_view_and_copy(HostSpace(), graph.entries);
+    if (row_map.extent(0) != static_cast<std::size_t>(num_items) + 1 ||
+        !(work_graph_fingerprint(row_map.extent(0), row_map.data(), entries.extent(0), entries.data()) == d.fingerprint)) {
+      return;  // modified since construction: keep the plan the policy was built with
+    }
+    const WorkGraphHostCrs<typename Graph::size_type, typename Graph::data_type> g{num_items, row_map.data(),
+                                                                                  entries.data()};
+    const std::uint8_t* item_priority = d.priority.empty() ? nullptr : d.priority.data();
+    std::vector<WorkGraphUnits> planned;
+    if (d.workers > 1) planned = work_graph_plan_units(g, d.order, item_priority, d.workers, 0);
+    std::vector<schedule_type> s;
+    for (auto& units : planned) s.emplace_back(units, num_priorities);
+    ints serial_order;
+    if (planned.empty() && item_priority == nullptr) {
+      serial_order = schedule_type::to_space("Kokkos::WorkGraphPolicy::order", work_graph_serial_order(g, d.order));
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!s.empty()) {
+      set_schedules(std::move(s));
+      if (item_priority == nullptr) {
+        order = schedules.front().unit_items;
+        order_is_identity = false;
+      }
+    } else if (serial_order.extent(0) > 0) {
+      order = serial_order;
+      order_is_identity = false;
+    }
+    state = make_state(std::max(state.max_workers, 1));
   }
 
   State make_state(int workers) const {
@@ -249,6 +339,8 @@ struct WorkGraphPlan {
   bool has_units() const { return schedules.front().unit_items.extent(0) > 0; }
 
  private:
+  std::vector<std::pair<const void*, MeasuredChoice>> choices;
+
   // A launch's reset: a plain copy where the host can reach the memory (deep_copy would fence
   // every back end, twice).
   template <class Dst, class Src>
@@ -261,33 +353,117 @@ struct WorkGraphPlan {
   }
 };
 
-// One launch over a policy, on the host side: takes (or makes) the run-time state, picks the
-// schedule (timing it when the plan's choice asks), and after the workers return turns a stall
-// into an abort that names the cycle.
+// Plans of recently constructed policies, so that a policy rebuilt from an unchanged graph
+// (the time-step loop) reuses its plan, launch count and measured choices: one pass over the
+// graph (its fingerprint) instead of construction.  A plan is found by the addresses and
+// extents of the graph's arrays and the workers it was planned for, and reused only when the
+// graph's fingerprint is the one it was planned from: a View modified in place is planned
+// again.  Only policies without priorities and with the default options are kept; the last
+// few are, and all are dropped at Kokkos::finalize.
+template <class MemorySpace>
+class WorkGraphPlanCache {
+ public:
+  using plan_pointer = std::shared_ptr<WorkGraphPlan<MemorySpace>>;
+  struct Key {
+    const void* row_map = nullptr;
+    const void* entries = nullptr;
+    std::size_t row_map_extent = 0, num_entries = 0;
+    int workers = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+
+  // Whether a plan is kept for `key` (then its fingerprint must be compared).
+  static bool has(const Key& key) {
+    const std::lock_guard<std::mutex> lock(mutex());
+    return find(key) != nullptr;
+  }
+  static plan_pointer lookup(const Key& key, const WorkGraphFingerprint& fingerprint) {
+    const std::lock_guard<std::mutex> lock(mutex());
+    const Entry* e = find(key);
+    return e != nullptr && e->fingerprint == fingerprint ? e->plan : nullptr;
+  }
+  // Forgets every plan (benchmarks that time a first construction).
+  static void clear() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    entries().clear();
+  }
+  static void insert(const Key& key, const WorkGraphFingerprint& fingerprint, plan_pointer plan) {
+    const std::lock_guard<std::mutex> lock(mutex());
+    auto& list = entries();
+    list.erase(std::remove_if(list.begin(), list.end(), [&](const Entry& e) { return e.key == key; }), list.end());
+    if (list.size() >= capacity) list.erase(list.begin());
+    list.push_back({key, fingerprint, std::move(plan)});
+    static bool hooked = false;  // the hook clears the list and re-arms itself at the next insert
+    if (!hooked) {
+      hooked = true;
+      push_finalize_hook([] {
+        const std::lock_guard<std::mutex> l(mutex());
+        entries().clear();
+        hooked = false;
+      });
+    }
+  }
+
+ private:
+  static constexpr std::size_t capacity = 4;  // a plan of a 2^20-item graph holds ~30 MB
+  struct Entry {
+    Key key;
+    WorkGraphFingerprint fingerprint;
+    plan_pointer plan;
+  };
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static std::vector<Entry>& entries() {
+    static std::vector<Entry> list;
+    return list;
+  }
+  static const Entry* find(const Key& key) {
+    for (const auto& e : entries()) {
+      if (e.key == key) return &e;
+    }
+    return nullptr;
+  }
+};
+
+// One launch over a policy, on the host side: takes (or makes) the run-time state, makes the
+// deferred plan at the plan's second launch, picks the schedule (timing it when the functor's
+// choice asks), and after the workers return turns a stall into an abort that names the cycle.
 template <class Policy>
 class WorkGraphLaunch {
   using Plan = typename Policy::impl_plan_type;
   using Clock = std::chrono::steady_clock;
 
  public:
-  WorkGraphLaunch(const Policy& policy, int workers) : m_policy(policy), m_plan(*policy.impl_plan()) {
+  WorkGraphLaunch(const Policy& policy, int workers, const void* functor_key) : m_policy(policy), m_plan(*policy.impl_plan()) {
     const int needed = std::max(workers, 1);
-    // Without units one worker runs the order: the queue is not used.
-    if (m_plan.order.extent(0) > 0 && (needed == 1 || !m_plan.has_units())) return;
     if (!m_plan.busy.exchange(true, std::memory_order_acquire)) {
       m_owns_shared = true;
+      if (m_plan.deferred.launches++ > 0) m_plan.plan_fully(policy.graph());
+      take_order();
+      // Without units one worker runs the order: the queue is not used.
+      m_serial = m_plan.checked && (needed == 1 || !m_plan.has_units());
+      if (m_serial) return;
       if (m_plan.state.max_workers < needed) m_plan.state = m_plan.make_state(needed);
       m_state = m_plan.state;
-      const MeasuredChoice::Decision d = m_plan.choice.next();
+      m_choice = &m_plan.choice_for(functor_key);
+      const MeasuredChoice::Decision d = m_choice->next();
       m_schedule = d.way;
       m_timed = d.timed;
+      m_queue = m_plan.prepare(m_state, m_schedule);
     } else {
       // Another launch of this policy is running (another host thread, or a launch from inside
       // its own functor): this one gets state of its own, and leaves the choice to that one.
+      const std::lock_guard<std::mutex> lock(m_plan.mutex);
+      take_order();
+      m_serial = m_plan.checked && (needed == 1 || !m_plan.has_units());
+      if (m_serial) return;
+      m_schedules = m_plan.schedules;  // kept alive should the owner replace them
       m_state = m_plan.make_state(needed);
-      m_schedule = m_plan.preferred.load(std::memory_order_relaxed);
+      m_schedule = std::min(m_plan.preferred.load(std::memory_order_relaxed), static_cast<int>(m_schedules.size()) - 1);
+      m_queue = m_plan.prepare(m_state, m_schedule);
     }
-    m_queue = m_plan.prepare(m_state, m_schedule);
     m_prepared = true;
     if (m_timed) m_start = Clock::now();
   }
@@ -302,10 +478,10 @@ class WorkGraphLaunch {
   // inlined into its loop.
   template <class RunItems>
   void run_worker(int rank, int size, const RunItems& run_items) const {
-    if (m_plan.order.extent(0) > 0 && (size == 1 || !m_plan.has_units())) {
+    if (m_serial || (m_plan.checked && size == 1)) {
       // One worker runs the whole order; without units (the policy was planned for one worker)
       // the others have nothing to do.
-      if (rank == 0) run_items(m_plan.order.data(), 0, m_plan.num_items);
+      if (rank == 0) run_items(m_identity ? nullptr : m_order.data(), 0, m_plan.num_items);
       return;
     }
     if (size == 1) {
@@ -320,8 +496,8 @@ class WorkGraphLaunch {
   void finish() const {
     if (!m_prepared) return;
     if (m_timed) {
-      m_plan.choice.record(m_schedule, std::chrono::duration<double, std::nano>(Clock::now() - m_start).count());
-      m_plan.preferred.store(m_plan.choice.fastest(), std::memory_order_relaxed);
+      m_choice->record(m_schedule, std::chrono::duration<double, std::nano>(Clock::now() - m_start).count());
+      m_plan.preferred.store(m_choice->fastest(), std::memory_order_relaxed);
     }
     auto stalled = *m_queue.stalled();
     if (stalled == 0) return;
@@ -333,7 +509,7 @@ class WorkGraphLaunch {
     std::vector<std::int32_t> waiting =
         work_graph_indegrees("Kokkos::WorkGraphPolicy", row_map.extent(0), row_map.data(), entries.extent(0), entries.data());
     WorkGraphOrder order;
-    work_graph_order(g, waiting, nullptr, 1, order);
+    work_graph_fifo_order(g, waiting, order);
     std::vector<std::uint8_t> left(static_cast<std::size_t>(m_plan.num_items), 0);
     for (std::int32_t i = 0; i < m_plan.num_items; ++i) left[static_cast<std::size_t>(i)] = waiting[static_cast<std::size_t>(i)] > 0;
     const std::string msg = work_graph_cycle_message(
@@ -344,11 +520,21 @@ class WorkGraphLaunch {
   }
 
  private:
+  void take_order() {
+    m_order = m_plan.order;
+    m_identity = m_plan.order_is_identity;
+  }
+
   const Policy& m_policy;
   Plan& m_plan;
   typename Plan::State m_state;
+  typename Plan::ints m_order;
+  std::vector<typename Plan::schedule_type> m_schedules;
   WorkGraphQueue m_queue;
+  MeasuredChoice* m_choice = nullptr;
   int m_schedule = 0;
+  bool m_identity = false;
+  bool m_serial = false;
   bool m_prepared = false;
   bool m_owns_shared = false;
   bool m_timed = false;
@@ -436,6 +622,16 @@ class WorkGraphPolicy {
   // The schedules launches choose between, and the one they prefer now.
   int impl_num_schedules() const { return static_cast<int>(m_plan->schedules.size()); }
   int impl_preferred_schedule() const { return m_plan->preferred.load(); }
+  // Whether the planning a second launch does is still to do.
+  bool impl_plan_deferred() const { return m_plan->deferred.pending; }
+  // Does now what the plan's second launch would (tests, or a program that knows it will
+  // launch often and wants the cost out of its timed loop).  Not concurrently with a launch.
+  void impl_plan_fully() const {
+    while (m_plan->busy.exchange(true, std::memory_order_acquire)) {
+    }
+    m_plan->plan_fully(m_graph);
+    m_plan->busy.store(false, std::memory_order_release);
+  }
   const std::shared_ptr<impl_plan_type>& impl_plan() const { return m_plan; }
 
  private:
@@ -444,9 +640,23 @@ class WorkGraphPolicy {
     static_assert(std::is_integral_v<index_type>, "Kokkos::WorkGraphPolicy: the index type must be integral");
     auto row_map = create_mirror_view_and_copy(HostSpace(), m_graph.row_map);
     auto entries = create_mirror_view_and_copy(HostSpace(), m_graph.entries);
-    std::vector<std::int32_t> indegree =
-        Impl::work_graph_indegrees(who, row_map.extent(0), row_map.data(), entries.extent(0), entries.data());
-    const auto n = static_cast<std::int32_t>(indegree.size());
+    const int workers = std::max(1, static_cast<int>(m_space.concurrency()));
+    using Cache = Impl::WorkGraphPlanCache<memory_space>;
+    const bool cached = options.check_graph && options.unit_size <= 0 && num_priorities == 1;
+    const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), m_graph.row_map.extent(0),
+                                  m_graph.entries.extent(0), workers};
+    // The fingerprint costs a pass: only for a graph whose plan may be reused or deferred.
+    const bool deferring = options.check_graph && options.unit_size <= 0 && m_graph.numRows() > 0;
+    const Impl::WorkGraphFingerprint fingerprint =
+        cached || deferring
+            ? Impl::work_graph_fingerprint(row_map.extent(0), row_map.data(), entries.extent(0), entries.data())
+            : Impl::WorkGraphFingerprint{};
+    if (cached && Cache::has(key)) {
+      m_plan = Cache::lookup(key, fingerprint);
+      if (m_plan) return;
+    }
+    Impl::WorkGraphScan scan = Impl::work_graph_scan(who, row_map.extent(0), row_map.data(), entries.extent(0), entries.data());
+    const auto n = static_cast<std::int32_t>(scan.indegree.size());
     const Impl::WorkGraphHostCrs<index_type, index_type> g{n, row_map.data(), entries.data()};
     const std::uint8_t* item_priority = num_priorities > 1 ? priority.data() : nullptr;
 
@@ -454,25 +664,52 @@ class WorkGraphPolicy {
     impl_plan_type& plan = *m_plan;
     plan.num_items = n;
     plan.num_priorities = num_priorities;
+    plan.checked = options.check_graph;
 
     std::vector<Impl::WorkGraphUnits> planned;  // the schedules several workers choose between
     if (options.check_graph) {
       Impl::WorkGraphOrder order;
-      std::vector<std::int32_t> waiting = std::move(indegree);  // the units have their own
-      if (!Impl::work_graph_order(g, waiting, item_priority, num_priorities, order)) {
+      std::vector<std::int32_t> waiting = std::move(scan.indegree);  // the units have their own
+      const bool numbered = item_priority == nullptr && (scan.forward || scan.backward);
+      bool acyclic = true;
+      if (numbered) {
+        Impl::work_graph_numbered_levels(g, scan.forward, order);  // no cycle: every edge goes one way
+      } else if (item_priority == nullptr) {
+        acyclic = Impl::work_graph_fifo_order(g, waiting, order);
+      } else {
+        acyclic = Impl::work_graph_order(g, waiting, item_priority, num_priorities, order);
+      }
+      if (!acyclic) {
         std::vector<std::uint8_t> left(static_cast<std::size_t>(n));
         for (std::int32_t i = 0; i < n; ++i) left[static_cast<std::size_t>(i)] = waiting[static_cast<std::size_t>(i)] > 0;
         Impl::throw_runtime_exception(Impl::work_graph_cycle_message(who, g, left));
       }
-      const int workers = m_space.concurrency();
-      if (workers > 1 && n > 0) planned = Impl::work_graph_plan_units(g, order, item_priority, workers, options.unit_size);
+      if (options.unit_size > 0) {
+        // A forced unit size: the planner has a single candidate to make.
+        if (workers > 1 && n > 0) planned = Impl::work_graph_plan_units(g, order, item_priority, workers, options.unit_size);
+      } else if (workers > 1 && n > 0) {
+        planned.push_back(Impl::work_graph_first_launch_units(g, order, item_priority, workers));
+      }
       // One worker's order: with priorities, Kahn's (which honours them exactly); without,
-      // the first schedule's units in order, or a banded level order (see
-      // Kokkos_WorkGraphAnalysis.hpp).
+      // the numbering when it is one, Kahn's order otherwise, until the second launch plans a
+      // banded level order (see Kokkos_WorkGraphAnalysis.hpp).
       if (item_priority != nullptr) {
         plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
+      } else if (planned.empty() && scan.backward && !scan.forward) {
+        std::vector<std::int32_t> reversed(static_cast<std::size_t>(n));
+        for (std::int32_t k = 0; k < n; ++k) reversed[static_cast<std::size_t>(k)] = n - 1 - k;
+        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", reversed);
+      } else if (planned.empty() && numbered) {
+        plan.order_is_identity = true;
       } else if (planned.empty()) {
-        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", Impl::work_graph_serial_order(g, order));
+        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
+      }
+      if (deferring) {
+        plan.deferred.pending = true;
+        plan.deferred.order = std::move(order);
+        plan.deferred.priority = std::move(priority);
+        plan.deferred.fingerprint = fingerprint;
+        plan.deferred.workers = workers;
       }
     } else {
       // The seed's scheduling: every item its own unit, successors straight from the graph.
@@ -481,7 +718,7 @@ class WorkGraphPolicy {
       units.succ.resize(entries.extent(0));
       for (std::int32_t i = 0; i <= n; ++i) units.row_map[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(row_map(i));
       for (std::size_t k = 0; k < entries.extent(0); ++k) units.succ[k] = static_cast<std::int32_t>(entries(k));
-      units.indegree = std::move(indegree);
+      units.indegree = std::move(scan.indegree);
       units.priority = std::move(priority);
     }
     if (planned.empty()) planned.emplace_back();  // one worker runs plan.order: nothing to schedule
@@ -489,7 +726,8 @@ class WorkGraphPolicy {
     for (auto& units : planned) schedules.emplace_back(units, num_priorities);
     plan.set_schedules(std::move(schedules));
     if (plan.has_units() && item_priority == nullptr) plan.order = plan.schedules.front().unit_items;
-    plan.state = plan.make_state(std::max(1, static_cast<int>(m_space.concurrency())));
+    plan.state = plan.make_state(workers);
+    if (cached) Cache::insert(key, fingerprint, m_plan);
   }
 
   execution_space m_space;

@@ -37,7 +37,7 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, ExecSpace> {
   void execute() const {
     if (m_policy.num_items() == 0) return;
     const auto& space = m_policy.space();
-    const WorkGraphLaunch<Policy> launch(m_policy, space.impl_thread_pool_size());
+    const WorkGraphLaunch<Policy> launch(m_policy, space.impl_thread_pool_size(), &work_graph_functor_key<Functor>);
     const Functor& f = m_functor;
     space.impl_run_on_workers([&](int rank, int size) {
       launch.run_worker(rank, size, [&f](const std::int32_t* items, std::int32_t b, std::int32_t e) {
@@ -96,7 +96,7 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, ExecSpac
     }
     const Functor& f = m_functor_reducer.get_functor();
     const auto& space = m_policy.space();
-    const WorkGraphLaunch<Policy> launch(m_policy, space.impl_thread_pool_size());
+    const WorkGraphLaunch<Policy> launch(m_policy, space.impl_thread_pool_size(), &work_graph_functor_key<Functor>);
     host_reduce(space, reducer, m_result, [&](int rank, int size, reference_type acc) {
       launch.run_worker(rank, size, [&f, &acc](const std::int32_t* items, std::int32_t b, std::int32_t e) {
         run_items(f, items, b, e, acc);

@@ -14,11 +14,15 @@
 //     DAG: a locked read-modify-write costs ~20 ns on current x86 servers, 5-20 times a cheap
 //     functor call.  The cut must keep the units' DAG parallel: candidate cuts of "banded
 //     level orders" are compared by the critical path of their units' DAG (WorkGraphPlanner).
+//     That comparison costs several passes per candidate: a policy's first launch runs the
+//     level-synchronous plan (work_graph_first_launch_units), which needs only the levels, and
+//     its second the planner's (work_graph_plan_units).
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Abort.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -42,19 +46,68 @@ struct WorkGraphHostCrs {
   std::int32_t entry(std::int64_t k) const { return static_cast<std::int32_t>(entries[k]); }
 };
 
-// Checks that the CRS is well formed and returns each item's in-degree.  `who` prefixes the
-// messages ("Kokkos::WorkGraphPolicy").
+// A fingerprint of a graph's contents, to tell a graph that is unchanged since a plan was made
+// for it (a policy rebuilt in a time-step loop reuses the plan) from one modified in place: a
+// sum over the arrays' 64-bit words of a mix of (position, word), one sum per array.  The
+// terms are independent (the compiler interleaves them), one 64x64->128-bit multiply each, so
+// a pass costs little more than reading the arrays.  Any change of a word or of its position
+// changes its term; two different graphs collide with probability about 2^-64 per array.
+struct WorkGraphFingerprint {
+  std::uint64_t row_map = 0, entries = 0;
+  friend bool operator==(const WorkGraphFingerprint&, const WorkGraphFingerprint&) = default;
+};
+
+inline std::uint64_t work_graph_words_fingerprint(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  const std::size_t words = bytes / 8;
+  auto mix = [](std::uint64_t position, std::uint64_t word) {
+    const unsigned __int128 m =
+        static_cast<unsigned __int128>(word ^ (position * 0x9E3779B97F4A7C15ull) ^ 0x632BE59BD9B4E019ull) *
+        0xD6E8FEB86659FD93ull;
+    return static_cast<std::uint64_t>(m) ^ static_cast<std::uint64_t>(m >> 64);
+  };
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < words; ++k) {
+    std::uint64_t w;
+    std::memcpy(&w, p + 8 * k, 8);
+    sum += mix(k, w);
+  }
+  if (bytes % 8 != 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p + 8 * words, bytes % 8);
+    sum += mix(words, w);
+  }
+  return sum ^ bytes;
+}
+
 template <class SizeT, class IndexT>
-std::vector<std::int32_t> work_graph_indegrees(const std::string& who, std::size_t row_map_extent,
-                                               const SizeT* row_map, std::size_t num_entries,
-                                               const IndexT* entries) {
+WorkGraphFingerprint work_graph_fingerprint(std::size_t row_map_extent, const SizeT* row_map, std::size_t num_entries,
+                                            const IndexT* entries) {
+  return {work_graph_words_fingerprint(row_map, row_map_extent * sizeof(SizeT)),
+          work_graph_words_fingerprint(entries, num_entries * sizeof(IndexT))};
+}
+
+// What one pass over the graph learns: the in-degrees, and whether every edge goes forward (or
+// every edge backward) in the numbering -- then the graph has no cycle, and the numbering is a
+// topological order.
+struct WorkGraphScan {
+  std::vector<std::int32_t> indegree;
+  bool forward = true, backward = true;
+};
+
+// Checks that the CRS is well formed and scans it (above).  `who` prefixes the messages
+// ("Kokkos::WorkGraphPolicy").
+template <class SizeT, class IndexT>
+WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent, const SizeT* row_map,
+                              std::size_t num_entries, const IndexT* entries) {
   const std::string bad = who + ": malformed graph: ";
+  WorkGraphScan scan;
   if (row_map_extent == 0) {
     if (num_entries != 0) {
       throw_runtime_exception(bad + "row_map is empty (no work items) but entries.extent(0) = " +
                               std::to_string(num_entries));
     }
-    return {};
+    return scan;
   }
   const std::int64_t n = static_cast<std::int64_t>(row_map_extent) - 1;
   if (n > work_graph_max_items) {
@@ -78,7 +131,9 @@ std::vector<std::int32_t> work_graph_indegrees(const std::string& who, std::size
     throw_runtime_exception(bad + "row_map(" + std::to_string(n) + ") = " + std::to_string(at(n)) +
                             " (the last offset) differs from entries.extent(0) = " + std::to_string(num_entries));
   }
-  std::vector<std::int32_t> indegree(static_cast<std::size_t>(n), 0);
+  scan.indegree.assign(static_cast<std::size_t>(n), 0);
+  std::int32_t* const indegree = scan.indegree.data();
+  bool forward = true, backward = true;
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t k = at(i); k < at(i + 1); ++k) {
       const auto j = entries[k];
@@ -86,10 +141,22 @@ std::vector<std::int32_t> work_graph_indegrees(const std::string& who, std::size
         throw_runtime_exception(bad + "entries(" + std::to_string(k) + ") = " + std::to_string(j) + " (in row " +
                                 std::to_string(i) + ") is outside the work items [0, " + std::to_string(n) + ")");
       }
-      ++indegree[static_cast<std::size_t>(j)];
+      forward = forward && static_cast<std::int64_t>(j) > i;
+      backward = backward && static_cast<std::int64_t>(j) < i;
+      ++indegree[j];
     }
   }
-  return indegree;
+  scan.forward = forward;
+  scan.backward = backward;
+  return scan;
+}
+
+// Checks that the CRS is well formed and returns each item's in-degree.
+template <class SizeT, class IndexT>
+std::vector<std::int32_t> work_graph_indegrees(const std::string& who, std::size_t row_map_extent,
+                                               const SizeT* row_map, std::size_t num_entries,
+                                               const IndexT* entries) {
+  return work_graph_scan(who, row_map_extent, row_map, num_entries, entries).indegree;
 }
 
 // The seed's ready queue (§2.4, §2.4.2) on the host: one array of all items, one FIFO range per
@@ -197,6 +264,64 @@ bool work_graph_order(const WorkGraphHostCrs<SizeT, IndexT>& g, std::vector<std:
   return true;
 }
 
+// Levels of a graph whose every edge goes forward (or every edge backward) in the numbering:
+// the numbering is a topological order, so one pass relaxes every edge after its source's
+// level is final.  No order is stored: the planner and the one-worker launch use the numbering.
+template <class SizeT, class IndexT>
+void work_graph_numbered_levels(const WorkGraphHostCrs<SizeT, IndexT>& g, bool forward, WorkGraphOrder& out) {
+  const auto n = static_cast<std::int32_t>(g.num_items);
+  out.order.clear();
+  out.level.assign(static_cast<std::size_t>(n), 0);
+  std::int32_t* const level = out.level.data();
+  std::int32_t top = n > 0 ? 0 : -1;
+  for (std::int32_t k = 0; k < n; ++k) {
+    const std::int32_t i = forward ? k : n - 1 - k;
+    const std::int32_t next = level[i] + 1;
+    for (std::int64_t e = g.begin(i); e < g.end(i); ++e) {
+      std::int32_t& lj = level[g.entry(e)];
+      if (lj < next) lj = next;
+    }
+    if (next - 1 > top) top = next - 1;
+  }
+  out.num_levels = top + 1;
+}
+
+// Kahn's algorithm without priorities: first in, first out, with the levels.  What the
+// planner needs of an order (any topological order will do) at the cost of a plain
+// topological sort plus one level update per edge.  Returns false on a cycle; `waiting` then
+// holds the counts of the items left.
+template <class SizeT, class IndexT>
+bool work_graph_fifo_order(const WorkGraphHostCrs<SizeT, IndexT>& g, std::vector<std::int32_t>& waiting,
+                           WorkGraphOrder& out) {
+  const auto n = static_cast<std::int32_t>(g.num_items);
+  out.order.resize(static_cast<std::size_t>(n));
+  out.level.assign(static_cast<std::size_t>(n), 0);
+  std::int32_t* const order = out.order.data();
+  std::int32_t* const level = out.level.data();
+  std::int32_t* const wait = waiting.data();
+  std::int32_t tail = 0;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (wait[i] == 0) order[tail++] = i;
+  }
+  std::int32_t top = -1;
+  for (std::int32_t head = 0; head < tail; ++head) {
+    const std::int32_t i = order[head];
+    const std::int32_t next = level[i] + 1;
+    if (next - 1 > top) top = next - 1;
+    for (std::int64_t e = g.begin(i); e < g.end(i); ++e) {
+      const std::int32_t j = g.entry(e);
+      if (level[j] < next) level[j] = next;
+      if (--wait[j] == 0) order[tail++] = j;
+    }
+  }
+  out.num_levels = top + 1;
+  if (tail != n) {
+    out.order.resize(static_cast<std::size_t>(tail));
+    return false;
+  }
+  return true;
+}
+
 inline std::string work_graph_index_list(const std::vector<std::int32_t>& items, std::size_t limit,
                                          const char* separator) {
   std::string s;
@@ -295,7 +420,7 @@ class WorkGraphPlanner {
   };
 
   WorkGraphPlanner(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o) : m_g(g), m_o(o) {
-    const auto n = static_cast<std::int32_t>(o.order.size());
+    const auto n = static_cast<std::int32_t>(g.num_items);
     bool forward = true, backward = true;
     for (std::int32_t i = 0; i < n && (forward || backward); ++i) {
       for (std::int64_t e = g.begin(i); e < g.end(i); ++e) {
@@ -308,19 +433,16 @@ class WorkGraphPlanner {
       const std::int32_t i = forward ? k : backward ? n - 1 - k : o.order[static_cast<std::size_t>(k)];
       m_position[static_cast<std::size_t>(i)] = k;
     }
-    // Items by level: a counting sort.
-    std::vector<std::int32_t> start(static_cast<std::size_t>(o.num_levels) + 1, 0);
-    for (std::int32_t i = 0; i < n; ++i) ++start[static_cast<std::size_t>(o.level[static_cast<std::size_t>(i)]) + 1];
-    for (std::size_t l = 1; l < start.size(); ++l) start[l] += start[l - 1];
-    m_level_start = start;
-    // Within a level, items are independent: a numbered graph keeps them in ascending index
-    // order (its memory order, whichever way its edges go; a unit of consecutive items runs as
-    // an index range), Kahn's order otherwise.
-    m_by_level.resize(static_cast<std::size_t>(n));
-    for (std::int32_t k = 0; k < n; ++k) {
-      const std::int32_t i = forward || backward ? k : o.order[static_cast<std::size_t>(k)];
-      m_by_level[static_cast<std::size_t>(start[static_cast<std::size_t>(o.level[static_cast<std::size_t>(i)])]++)] = i;
-    }
+    sort_by_level(forward || backward);
+  }
+
+  // For leveled() and build_leveled() only (the plan a first launch runs, right after the
+  // levels): items by level, ascending index order within a level, which is a valid order for
+  // any graph since a level's items are independent.
+  struct LevelsOnly {};
+  WorkGraphPlanner(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o, LevelsOnly)
+      : m_g(g), m_o(o), m_levels_only(true) {
+    sort_by_level(true);
   }
 
   // The banded level order with bands of 2^shift items (one_band: a single band).
@@ -412,7 +534,11 @@ class WorkGraphPlanner {
   // one, so the joins imply them all: the units' DAG stays small however dense the graph
   // (random graphs with wide levels), at the price of a barrier per level.
   Cost leveled(std::int64_t workers, std::int32_t min_chunk) {
-    m_seq = m_by_level;
+    if (m_levels_only) {
+      m_seq = std::move(m_by_level);  // no other candidate needs it
+    } else {
+      m_seq = m_by_level;
+    }
     m_begin.assign(1, 0);
     m_joins.clear();
     Cost c;
@@ -502,6 +628,25 @@ class WorkGraphPlanner {
   }
 
  private:
+  // Items by level: a counting sort.  Within a level, items are independent: a numbered graph
+  // keeps them in ascending index order (its memory order, whichever way its edges go; a unit
+  // of consecutive items runs as an index range), Kahn's order otherwise.
+  void sort_by_level(bool numbered) {
+    const auto n = static_cast<std::int32_t>(m_g.num_items);
+    const std::int32_t* const level = m_o.level.data();
+    std::vector<std::int32_t> start(static_cast<std::size_t>(m_o.num_levels) + 1, 0);
+    for (std::int32_t i = 0; i < n; ++i) ++start[static_cast<std::size_t>(level[i]) + 1];
+    for (std::size_t l = 1; l < start.size(); ++l) start[l] += start[l - 1];
+    m_level_start = start;
+    m_by_level.resize(static_cast<std::size_t>(n));
+    std::int32_t* const out = m_by_level.data();
+    std::int32_t* const next = start.data();
+    for (std::int32_t k = 0; k < n; ++k) {
+      const std::int32_t i = numbered ? k : m_o.order[static_cast<std::size_t>(k)];
+      out[next[level[i]]++] = i;
+    }
+  }
+
   // A unit's priority is its most urgent item's; a unit without items (a join) is urgent.
   void unit_priorities(const std::uint8_t* item_priority, WorkGraphUnits& out) const {
     const std::size_t m = m_begin.size() - 1;
@@ -521,6 +666,7 @@ class WorkGraphPlanner {
   std::vector<std::int32_t> m_position, m_by_level, m_level_start, m_seq, m_begin, m_unit_of, m_mark, m_joins;
   std::vector<std::uint8_t> m_breaks;
   int m_shift = one_band;
+  bool m_levels_only = false;
 };
 
 // Per unit: its first item when its items are consecutive ascending indices (the workers then
@@ -671,6 +817,21 @@ std::vector<WorkGraphUnits> work_graph_plan_units(const WorkGraphHostCrs<SizeT, 
     }
   }
   return schedules;
+}
+
+// The schedule a first launch runs on several workers, available right after the levels: the
+// level-synchronous plan (WorkGraphPlanner::leveled), which costs two passes over the items and
+// none over the edges.  The planner's comparison of candidate cuts costs several passes over
+// the graph each; only a policy (or graph) launched again gets it (WorkGraphPlan).
+template <class SizeT, class IndexT>
+WorkGraphUnits work_graph_first_launch_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o,
+                                             const std::uint8_t* item_priority, int workers) {
+  using Planner = WorkGraphPlanner<SizeT, IndexT>;
+  Planner planner(g, o, typename Planner::LevelsOnly{});
+  planner.leveled(std::max(1, workers), 256);
+  WorkGraphUnits units;
+  planner.build_leveled(item_priority, units);
+  return units;
 }
 
 // One worker's order without priorities: the banded level order with bands of 4096 items
