@@ -587,17 +587,31 @@ class TaskQueue : public TaskQueueBase {
     if (ctx != nullptr && ctx->queue == q) {
       const int c = q->cache_class(bytes);
       Slot& me = q->slot(ctx->slot);
-      if (c < cache_classes && me.cache_count[c] < q->m_cache_limit) {
+      if (c < cache_classes && q->m_cache_limit > 0) {
         FreeBlock* b = static_cast<FreeBlock*>(p);
         b->next = me.cache[c];
         me.cache[c] = b;
-        ++me.cache_count[c];
+        if (++me.cache_count[c] > q->m_cache_limit) q->return_to_pool(me, c, me.cache_count[c] / 2);
         return;
       }
     }
     q->m_pool.deallocate(p, bytes);
     q->count_pool_blocks(-1);
   }
+
+  // A full worker cache gives half its blocks back at once, so the shared block count of
+  // count_pool_blocks is touched once per batch, not once per freed task.
+  void return_to_pool(Slot& me, int c, int n) {
+    const std::size_t bytes = std::size_t(1) << (m_min_block_lg2 + static_cast<unsigned>(c));
+    for (int i = 0; i < n; ++i) {
+      FreeBlock* b = me.cache[c];
+      me.cache[c] = b->next;
+      m_pool.deallocate(b, bytes);
+    }
+    me.cache_count[c] -= n;
+    count_pool_blocks(-n);
+  }
+
 
  public:
   using execution_space = ExecSpace;
