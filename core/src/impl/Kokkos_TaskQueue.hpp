@@ -193,13 +193,14 @@ class TaskQueueBase {
     std::atomic<long> allocated{0};
     std::atomic<long> freed{0};
     std::atomic<long> handles{0};  // scheduler handles created minus destroyed here
-    // Set by the owner once it keeps no private task for the rest of the wait() (after a Low
-    // task became ready): until every worker has, a Low task may not start (see low_may_start).
-    std::atomic<bool> nothing_private{false};
     alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> respawns{0};
     std::atomic<long> aggregates{0};
     std::atomic<long> steals{0};
     std::atomic<long> spawn_failures{0};
+    // Set by the owner once it keeps no private task for the rest of the wait() (after a Low
+    // task became ready): until every worker has, a Low task may not start.  Its own line:
+    // read by other workers only while Low tasks exist.
+    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<bool> nothing_private{false};
   };
 
  private:
@@ -377,6 +378,9 @@ class TaskQueueBase {
   // next push or pop).  A Low task must not start then (seed 001 §2.3.3: ready queues are
   // ordered by priority for the whole scheduler).  Only Low starts pay for this scan.
   bool higher_than_low_ready() const {
+    // No Low task made ready in this wait(): nothing to order (and no other slot is read, so
+    // DAGs without Low tasks pay nothing).
+    if (!m_low_ready_seen.load(std::memory_order_acquire)) return false;
     for (int i = 0; i < m_workers; ++i)
       if (!m_slots[i].nothing_private.load(std::memory_order_acquire)) return true;
     for (int i = 0; i < m_slot_count; ++i)
