@@ -12,6 +12,11 @@
 //    than public ones of the same priority, so the owner's order is exactly LIFO per priority
 //    (depth-first: memory stays bounded as in a serial run); thieves take the oldest public
 //    task (the biggest piece of remaining work);
+//  * priorities hold across workers for Low tasks: once a Low task is ready, workers keep no
+//    private task (each marks its slot nothing_private), and a Low task starts only when every
+//    worker has done so and no deque holds a High or Regular task; the others are stolen
+//    first.  Until a Low task exists nothing of this is read, so DAGs without Low tasks (fib)
+//    keep the private stacks.  Between High and Regular each worker keeps its local order;
 //  * a task whose predecessor is incomplete waits in the predecessor's wait list (a lock-free
 //    LIFO through TaskBase::m_next); when a task completes, the completing worker takes its
 //    ready waiters: one of them runs next on that worker without being queued at all;
