@@ -7,12 +7,16 @@
 //                          (the TBB and OpenMP benchmarks are registered first and run first)
 //            speedup       (2-thread run) the 1-thread (Serial) time for the same n / this time
 //            METG_us       smallest task duration keeping >= 50% efficiency (stencil)
+//            low_behind_high  (priority DAG) fraction of Low tasks that started while more
+//                          High tasks were ready than the other workers could have taken and not
+//                          yet entered (goal 0: seed 001 §2.3.3 orders priorities scheduler-wide)
 //
 // Run: PerfTaskDag --kokkos-num-threads=2 [--benchmark_filter=Fib]
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_TaskScheduler.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <utility>
@@ -167,6 +171,62 @@ BENCHMARK(BM_KokkosFib<Kokkos::DefaultHostExecutionSpace>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// ---- priority-heavy DAG: every inner task spawns two High and two Low children -------------------
+void spin(long iterations);
+
+struct PriorityCounts {
+  std::atomic<long> high_spawned{0}, high_started{0}, low_started{0}, low_behind_high{0};
+  long tolerance = 0;  // High tasks taken but not yet entered: at most one per other worker
+};
+
+template <class Scheduler>
+struct PriorityNode {
+  Scheduler sched;
+  int depth;
+  bool high;
+  PriorityCounts* counts;
+  void operator()(typename Scheduler::member_type&) {
+    if (high) {
+      counts->high_started.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      const long ready = counts->high_spawned.load(std::memory_order_relaxed) -
+                         counts->high_started.load(std::memory_order_relaxed);
+      if (ready > counts->tolerance) counts->low_behind_high.fetch_add(1, std::memory_order_relaxed);
+      counts->low_started.fetch_add(1, std::memory_order_relaxed);
+    }
+    spin(200);
+    if (depth == 0) return;
+    for (int i = 0; i < 2; ++i) {
+      if (Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High),
+                             PriorityNode{sched, depth - 1, true, counts})
+              .is_null())
+        Kokkos::abort("PriorityNode: pool exhausted");
+      counts->high_spawned.fetch_add(1, std::memory_order_relaxed);
+    }
+    for (int i = 0; i < 2; ++i)
+      (void)Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low),
+                               PriorityNode{sched, depth - 1, false, counts});
+  }
+};
+
+void BM_PriorityDag(benchmark::State& state) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Scheduler = Kokkos::TaskScheduler<Space>;
+  const int depth = static_cast<int>(state.range(0));
+  Scheduler sched(Scheduler::memory_space(), 64u << 20, 64, 1024, 4096);
+  long lows = 0, behind = 0;
+  for (auto _ : state) {
+    PriorityCounts counts;
+    counts.tolerance = Space().concurrency() - 1;
+    (void)Kokkos::host_spawn(Kokkos::TaskSingle(sched), PriorityNode<Scheduler>{sched, depth, true, &counts});
+    Kokkos::wait(sched);
+    lows += counts.low_started.load();
+    behind += counts.low_behind_high.load();
+  }
+  state.counters["threads"] = Space().concurrency();
+  state.counters["low_behind_high"] = lows == 0 ? 0.0 : static_cast<double>(behind) / static_cast<double>(lows);
+}
+
 // ---- Task Bench stencil: width = threads, each task depends on 3 tasks of the previous step ----
 void spin(long iterations) {
   volatile double x = 1.0;
@@ -222,6 +282,7 @@ void BM_StencilMETG(benchmark::State& state) {
   state.counters["width"] = width;
   state.counters["METG_us"] = metg_us;  // 0: even the largest grain was below 50%
 }
+BENCHMARK(BM_PriorityDag)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StencilMETG)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace

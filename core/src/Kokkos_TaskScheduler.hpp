@@ -109,10 +109,10 @@ class BasicTaskScheduler {
     m_queue = nullptr;
   }
 
+  // A default-constructed (empty) pool is accepted (seed 001 §3.2.2): memory() is then null
+  // and every spawn or when_all gives a null future, as from a full pool.
   static void check_pool(const memory_pool& pool) {
-    if (pool.capacity() == 0)
-      Impl::throw_runtime_exception("Kokkos::TaskScheduler: the memory pool is empty (default-constructed)");
-    if (pool.max_block_size() <= sizeof(Impl::TaskBase))
+    if (pool.capacity() != 0 && pool.max_block_size() <= sizeof(Impl::TaskBase))
       Impl::throw_runtime_exception(
           "Kokkos::TaskScheduler: the memory pool is too small for even one task: its largest block is " +
           std::to_string(pool.max_block_size()) + " bytes and a task needs more than its " +
@@ -153,7 +153,42 @@ class BasicTaskScheduler {
       : BasicTaskScheduler(execution_space(), memory_pool(space, capacity, min_block, max_block, superblock)) {}
 
   bool is_null() const noexcept { return m_queue == nullptr; }
-  memory_pool* memory() const noexcept { return m_queue ? &m_queue->memory() : nullptr; }
+  // The pool tasks come from; null for an empty scheduler and for one made over a
+  // default-constructed pool (seed 001 §3.2.2).
+  memory_pool* memory() const noexcept {
+    return m_queue != nullptr && m_queue->memory().capacity() != 0 ? &m_queue->memory() : nullptr;
+  }
+
+  // ---- pool sizing queries (Kokkos 4) ---------------------------------------------------
+  // Bytes of pool block one spawn of a FunctorType task takes (0: larger than the largest
+  // block, or an empty pool).
+  template <class FunctorType>
+  std::size_t spawn_allocation_size() const {
+    using Node = Impl::TaskNode<FunctorType, typename Impl::task_functor_value<FunctorType>::type, member_type>;
+    return queue().allocation_block_size(sizeof(Node));
+  }
+  // The same, with the functor type taken from a functor (the policy only names the scheduler).
+  template <Impl::TaskKind K, class FunctorType>
+  std::size_t spawn_allocation_size(const Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>&,
+                                    const FunctorType&) const {
+    return spawn_allocation_size<FunctorType>();
+  }
+  // Bytes of pool block a when_all over `narg` futures takes.
+  std::size_t when_all_allocation_size(int narg) const {
+    return queue().allocation_block_size(aggregate_bytes(narg < 0 ? 0 : narg));
+  }
+  // The pool's capacity in bytes.
+  int allocation_capacity() const noexcept {
+    return m_queue ? static_cast<int>(m_queue->memory().capacity()) : 0;
+  }
+  // Tasks and when_all aggregates alive now (allocated, not yet freed); exact outside wait().
+  int allocated_task_count() const noexcept { return m_queue ? static_cast<int>(m_queue->allocation_count()) : 0; }
+  // The most that were alive at once since the scheduler was made.
+  int allocated_task_count_max() const noexcept {
+    return m_queue ? static_cast<int>(m_queue->allocation_count_max()) : 0;
+  }
+  // How many were allocated since the scheduler was made.
+  long allocated_task_count_accum() const noexcept { return m_queue ? m_queue->allocation_count_accum() : 0; }
   queue_type& queue() const {
     if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::queue(): the scheduler is empty (default-constructed)");
     return *m_queue;
@@ -191,6 +226,7 @@ class BasicTaskScheduler {
 
     void* p = q->allocate(sizeof(Node));
     if (p == nullptr) {  // the pool is full: a null future, nothing else changed
+      q->count_event(&Impl::TaskQueueBase::Slot::spawn_failures);
       queue_type::release_reference(dep);
       return Result();
     }
@@ -231,14 +267,22 @@ class BasicTaskScheduler {
     return impl_when_all(m_queue, n, std::forward<Generator>(generator));
   }
 
+  static constexpr std::size_t aggregate_bytes(int n) {
+    return sizeof(Impl::TaskBase) + static_cast<std::size_t>(n) * sizeof(Impl::TaskBase*);
+  }
+
   template <class Generator>
   static future_type<void> impl_when_all(queue_type* q, int n, Generator&& generator) {
     if (n <= 0) return future_type<void>();
-    const std::size_t bytes = sizeof(Impl::TaskBase) + static_cast<std::size_t>(n) * sizeof(Impl::TaskBase*);
+    const std::size_t bytes = aggregate_bytes(n);
     Impl::TaskBase* a = nullptr;
     auto make = [&](queue_type* queue) -> bool {
       void* p = queue->allocate(bytes);
-      if (p == nullptr) return false;
+      if (p == nullptr) {
+        queue->count_event(&Impl::TaskQueueBase::Slot::spawn_failures);
+        return false;
+      }
+      queue->count_event(&Impl::TaskQueueBase::Slot::aggregates);
       a = ::new (p) Impl::TaskBase();
       a->m_queue = queue;
       a->m_alloc_size = static_cast<std::uint32_t>(bytes);
@@ -328,6 +372,14 @@ class BasicTaskScheduler {
     Impl::host_task_wait(*this, *m_queue, execution_space());
   }
 };
+
+namespace Experimental {
+// One scheduler's statistics (exact outside wait()); an empty scheduler has none.
+template <class E, class K>
+TaskDagStatistics task_dag_statistics(const BasicTaskScheduler<E, K>& sched) {
+  return sched.is_null() ? TaskDagStatistics{} : sched.queue().statistics();
+}
+}  // namespace Experimental
 
 // Runs the scheduler's tasks until all of them, including those spawned by tasks, completed.
 template <class E, class K>

@@ -95,6 +95,7 @@ inline TaskBase* host_run_task(HostTaskWorker<Member>& w, TaskBase* t) {
   w.ctx.current = nullptr;
   if (t->m_respawn) {
     t->m_respawn = 0;
+    w.queue.count_respawn(w.ctx.slot);
     w.queue.schedule(t);
     return nullptr;
   }
@@ -182,7 +183,7 @@ void host_task_wait(const Scheduler& sched, Queue& queue, const ExecSpace& space
 
   const int workers = space.impl_thread_pool_size() < capacity ? space.impl_thread_pool_size() : capacity;
   const int ts0 = team_size < workers ? team_size : workers;
-  queue.set_leaders((workers + ts0 - 1) / ts0);
+  queue.set_workers(workers, (workers + ts0 - 1) / ts0, ts0);
   queue.set_waiting(true);
   space.impl_run_on_workers([&](int rank, int size) {
     if (size > capacity)

@@ -12,6 +12,11 @@
 //    than public ones of the same priority, so the owner's order is exactly LIFO per priority
 //    (depth-first: memory stays bounded as in a serial run); thieves take the oldest public
 //    task (the biggest piece of remaining work);
+//  * priorities hold across workers for Low tasks: once a Low task is ready, workers keep no
+//    private task (each marks its slot nothing_private), and a Low task starts only when every
+//    worker has done so and no deque holds a High or Regular task; the others are stolen
+//    first.  Until a Low task exists nothing of this is read, so DAGs without Low tasks (fib)
+//    keep the private stacks.  Between High and Regular each worker keeps its local order;
 //  * a task whose predecessor is incomplete waits in the predecessor's wait list (a lock-free
 //    LIFO through TaskBase::m_next); when a task completes, the completing worker takes its
 //    ready waiters: one of them runs next on that worker without being queued at all;
@@ -22,6 +27,7 @@
 //    except the task's own (and the pool's when the cache misses).
 #include <Kokkos_Abort.hpp>
 #include <impl/Kokkos_TaskBase.hpp>
+#include <impl/Kokkos_TaskStatistics.hpp>
 
 #include <atomic>
 #include <bit>
@@ -192,6 +198,14 @@ class TaskQueueBase {
     std::atomic<long> allocated{0};
     std::atomic<long> freed{0};
     std::atomic<long> handles{0};  // scheduler handles created minus destroyed here
+    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> respawns{0};
+    std::atomic<long> aggregates{0};
+    std::atomic<long> steals{0};
+    std::atomic<long> spawn_failures{0};
+    // Set by the owner once it keeps no private task for the rest of the wait() (after a Low
+    // task became ready): until every worker has, a Low task may not start.  Its own line:
+    // read by other workers only while Low tasks exist.
+    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<bool> nothing_private{false};
   };
 
  private:
@@ -200,6 +214,13 @@ class TaskQueueBase {
   std::unique_ptr<Slot[]> m_slots;
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_active{0};
   int m_leaders = 1;  // task teams of the running wait(); fewer active ones means someone is idle
+  int m_workers = 1;  // workers of the running wait()
+  // Set once a Low task became ready in this wait(): from then on workers keep no private
+  // tasks, so every ready task is stealable and a Low task starts only when no High or Regular
+  // one is ready on any worker (seed 001 §2.3.3).  Same cache line as m_active: one read.
+  std::atomic<bool> m_low_ready_seen{false};
+  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> m_pool_blocks{0};  // blocks taken from the pool
+  std::atomic<long> m_pool_blocks_max{0};
   std::atomic<bool> m_orphaned{false};
   std::atomic<bool> m_waiting{false};
 
@@ -235,6 +256,45 @@ class TaskQueueBase {
     const int i = current_slot(owner);
     Slot& s = slot(i);
     bump(d > 0 ? s.allocated : s.freed, d > 0 ? d : -d, owner);
+  }
+  // Pool blocks taken (d = 1) or given back (d = -1).  Only the pool path counts here, never
+  // the worker caches' hits, so the shared counter costs nothing on the hot path.
+  void count_pool_blocks(long d) {
+    const long held = m_pool_blocks.fetch_add(d, std::memory_order_relaxed) + d;
+    if (d > 0) {
+      long high = m_pool_blocks_max.load(std::memory_order_relaxed);
+      while (held > high && !m_pool_blocks_max.compare_exchange_weak(high, held, std::memory_order_relaxed)) {
+      }
+    }
+  }
+  // The most pool blocks the scheduler held at once since it was made: tasks and aggregates
+  // alive, plus freed blocks a worker kept for reuse (none in pools too small for the worker
+  // caches).  What the pool must hold to run the same DAG again.
+  long allocation_count_max() const { return m_pool_blocks_max.load(std::memory_order_relaxed); }
+  // Sum of one per-slot counter over every slot.
+  long sum_over_slots(std::atomic<long> Slot::*counter) const {
+    long n = 0;
+    for (int i = 0; i < m_slot_count; ++i) n += (m_slots[i].*counter).load(std::memory_order_relaxed);
+    return n;
+  }
+  // Tasks and aggregates allocated since the scheduler was made.
+  long allocation_count_accum() const { return sum_over_slots(&Slot::allocated); }
+  // This scheduler's statistics; exact whenever no wait() is running.
+  Experimental::TaskDagStatistics statistics() const {
+    Experimental::TaskDagStatistics s;
+    s.schedulers = 1;
+    s.tasks_spawned = sum_over_slots(&Slot::spawned);
+    s.respawns = sum_over_slots(&Slot::respawns);
+    s.when_all_aggregates = sum_over_slots(&Slot::aggregates);
+    s.steals = sum_over_slots(&Slot::steals);
+    s.spawn_failures = sum_over_slots(&Slot::spawn_failures);
+    s.pool_high_water = allocation_count_max();
+    return s;
+  }
+  void count_event(std::atomic<long> Slot::*counter) {
+    bool owner;
+    const int i = current_slot(owner);
+    bump(slot(i).*counter, 1, owner);
   }
   // Live tasks and aggregates; exact whenever no wait() is running.
   long allocation_count() const {
@@ -296,7 +356,43 @@ class TaskQueueBase {
   }
 
   // ---- scheduling ----------------------------------------------------------------------
-  bool some_worker_idle() const { return m_active.load(std::memory_order_relaxed) < m_leaders; }
+  // Whether workers must make every ready task stealable: someone is idle, or Low tasks exist
+  // and the priority order must hold across workers.
+  bool keep_nothing_private() const {
+    return m_active.load(std::memory_order_relaxed) < m_leaders || m_low_ready_seen.load(std::memory_order_relaxed);
+  }
+
+  static bool is_low(const TaskBase* t) { return t->m_priority == static_cast<std::uint8_t>(TaskPriority::Low); }
+
+  // The first Low task made ready switches the scheduler to public-only ready tasks.
+  void note_ready(const TaskBase* t) {
+    if (is_low(t) && !m_low_ready_seen.load(std::memory_order_relaxed))
+      m_low_ready_seen.store(true, std::memory_order_release);
+  }
+
+  // Publishes a worker's private tasks; once Low tasks exist it tells the others that it will
+  // keep none (release: its published tasks are visible to whoever reads the mark).
+  void publish_all(Slot& me) {
+    publish(me);
+    if (m_low_ready_seen.load(std::memory_order_relaxed) && !me.nothing_private.load(std::memory_order_relaxed))
+      me.nothing_private.store(true, std::memory_order_release);
+  }
+
+  // Whether a High or Regular task is ready on some worker: queued in a deque, or possibly in
+  // the private stack of a worker that has not yet noticed the Low tasks (it publishes at its
+  // next push or pop).  A Low task must not start then (seed 001 §2.3.3: ready queues are
+  // ordered by priority for the whole scheduler).  Only Low starts pay for this scan.
+  bool higher_than_low_ready() const {
+    // No Low task made ready in this wait(): nothing to order (and no other slot is read, so
+    // DAGs without Low tasks pay nothing).
+    if (!m_low_ready_seen.load(std::memory_order_acquire)) return false;
+    for (int i = 0; i < m_workers; ++i)
+      if (!m_slots[i].nothing_private.load(std::memory_order_acquire)) return true;
+    for (int i = 0; i < m_slot_count; ++i)
+      for (int p = 0; p < static_cast<int>(TaskPriority::Low); ++p)
+        if (m_slots[i].ready[p].maybe_nonempty()) return true;
+    return false;
+  }
 
   // Makes a worker's private tasks stealable.
   static void publish(Slot& me) {
@@ -306,8 +402,9 @@ class TaskQueueBase {
 
   // A ready task pushed by the leader owning slot `me`.
   void push_local(Slot& me, TaskBase* t) {
-    if (some_worker_idle()) {
-      publish(me);
+    note_ready(t);
+    if (keep_nothing_private()) {
+      publish_all(me);
       me.ready[t->m_priority].push(t);
     } else if (TaskBase* oldest = me.local[t->m_priority].push(t)) {
       me.ready[t->m_priority].push(oldest);
@@ -318,14 +415,17 @@ class TaskQueueBase {
     const TaskWorkerContext* ctx = t_task_context;
     if (ctx != nullptr && ctx->queue == this) {
       Slot& me = slot(ctx->slot);
-      if (ctx->leader)
+      if (ctx->leader) {
         push_local(me, t);
-      else
+      } else {
+        note_ready(t);
         me.ready[t->m_priority].push(t);  // leaders steal a follower's tasks
+      }
       return;
     }
     if (m_waiting.load(std::memory_order_relaxed))
       Kokkos::abort("Kokkos::TaskScheduler: a task was spawned from a thread that is not running this scheduler's tasks while wait() runs");
+    note_ready(t);
     slot(0).ready[t->m_priority].push(t);  // no worker runs: slot 0's deques are free
   }
 
@@ -397,6 +497,10 @@ class TaskQueueBase {
           return nullptr;
         }
       }
+      if (is_low(next) && higher_than_low_ready()) {
+        push_local(me, next);
+        return nullptr;
+      }
     }
     return next;
   }
@@ -410,27 +514,40 @@ class TaskQueueBase {
   }
 
   // ---- the worker loop's view ---------------------------------------------------------------
+  // Low tasks only once no High or Regular task is ready anywhere: the worker steals those
+  // first (steal() runs next) or, when they sit unpublished on a busy worker, waits for them.
   TaskBase* pop_local(int s) {
     Slot& me = slot(s);
-    if (some_worker_idle()) publish(me);
+    if (keep_nothing_private()) publish_all(me);
+    constexpr int low = static_cast<int>(TaskPriority::Low);
     for (int p = 0; p < task_priority_count; ++p) {
-      if (!me.local[p].empty()) return me.local[p].pop();
-      if (me.ready[p].owner_nonempty())
-        if (TaskBase* t = me.ready[p].pop()) return t;
+      if (p == low && higher_than_low_ready()) return nullptr;
+      TaskBase* t = nullptr;
+      if (!me.local[p].empty())
+        t = me.local[p].pop();
+      else if (me.ready[p].owner_nonempty())
+        t = me.ready[p].pop();
+      if (t != nullptr) return t;
     }
     return nullptr;
   }
   // Steals from other slots (the shared slot included), highest priority first.
   TaskBase* steal(int s, int workers) {
+    Slot& me = slot(s);
     for (int p = 0; p < task_priority_count; ++p) {
+      if (p == static_cast<int>(TaskPriority::Low) && higher_than_low_ready()) return nullptr;
       for (int k = 1; k <= workers; ++k) {
         const int v = (s + k) % workers;
         if (v == s) continue;
-        if (TaskBase* t = slot(v).ready[p].steal()) return t;
+        if (TaskBase* t = slot(v).ready[p].steal()) {
+          bump(me.steals, 1, true);
+          return t;
+        }
       }
     }
     return nullptr;
   }
+
   bool any_ready(int workers) const {
     for (int v = 0; v < workers; ++v)
       for (int p = 0; p < task_priority_count; ++p)
@@ -438,8 +555,18 @@ class TaskQueueBase {
     return false;
   }
   std::atomic<int>& active_workers() { return m_active; }
-  void set_leaders(int n) { m_leaders = n; }
-  void set_waiting(bool w) { m_waiting.store(w, std::memory_order_relaxed); }
+  // Called by the waiting host thread before the workers start: `workers` run, `leaders` of
+  // them pop tasks; a follower never keeps private tasks.
+  void set_workers(int workers, int leaders, int team_size) {
+    m_workers = workers;
+    m_leaders = leaders;
+    for (int i = 0; i < m_slot_count; ++i) m_slots[i].nothing_private.store(i % team_size != 0, std::memory_order_relaxed);
+  }
+  void set_waiting(bool w) {
+    m_waiting.store(w, std::memory_order_relaxed);
+    if (!w) m_low_ready_seen.store(false, std::memory_order_relaxed);
+  }
+  void count_respawn(int s) { bump(slot(s).respawns, 1, true); }
   bool is_waiting() const { return m_waiting.load(std::memory_order_relaxed); }
   void reclaim_deques() {
     for (int i = 0; i < m_slot_count; ++i)
@@ -469,26 +596,45 @@ class TaskQueue : public TaskQueueBase {
     if (ctx != nullptr && ctx->queue == q) {
       const int c = q->cache_class(bytes);
       Slot& me = q->slot(ctx->slot);
-      if (c < cache_classes && me.cache_count[c] < q->m_cache_limit) {
+      if (c < cache_classes && q->m_cache_limit > 0) {
         FreeBlock* b = static_cast<FreeBlock*>(p);
         b->next = me.cache[c];
         me.cache[c] = b;
-        ++me.cache_count[c];
+        if (++me.cache_count[c] > q->m_cache_limit) q->return_to_pool(me, c, me.cache_count[c] / 2);
         return;
       }
     }
     q->m_pool.deallocate(p, bytes);
+    q->count_pool_blocks(-1);
   }
+
+  // A full worker cache gives half its blocks back at once, so the shared block count of
+  // count_pool_blocks is touched once per batch, not once per freed task.
+  void return_to_pool(Slot& me, int c, int n) {
+    const std::size_t bytes = std::size_t(1) << (m_min_block_lg2 + static_cast<unsigned>(c));
+    for (int i = 0; i < n; ++i) {
+      FreeBlock* b = me.cache[c];
+      me.cache[c] = b->next;
+      m_pool.deallocate(b, bytes);
+    }
+    me.cache_count[c] -= n;
+    count_pool_blocks(-n);
+  }
+
 
  public:
   using execution_space = ExecSpace;
   using memory_pool = MemoryPool;
 
   TaskQueue(const ExecSpace& space, const MemoryPool& pool)
-      : TaskQueueBase(space.impl_thread_pool_size(), &deallocate_from_pool),
+      : TaskQueueBase((task_statistics_register_print(), space.impl_thread_pool_size()), &deallocate_from_pool),
         m_pool(pool),
-        m_min_block_lg2(static_cast<unsigned>(std::bit_width(pool.min_block_size() - 1))) {
-    const std::size_t per_class = pool.capacity() / (pool.max_block_size() * 64 * static_cast<std::size_t>(worker_capacity() + 1));
+        m_min_block_lg2(pool.capacity() == 0 ? 0u : static_cast<unsigned>(std::bit_width(pool.min_block_size() - 1))) {
+    // An empty (default-constructed) pool allocates nothing: every spawn gives a null future.
+    const std::size_t per_class =
+        pool.capacity() == 0
+            ? 0
+            : pool.capacity() / (pool.max_block_size() * 64 * static_cast<std::size_t>(worker_capacity() + 1));
     m_cache_limit = per_class > 64 ? 64 : static_cast<int>(per_class);
   }
   ~TaskQueue() {
@@ -497,12 +643,17 @@ class TaskQueue : public TaskQueueBase {
           "Kokkos::TaskScheduler: the last scheduler handle went away with tasks that were spawned but never "
           "executed; call Kokkos::wait(scheduler) first");
     for (int i = 0; i < worker_capacity(); ++i) flush_cache(i);
+    task_statistics_fold(statistics());
   }
 
   MemoryPool& memory() { return m_pool; }
 
+  // The block the pool hands out for `bytes` (what a task or aggregate of that size uses).
+  std::size_t allocation_block_size(std::size_t bytes) const { return m_pool.allocate_block_size(bytes); }
+
   // Pool memory for `bytes`, or null when the pool is full.
   void* allocate(std::size_t bytes) {
+    if (m_pool.capacity() == 0) return nullptr;
     if (bytes > m_pool.max_block_size()) {
       Kokkos::abort(
           "Kokkos::TaskScheduler: a task (or when_all aggregate) is larger than the memory pool's largest block; "
@@ -521,7 +672,10 @@ class TaskQueue : public TaskQueueBase {
       }
     }
     void* p = m_pool.allocate(bytes);
-    if (p != nullptr) count_allocation(1);
+    if (p != nullptr) {
+      count_pool_blocks(1);
+      count_allocation(1);
+    }
     return p;
   }
 
@@ -533,6 +687,7 @@ class TaskQueue : public TaskQueueBase {
       while (FreeBlock* b = s.cache[c]) {
         s.cache[c] = b->next;
         m_pool.deallocate(b, bytes);
+        count_pool_blocks(-1);
       }
       s.cache_count[c] = 0;
     }
