@@ -33,6 +33,9 @@
 #if defined(KOKKOS_ENABLE_THREADS)
 #include <Threads/Kokkos_Threads.hpp>
 #endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda.hpp>
+#endif
 #include <Kokkos_View.hpp>
 #include <Kokkos_Malloc.hpp>
 #include <Kokkos_ExecPolicy.hpp>
