@@ -132,8 +132,12 @@ class HostElementAccess {
     }
     LayoutStride layout;
     for (std::size_t r = 0; r < ARRAY_LAYOUT_MAX_RANK; ++r) {
-      layout.dimension[r] = r < R ? v.extent(r) : KOKKOS_IMPL_CTOR_DEFAULT_ARG;
-      layout.stride[r] = r < R ? v.stride(r) : 0;
+      layout.dimension[r] = KOKKOS_IMPL_CTOR_DEFAULT_ARG;
+      layout.stride[r] = 0;
+    }
+    for (std::size_t r = 0; r != R; ++r) {  // != : R may be 0, and nvcc warns about r < 0
+      layout.dimension[r] = v.extent(r);
+      layout.stride[r] = v.stride(r);
     }
     m_host = host_view(data, layout);
   }
