@@ -5,6 +5,8 @@ include(CheckCXXCompilerFlag)
 check_cxx_compiler_flag("-mavx2 -mfma" KDAG_CXX_ACCEPTS_AVX2)
 function(kdag_build_with_avx2 source)
   if(KDAG_CXX_ACCEPTS_AVX2)
-    set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma")
+    # Through nvcc (a CUDA build) the flags go to the host compiler.
+    set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+      "$<$<COMPILE_LANGUAGE:CXX>:-mavx2;-mfma>;$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-mavx2,-mfma>")
   endif()
 endfunction()

@@ -134,7 +134,7 @@ TEST(Array, BoundsCheckAborts) {
 #endif
 
 template <class Space>
-struct ArrayKernels : ::testing::Test {};
+struct ArrayKernels : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ArrayKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // An Array as a reduction value: three sums in one pass.

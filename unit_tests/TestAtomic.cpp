@@ -13,7 +13,7 @@
 namespace {
 
 template <class Space>
-struct AtomicTest : ::testing::Test {};
+struct AtomicTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(AtomicTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class T>

@@ -12,7 +12,7 @@
 namespace {
 
 template <class Space>
-struct BinSortTest : ::testing::Test {};
+struct BinSortTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(BinSortTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // A copy, never an alias (create_mirror_view of a host View is the View itself).

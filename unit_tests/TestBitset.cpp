@@ -11,7 +11,7 @@
 namespace {
 
 template <class Space>
-struct BitsetTyped : ::testing::Test {};
+struct BitsetTyped : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(BitsetTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Every thread sets the even bits and resets some of them again; each bit is changed by exactly

@@ -440,7 +440,7 @@ TEST(Complex, ReductionIdentity) {
 // ---- inside kernels, every back end ----
 
 template <class Space>
-struct ComplexKernels : ::testing::Test {};
+struct ComplexKernels : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ComplexKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ComplexKernels, SumReductions) {

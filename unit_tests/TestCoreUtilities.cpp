@@ -14,7 +14,7 @@
 namespace {
 
 template <class Space>
-struct ExecSpace : ::testing::Test {};
+struct ExecSpace : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ExecSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ExecSpace, TraitsAndTypedefs) {

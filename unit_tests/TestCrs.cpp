@@ -14,7 +14,7 @@
 namespace {
 
 template <class Space>
-struct CrsTest : ::testing::Test {};
+struct CrsTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(CrsTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 constexpr std::int32_t row_counts[] = {0, 1, 2, 3, 13, 100, 1000, 10000};
@@ -240,7 +240,7 @@ TYPED_TEST(CrsTest, TransposeRejectsEntryOutsideRows) {
 // ---- StaticCrsGraph ----------------------------------------------------------------------
 
 template <class Space>
-struct StaticCrsGraphTest : ::testing::Test {};
+struct StaticCrsGraphTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(StaticCrsGraphTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(StaticCrsGraphTest, FromRowsAndMirror) {

@@ -13,8 +13,8 @@
 namespace {
 
 template <class Space>
-struct DagBuilderTest : ::testing::Test {};
-TYPED_TEST_SUITE(DagBuilderTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct DagBuilderTest : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(DagBuilderTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using Pairs = std::vector<std::pair<std::int32_t, std::int32_t>>;
 

@@ -11,7 +11,7 @@ namespace {
 
 // ---- typed over every back end: the modify / sync / kernel / sync-back loop ------------------
 template <class Space>
-struct DualViewTyped : ::testing::Test {};
+struct DualViewTyped : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(DualViewTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(DualViewTyped, ModifySyncKernelSyncBack) {

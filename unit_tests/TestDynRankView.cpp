@@ -133,7 +133,7 @@ TEST(DynRankView, FromAndToViews) {
 }
 
 template <class Space>
-class DynRankViewSpace : public ::testing::Test {};
+class DynRankViewSpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(DynRankViewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // The rank is a run-time value: the same kernels fill a rank-1 and a rank-3 view.

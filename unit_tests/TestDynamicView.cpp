@@ -76,7 +76,7 @@ TEST(DynamicView, ChunkSizeOneAndCopiesShareTheExtent) {
 }
 
 template <class Space>
-class DynamicViewSpace : public ::testing::Test {};
+class DynamicViewSpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(DynamicViewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Fill in kernels, grow, fill the new part, then many threads add atomically to shared

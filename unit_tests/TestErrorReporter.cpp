@@ -17,7 +17,7 @@ struct Cell {
 };
 
 template <class Space>
-class ErrorReporterSpace : public ::testing::Test {};
+class ErrorReporterSpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ErrorReporterSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ErrorReporterSpace, ReportsFromKernelBelowCapacity) {

@@ -60,7 +60,7 @@ struct OldSpellingReduce {
 };
 
 template <class Space>
-struct FunctorTeamShmem : ::testing::Test {};
+struct FunctorTeamShmem : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(FunctorTeamShmem, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(FunctorTeamShmem, TeamShmemSizeIsHonouredByParallelFor) {

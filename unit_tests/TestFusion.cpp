@@ -22,7 +22,7 @@ using Kokkos::Impl::FusionFlush;
 
 template <class Space>
 struct Fusion : Kokkos::Test::FusionFixture {};
-TYPED_TEST_SUITE(Fusion, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(Fusion, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using Vec = Kokkos::View<double*, Kokkos::LayoutStride, Kokkos::HostSpace>;
 

@@ -25,7 +25,7 @@ struct FusionAlgorithms : ::testing::Test {
   }
   void TearDown() override { KE::set_fusion_enabled(true); }
 };
-TYPED_TEST_SUITE(FusionAlgorithms, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(FusionAlgorithms, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 struct Results {
   std::vector<double> x, y, z, w, s;

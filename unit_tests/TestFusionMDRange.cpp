@@ -19,7 +19,7 @@ using Kokkos::Impl::FusionConstraint;
 
 template <class Space>
 struct FusionMDRange : Kokkos::Test::FusionFixture {};
-TYPED_TEST_SUITE(FusionMDRange, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(FusionMDRange, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using Grid = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 using Rows = Kokkos::pair<std::int64_t, std::int64_t>;

@@ -272,7 +272,7 @@ TEST(Half, ReductionIdentity) {
 // ---- in kernels, every back end ----
 
 template <class Space>
-struct HalfKernels : ::testing::Test {};
+struct HalfKernels : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(HalfKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(HalfKernels, Reductions) {

@@ -64,7 +64,7 @@ void thread_copy_and_check(const Dst& dst, const Src& src) {
 }
 
 template <class Space>
-struct LocalDeepCopy : ::testing::Test {};
+struct LocalDeepCopy : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(LocalDeepCopy, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(LocalDeepCopy, TeamRanks1To3AndSeven) {

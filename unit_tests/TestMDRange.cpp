@@ -15,7 +15,7 @@
 namespace {
 
 template <class Space>
-struct MDRange : ::testing::Test {};
+struct MDRange : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(MDRange, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;

@@ -20,8 +20,8 @@
 namespace {
 
 template <class Space>
-struct MemoryPoolTest : ::testing::Test {};
-TYPED_TEST_SUITE(MemoryPoolTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct MemoryPoolTest : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(MemoryPoolTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using HostPool = Kokkos::MemoryPool<Kokkos::HostSpace>;
 

@@ -315,8 +315,8 @@ TEST(MemoryPoolStress, OneSuperblockManyThreads) {
 }
 
 template <class Space>
-struct MemoryPoolStressOn : ::testing::Test {};
-TYPED_TEST_SUITE(MemoryPoolStressOn, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct MemoryPoolStressOn : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(MemoryPoolStressOn, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Rounds of parallel_for: allocate random sizes into slots, verify, free a random subset,
 // reallocate it while other workers churn temporary blocks, verify, free everything.

@@ -13,7 +13,7 @@ namespace {
 using Kokkos::Experimental::OffsetView;
 
 template <class Space>
-class OffsetViewSpace : public ::testing::Test {};
+class OffsetViewSpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(OffsetViewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(OffsetViewSpace, Rank2RangesAndKernelAccess) {

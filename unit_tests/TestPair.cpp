@@ -115,7 +115,7 @@ struct LexicographicMax {
 };
 
 template <class Space>
-struct PairKernels : ::testing::Test {};
+struct PairKernels : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(PairKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(PairKernels, InKernelsAndAsSubviewRanges) {

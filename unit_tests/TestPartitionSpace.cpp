@@ -34,7 +34,7 @@ TEST(PartitionSpace, WorkerCountsFollowWeights) {
 }
 
 template <class Space>
-struct PartitionSpace : ::testing::Test {};
+struct PartitionSpace : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(PartitionSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(PartitionSpace, InstancesAreDistinctAndShareTheWorkers) {

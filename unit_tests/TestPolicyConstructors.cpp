@@ -47,7 +47,7 @@ static_assert(std::is_same_v<MD3::work_tag, void>);
 static_assert(Kokkos::is_execution_policy_v<MD3>);
 
 template <class Space>
-struct PolicyConstructors : ::testing::Test {};
+struct PolicyConstructors : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(PolicyConstructors, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(PolicyConstructors, RangePolicyFormsAndSetters) {

@@ -15,7 +15,7 @@ static_assert(((WIP::HintLightWeight | WIP::HintIrregular) & WIP::HintIrregular)
 static_assert(WIP::None.value == 0u && WIP::HintHeavyWeight.value == 2u && WIP::HintRegular.value == 4u);
 
 template <class Space>
-struct PolicyProperties : ::testing::Test {};
+struct PolicyProperties : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(PolicyProperties, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Policy>

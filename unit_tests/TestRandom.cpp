@@ -337,7 +337,7 @@ TYPED_TEST(RandomPoolTest, NormalMomentsAndChiSquare) {
 // ---- concurrency ------------------------------------------------------------------------
 
 template <class Space>
-struct RandomSpaceTest : ::testing::Test {};
+struct RandomSpaceTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(RandomSpaceTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Every value drawn in a parallel launch must be the next value of exactly one state's stream:

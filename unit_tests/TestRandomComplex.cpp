@@ -123,7 +123,7 @@ TEST(RandomComplex, EmptyPartRangeGivesItsStart) {
 }
 
 template <class Space>
-struct RandomComplexSpaceTest : ::testing::Test {};
+struct RandomComplexSpaceTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(RandomComplexSpaceTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class View>

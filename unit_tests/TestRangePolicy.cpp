@@ -7,7 +7,7 @@
 namespace {
 
 template <class Space>
-struct RangeFor : ::testing::Test {};
+struct RangeFor : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(RangeFor, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 struct TagA {};

@@ -10,7 +10,7 @@
 namespace {
 
 template <class Space>
-struct Reduce : ::testing::Test {};
+struct Reduce : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(Reduce, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;

@@ -10,7 +10,7 @@
 namespace {
 
 template <class Space>
-struct Reducers : ::testing::Test {};
+struct Reducers : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(Reducers, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;

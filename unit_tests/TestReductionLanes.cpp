@@ -20,7 +20,7 @@ using I64 = std::int64_t;
 using Array = Kokkos::View<double*, Kokkos::HostSpace>;
 
 template <class Space>
-struct ReductionLanes : ::testing::Test {};
+struct ReductionLanes : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ReductionLanes, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Sums v(i - first): declares that it only accumulates, so it reduces in lanes.

@@ -10,7 +10,7 @@
 namespace {
 
 template <class Space>
-struct Scan : ::testing::Test {};
+struct Scan : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(Scan, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;

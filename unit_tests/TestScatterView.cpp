@@ -79,7 +79,7 @@ void check_op() {
 }
 
 template <class Space>
-struct ScatterViewTyped : ::testing::Test {};
+struct ScatterViewTyped : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ScatterViewTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ScatterViewTyped, Sum) { check_op<TypeParam, KE::ScatterSum>(); }

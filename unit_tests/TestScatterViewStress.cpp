@@ -13,7 +13,7 @@ namespace {
 namespace KE = Kokkos::Experimental;
 
 template <class Space>
-struct ScatterViewStress : ::testing::Test {};
+struct ScatterViewStress : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ScatterViewStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Space, class SV>

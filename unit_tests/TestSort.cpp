@@ -16,7 +16,7 @@
 namespace {
 
 template <class Space>
-struct Sort : ::testing::Test {};
+struct Sort : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(Sort, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 enum class Pattern { random, few_distinct, sorted, reversed };

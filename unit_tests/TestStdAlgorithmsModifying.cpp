@@ -15,7 +15,7 @@ namespace {
 using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
-struct StdModifying : ::testing::Test {};
+struct StdModifying : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(StdModifying, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Out>

@@ -13,7 +13,7 @@ namespace {
 using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
-struct StdNonModifying : ::testing::Test {};
+struct StdNonModifying : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(StdNonModifying, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Reductions whose answer is an index: each back end joins partial results its own way.

@@ -12,7 +12,7 @@ namespace {
 using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
-struct StdNumeric : ::testing::Test {};
+struct StdNumeric : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(StdNumeric, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 struct Square {

@@ -12,7 +12,7 @@ namespace {
 using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
-struct StdTeam : ::testing::Test {};
+struct StdTeam : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(StdTeam, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 enum Result : int {

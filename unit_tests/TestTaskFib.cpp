@@ -58,8 +58,8 @@ void run_fib_range(int max_n) {
 }
 
 template <class Space>
-struct TaskFib : ::testing::Test {};
-TYPED_TEST_SUITE(TaskFib, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct TaskFib : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskFib, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(TaskFib, TaskScheduler) { run_fib_range<Kokkos::TaskScheduler<TypeParam>>(26); }
 TYPED_TEST(TaskFib, TaskSchedulerMultiple) { run_fib_range<Kokkos::TaskSchedulerMultiple<TypeParam>>(26); }

@@ -12,8 +12,8 @@
 namespace {
 
 template <class Space>
-struct TaskPriorityOrder : ::testing::Test {};
-TYPED_TEST_SUITE(TaskPriorityOrder, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct TaskPriorityOrder : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskPriorityOrder, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 struct Shared {
   int workers = 0;

@@ -11,8 +11,8 @@
 namespace {
 
 template <class Space>
-struct TaskQueries : ::testing::Test {};
-TYPED_TEST_SUITE(TaskQueries, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct TaskQueries : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskQueries, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Scheduler>
 struct Value {

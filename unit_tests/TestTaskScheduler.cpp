@@ -11,8 +11,8 @@
 namespace {
 
 template <class Space>
-struct TaskApi : ::testing::Test {};
-TYPED_TEST_SUITE(TaskApi, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct TaskApi : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskApi, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Space>
 using Sched = Kokkos::TaskScheduler<Space>;

@@ -12,8 +12,8 @@
 namespace {
 
 template <class Space>
-struct TaskStress : ::testing::Test {};
-TYPED_TEST_SUITE(TaskStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct TaskStress : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskStress, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Space>
 using Sched = Kokkos::TaskScheduler<Space>;

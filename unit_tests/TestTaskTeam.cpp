@@ -13,8 +13,8 @@
 namespace {
 
 template <class Space>
-struct TaskTeam : ::testing::Test {};
-TYPED_TEST_SUITE(TaskTeam, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct TaskTeam : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskTeam, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // The team size a TaskTeam task gets on `Space`.
 template <class Space>

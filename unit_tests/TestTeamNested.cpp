@@ -11,7 +11,7 @@
 namespace {
 
 template <class Space>
-struct TeamNested : ::testing::Test {};
+struct TeamNested : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(TeamNested, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // The team sizes a back end can run: 1, 2 when it has two threads, and AUTO (size 0 here).

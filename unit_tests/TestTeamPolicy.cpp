@@ -14,7 +14,7 @@
 namespace {
 
 template <class Space>
-struct TeamPolicyTest : ::testing::Test {};
+struct TeamPolicyTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(TeamPolicyTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Skips a test needing `team_size` threads per team when the back end has fewer.

@@ -9,7 +9,7 @@
 namespace {
 
 template <class Space>
-struct TeamScratch : ::testing::Test {};
+struct TeamScratch : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(TeamScratch, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Space>

@@ -33,7 +33,7 @@ struct Occupancy {
 };
 
 template <class Space>
-struct UniqueTokenTest : ::testing::Test {};
+struct UniqueTokenTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(UniqueTokenTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(UniqueTokenTest, SizesFollowKokkos) {

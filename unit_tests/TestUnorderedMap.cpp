@@ -11,7 +11,7 @@
 namespace {
 
 template <class Space>
-struct UnorderedMapTyped : ::testing::Test {};
+struct UnorderedMapTyped : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(UnorderedMapTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 // Every key inserted by four items: one success each, the rest existing; the value kept is the

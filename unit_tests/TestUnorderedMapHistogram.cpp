@@ -56,7 +56,7 @@ void expect_matches(const Histogram& h, const Reference& ref) {
 }
 
 template <class Space>
-struct UnorderedMapHistogramTest : ::testing::Test {};
+struct UnorderedMapHistogramTest : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(UnorderedMapHistogramTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(UnorderedMapHistogramTest, MatchesTheReferenceAfterConcurrentInserts) {

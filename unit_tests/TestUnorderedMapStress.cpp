@@ -11,7 +11,7 @@
 namespace {
 
 template <class Space>
-struct UnorderedMapStress : ::testing::Test {};
+struct UnorderedMapStress : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(UnorderedMapStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(UnorderedMapStress, RandomKeysCountsAndRehash) {

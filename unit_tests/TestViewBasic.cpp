@@ -487,7 +487,7 @@ TEST(ViewBasic, AccessAndBracket) {
 
 // ---------------------------------------------------------------------------------------------
 template <class Space>
-class ViewSpaceTest : public ::testing::Test {};
+class ViewSpaceTest : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ViewSpaceTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ViewSpaceTest, FillInParallel) {

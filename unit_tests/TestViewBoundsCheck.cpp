@@ -36,7 +36,7 @@ TEST(ViewBoundsCheckDeath, BracketAccessAndSubview) {
 }
 
 template <class Space>
-class BoundsCheckSpace : public ::testing::Test {};
+class BoundsCheckSpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(BoundsCheckSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(BoundsCheckSpace, InsideParallelFor) {

@@ -248,7 +248,7 @@ TEST(ViewCopy, Realloc) {
 }
 
 template <class Space>
-class ViewCopySpace : public ::testing::Test {};
+class ViewCopySpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(ViewCopySpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ViewCopySpace, DeviceToHostRoundTrip) {

@@ -257,7 +257,7 @@ TEST(ViewSubviewDeath, OutOfRange) {
 }
 
 template <class Space>
-class SubviewSpace : public ::testing::Test {};
+class SubviewSpace : public Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(SubviewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(SubviewSpace, WriteThroughSubviewsInParallel) {

@@ -19,8 +19,8 @@
 namespace {
 
 template <class Space>
-struct WorkGraph : ::testing::Test {};
-TYPED_TEST_SUITE(WorkGraph, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct WorkGraph : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(WorkGraph, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using Options = Kokkos::Experimental::WorkGraphOptions;
 using Edges = Kokkos::Test::WorkGraphEdges;

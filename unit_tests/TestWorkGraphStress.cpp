@@ -20,8 +20,8 @@
 namespace {
 
 template <class Space>
-struct WorkGraphStress : ::testing::Test {};
-TYPED_TEST_SUITE(WorkGraphStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+struct WorkGraphStress : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(WorkGraphStress, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using Options = Kokkos::Experimental::WorkGraphOptions;
 using Edges = Kokkos::Test::WorkGraphEdges;

@@ -43,13 +43,41 @@ template <class T>
 struct is_space
     : std::bool_constant<is_execution_space_v<T> || is_memory_space_v<T> || is_device<T>::value> {};
 
-// Memory space accessibility, as Kokkos spells it.
+namespace Impl {
+// Whether code running where memory space Access lives reaches memory in Space (accessible), and
+// whether a View of Access may be assigned one of Space (assignable), as Kokkos'
+// MemorySpaceAccess.  Host-accessible memory reaches host-accessible memory; a device back end
+// specialises the pairs that involve its spaces.
+template <class Access, class Space>
+struct MemorySpaceAccess {
+  static constexpr bool accessible =
+      std::is_same_v<Access, Space> || (Access::is_host_accessible && Space::is_host_accessible);
+  static constexpr bool assignable = std::is_same_v<Access, Space>;
+};
+
+// The memory space of the execution space of a space (or of a Device): where the code that
+// accesses runs.
+template <class Space, class = void>
+struct AccessingMemorySpace {
+  using type = typename Space::memory_space;
+};
+template <class Space>
+struct AccessingMemorySpace<Space, std::void_t<typename Space::execution_space::memory_space>> {
+  using type = typename Space::execution_space::memory_space;
+};
+}  // namespace Impl
+
+// Memory space accessibility, as Kokkos spells it: can code running in AccessSpace's execution
+// space reach memory of MemorySpace, and may a View of AccessSpace's memory space be assigned one
+// of MemorySpace.
 template <class AccessSpace, class MemorySpace>
 struct SpaceAccessibility {
   static constexpr bool accessible =
       std::is_same_v<typename AccessSpace::memory_space, MemorySpace> ||
-      (AccessSpace::memory_space::is_host_accessible && MemorySpace::is_host_accessible);
-  static constexpr bool assignable = std::is_same_v<typename AccessSpace::memory_space, MemorySpace>;
+      Impl::MemorySpaceAccess<typename Impl::AccessingMemorySpace<AccessSpace>::type, MemorySpace>::accessible;
+  static constexpr bool assignable =
+      std::is_same_v<typename AccessSpace::memory_space, MemorySpace> ||
+      Impl::MemorySpaceAccess<typename AccessSpace::memory_space, MemorySpace>::assignable;
   static constexpr bool deepcopy = true;
 };
 

@@ -33,6 +33,9 @@
 #if defined(KOKKOS_ENABLE_THREADS)
 #include <Threads/Kokkos_Threads.hpp>
 #endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda.hpp>
+#endif
 #include <Kokkos_View.hpp>
 #include <Kokkos_Malloc.hpp>
 #include <Kokkos_ExecPolicy.hpp>
@@ -42,6 +45,9 @@
 #include <Kokkos_Half.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <Cuda/Kokkos_Cuda_Parallel.hpp>
+#endif
 #include <Kokkos_MemoryPool.hpp>
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>

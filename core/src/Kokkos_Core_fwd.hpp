@@ -21,8 +21,16 @@ class OpenMP;
 #if defined(KOKKOS_ENABLE_THREADS)
 class Threads;
 #endif
+#if defined(KOKKOS_ENABLE_CUDA)
+class Cuda;
+class CudaSpace;
+class CudaUVMSpace;
+class CudaHostPinnedSpace;
+#endif
 
-#if defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_OPENMP)
+#if defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_CUDA)
+using DefaultExecutionSpace = Cuda;
+#elif defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_OPENMP)
 using DefaultExecutionSpace = OpenMP;
 #elif defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS)
 using DefaultExecutionSpace = Threads;

@@ -40,3 +40,8 @@ inline constexpr bool has_shared_host_pinned_space = true;
 #endif
 
 }  // namespace Kokkos
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// SharedSpace and SharedHostPinnedSpace are CUDA's managed and pinned spaces there.
+#include <Cuda/Kokkos_CudaSpace.hpp>
+#endif

@@ -72,7 +72,14 @@
 
 #define KOKKOS_FUNCTION KOKKOS_IMPL_HOST_DEVICE
 #define KOKKOS_INLINE_FUNCTION KOKKOS_IMPL_HOST_DEVICE inline
+// nvcc derives the execution space of a function defaulted on its first declaration from the
+// members it calls and ignores (with warning #20012) an explicit __host__ __device__ there; as
+// in Kokkos, the macro then says nothing.
+#if defined(__NVCC__)
+#define KOKKOS_DEFAULTED_FUNCTION
+#else
 #define KOKKOS_DEFAULTED_FUNCTION KOKKOS_IMPL_HOST_DEVICE
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define KOKKOS_FORCEINLINE_FUNCTION KOKKOS_IMPL_HOST_DEVICE inline __attribute__((always_inline))
 // For a loop that calls a functor: out of line, it is compiled on its own, where the functor

@@ -70,6 +70,9 @@ std::vector<ExecSpace> partition(const ExecSpace& space, const std::vector<doubl
     for (int workers : partition_worker_counts(space.impl_thread_pool_size(), weights)) {
       instances.push_back(space.impl_create_partition(workers));
     }
+  } else if constexpr (requires { space.impl_create_instance(); }) {
+    // A GPU back end: each partition is an instance of its own (a new stream).
+    for (std::size_t i = 0; i < weights.size(); ++i) instances.push_back(space.impl_create_instance());
   } else {
     instances.assign(weights.size(), space);
   }

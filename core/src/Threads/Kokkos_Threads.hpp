@@ -44,7 +44,10 @@ class Threads {
   friend bool operator==(const Threads& a, const Threads& b) { return a.m_instance_id == b.m_instance_id; }
   // The calling worker's rank in the pool it runs in (0 outside a launch), and the default pool's
   // size.
-  KOKKOS_INLINE_FUNCTION static int impl_hardware_thread_id() noexcept { return impl_thread_pool_rank(); }
+  KOKKOS_INLINE_FUNCTION static int impl_hardware_thread_id() noexcept {
+    KOKKOS_IF_ON_HOST((return impl_thread_pool_rank();))
+    KOKKOS_IF_ON_DEVICE((return 0;))
+  }
   static int impl_max_hardware_threads() noexcept { return s_pool ? s_pool->size() : 1; }
   // A partition owns a pool of its own `workers` threads (the caller is worker 0, so a one-worker
   // partition runs on the thread that launches on it); the pool ends with the last copy.

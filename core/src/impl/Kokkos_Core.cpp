@@ -2,6 +2,9 @@
 #include <Kokkos_Core.hpp>
 #include <impl/Kokkos_Topology.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda_Instance.hpp>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +60,9 @@ void print_help(std::ostream& os) {
         "  --kokkos-help                  print this message\n"
         "  --kokkos-num-threads=INT       number of host threads (env KOKKOS_NUM_THREADS)\n"
         "  --kokkos-device-id=INT         device to use (env KOKKOS_DEVICE_ID)\n"
+        "  --kokkos-map-device-id-by=mpi_rank|random\n"
+        "                                 device choice without a device id (env KOKKOS_MAP_DEVICE_ID_BY;\n"
+        "                                 default mpi_rank: node-local MPI rank modulo the device count)\n"
         "  --kokkos-task-team-size=INT    threads per task team (env KOKKOS_TASK_TEAM_SIZE;\n"
         "                                 default: hardware threads per core)\n"
         "  --kokkos-bind-threads=BOOL     bind host workers to processing units (env KOKKOS_BIND_THREADS;\n"
@@ -145,6 +151,9 @@ void initialize_internal(InitializationSettings settings) {
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
   Threads::impl_initialize(settings);
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  Cuda::impl_initialize(settings);
 #endif
 
   const int host_threads = DefaultHostExecutionSpace::concurrency();
@@ -238,6 +247,9 @@ void finalize() {
     hook();
   }
   Tools::Impl::finalize_tools();
+#if defined(KOKKOS_ENABLE_CUDA)
+  Cuda::impl_finalize();
+#endif
 #if defined(KOKKOS_ENABLE_THREADS)
   Threads::impl_finalize();
 #endif
@@ -274,6 +286,9 @@ void Impl::fence_backends(const char* label) {
 #if defined(KOKKOS_ENABLE_THREADS)
   fence_all_instances<Threads>(label);
 #endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  fence_all_instances<Cuda>(label);
+#endif
 }
 
 void print_configuration(std::ostream& os, bool verbose) {
@@ -309,6 +324,13 @@ void print_configuration(std::ostream& os, bool verbose) {
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
     Threads().print_configuration(os, verbose);
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (Impl::cuda_device_available()) {
+      Cuda().print_configuration(os, verbose);
+    } else {
+      os << "  Cuda: no usable GPU: " << Impl::cuda_device_error() << '\n';
+    }
 #endif
   }
 }

@@ -55,7 +55,7 @@ struct HostMDRangeTiles {
       // The innermost loop: a plain counted loop the compiler can vectorise.
       for (I i = lo[d]; i < hi[d]; ++i) {
         idx[d] = i;
-        invoke_functor<Tag>(f, static_cast<const I>(idx[D])..., extra...);
+        invoke_functor<Tag>(f, static_cast<I>(idx[D])..., extra...);
       }
     } else {
       for (I i = lo[d]; i < hi[d]; ++i) {

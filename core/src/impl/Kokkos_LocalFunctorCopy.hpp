@@ -10,8 +10,9 @@ namespace Kokkos::Impl {
 // the Views alive for the whole call), which tells the compiler the loop's stores cannot change
 // the functor, so its members stay in registers; reading them through `kept` reloads them
 // after every store through a View.
+// Host patterns only (it calls std::memcpy); a device kernel gets its own copy of the functor.
 template <class Functor, class Body>
-KOKKOS_FORCEINLINE_FUNCTION void with_local_functor_copy(const Functor& kept, const Body& body) {
+[[gnu::always_inline]] inline void with_local_functor_copy(const Functor& kept, const Body& body) {
   if constexpr (sizeof(Functor) <= 512) {
     union Shallow {
       Functor f;

@@ -152,6 +152,9 @@ struct PolicyTraits {
 };
 
 // Calls f(i...) or f(Tag{}, i...): the one place that knows how work tags are passed.
+// Host back ends also run functors whose operator() is host-only (a lambda without
+// KOKKOS_LAMBDA): nvcc checks only the instantiations device code uses.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Tag, class F, class... Args>
 KOKKOS_FORCEINLINE_FUNCTION void invoke_functor(const F& f, Args&&... args) {
   if constexpr (std::is_void_v<Tag>) {

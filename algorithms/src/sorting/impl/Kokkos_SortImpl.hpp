@@ -126,7 +126,7 @@ class ContiguousSortData {
     if (m_copy.data() != nullptr) copy(m_copy, m_view);
   }
 
- private:
+  // Public only because nvcc refuses a KOKKOS_LAMBDA in a private member function.
   template <class Src, class Dst>
   void copy(const Src& src, const Dst& dst) const {
     parallel_for(
@@ -135,6 +135,7 @@ class ContiguousSortData {
     m_exec.fence("Kokkos::sort: contiguous copy");
   }
 
+ private:
   ExecutionSpace m_exec;
   ViewType m_view;
   View<value_type*, HostSpace> m_copy;

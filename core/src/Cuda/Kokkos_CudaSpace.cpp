@@ -1,0 +1,124 @@
+#include <Cuda/Kokkos_CudaSpace.hpp>
+#include <Cuda/Kokkos_Cuda.hpp>
+#include <Cuda/Kokkos_Cuda_Instance.hpp>
+#include <impl/Kokkos_Profiling.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace Kokkos {
+namespace {
+
+// "10 TiB" / "1.5 GiB" / "100 B": sizes as people read them.
+std::string human_bytes(std::size_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 6) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[64];
+  if (unit == 0 || value == static_cast<double>(static_cast<std::size_t>(value))) {
+    std::snprintf(text, sizeof text, "%.0f %s", value, units[unit]);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+  }
+  return text;
+}
+
+// Kokkos::CudaSpace::allocate("x", 10 TiB) failed: cudaErrorMemoryAllocation: out of memory
+// (10995116277760 bytes; cudaMallocAsync)
+[[noreturn]] void throw_allocation_error(const char* space_class, const char* label, std::size_t bytes,
+                                         cudaError_t err, const char* call) {
+  (void)cudaGetLastError();
+  throw std::runtime_error(std::string("Kokkos::") + space_class + "::allocate(\"" + (label ? label : "") + "\", " +
+                           human_bytes(bytes) + ") failed: " + cudaGetErrorName(err) + ": " +
+                           cudaGetErrorString(err) + " (" + std::to_string(bytes) + " bytes; " + call + ")");
+}
+
+template <class Space>
+void* report_allocation(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) {
+  Tools::Impl::report_allocation(Space::name(), label, ptr, logical_bytes > 0 ? logical_bytes : bytes);
+  return ptr;
+}
+
+template <class Space>
+void report_deallocation(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) {
+  Tools::Impl::report_deallocation(Space::name(), label, ptr, logical_bytes > 0 ? logical_bytes : bytes);
+}
+
+void* cuda_space_allocate(Impl::CudaInternal& instance, const char* label, std::size_t bytes) {
+  void* ptr = nullptr;
+  if (instance.m_memoryPoolsSupported) {
+    const cudaError_t err = cudaMallocAsync(&ptr, bytes, instance.m_stream);
+    if (err != cudaSuccess) throw_allocation_error("CudaSpace", label, bytes, err, "cudaMallocAsync");
+  } else {
+    const cudaError_t err = cudaMalloc(&ptr, bytes);
+    if (err != cudaSuccess) throw_allocation_error("CudaSpace", label, bytes, err, "cudaMalloc");
+  }
+  return ptr;
+}
+
+}  // namespace
+
+void* CudaSpace::allocate(const char* label, std::size_t bytes, std::size_t logical_bytes) const {
+  Impl::cuda_require_device("Kokkos::CudaSpace::allocate");
+  if (bytes == 0) return report_allocation<CudaSpace>(label, nullptr, 0, logical_bytes);
+  Impl::CudaInternal& instance = Impl::CudaInternal::singleton();
+  void* ptr = cuda_space_allocate(instance, label, bytes);
+  // Usable from every stream once this returns.
+  if (instance.m_memoryPoolsSupported) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(instance.m_stream));
+  return report_allocation<CudaSpace>(label, ptr, bytes, logical_bytes);
+}
+
+void* CudaSpace::allocate(const Cuda& exec, const char* label, std::size_t bytes, std::size_t logical_bytes) const {
+  Impl::cuda_require_device("Kokkos::CudaSpace::allocate");
+  if (bytes == 0) return report_allocation<CudaSpace>(label, nullptr, 0, logical_bytes);
+  void* ptr = cuda_space_allocate(*exec.impl_internal_space_instance(), label, bytes);
+  return report_allocation<CudaSpace>(label, ptr, bytes, logical_bytes);
+}
+
+// Kernels on any stream may still use the memory: the device finishes them first.
+void CudaSpace::deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) const {
+  report_deallocation<CudaSpace>(label, ptr, bytes, logical_bytes);
+  if (ptr == nullptr) return;
+  KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaDeviceSynchronize());
+  KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaFree(ptr));
+}
+
+void* CudaUVMSpace::allocate(const char* label, std::size_t bytes, std::size_t logical_bytes) const {
+  Impl::cuda_require_device("Kokkos::CudaUVMSpace::allocate");
+  if (bytes == 0) return report_allocation<CudaUVMSpace>(label, nullptr, 0, logical_bytes);
+  void* ptr = nullptr;
+  const cudaError_t err = cudaMallocManaged(&ptr, bytes, cudaMemAttachGlobal);
+  if (err != cudaSuccess) throw_allocation_error("CudaUVMSpace", label, bytes, err, "cudaMallocManaged");
+  return report_allocation<CudaUVMSpace>(label, ptr, bytes, logical_bytes);
+}
+
+void CudaUVMSpace::deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) const {
+  report_deallocation<CudaUVMSpace>(label, ptr, bytes, logical_bytes);
+  if (ptr == nullptr) return;
+  KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaDeviceSynchronize());
+  KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaFree(ptr));
+}
+
+void* CudaHostPinnedSpace::allocate(const char* label, std::size_t bytes, std::size_t logical_bytes) const {
+  Impl::cuda_require_device("Kokkos::CudaHostPinnedSpace::allocate");
+  if (bytes == 0) return report_allocation<CudaHostPinnedSpace>(label, nullptr, 0, logical_bytes);
+  void* ptr = nullptr;
+  const cudaError_t err = cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault);
+  if (err != cudaSuccess) throw_allocation_error("CudaHostPinnedSpace", label, bytes, err, "cudaHostAlloc");
+  return report_allocation<CudaHostPinnedSpace>(label, ptr, bytes, logical_bytes);
+}
+
+void CudaHostPinnedSpace::deallocate(const char* label, void* ptr, std::size_t bytes,
+                                     std::size_t logical_bytes) const {
+  report_deallocation<CudaHostPinnedSpace>(label, ptr, bytes, logical_bytes);
+  if (ptr == nullptr) return;
+  KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaDeviceSynchronize());
+  KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaFreeHost(ptr));
+}
+
+}  // namespace Kokkos

@@ -1,0 +1,183 @@
+// The CUDA back end against the bare CUDA runtime and CUB, each pair measured interleaved in the
+// same run (built only with Kokkos_ENABLE_CUDA; every benchmark skips, naming why, where no GPU
+// is visible):
+//
+//   Cuda/LaunchLatency  an empty parallel_for on one index, 100 back-to-back launches then a
+//                       fence  vs  an empty kernel<<<1, 1>>> the same way on the same stream.
+//                       Counters: us_per_launch, bare_us_per_launch, ratio_to_bare (goal <= 1.2).
+//   Cuda/StreamTriad    a(i) = b(i) + s * c(i) over three CudaSpace Views of 2^27 doubles
+//                       vs  cudaMemcpy device-to-device of 2^27 doubles.
+//                       Counters: triad_GBs, memcpy_GBs (bytes read + written per second),
+//                       ratio_to_memcpy (goal >= 0.9).
+//   Cuda/ReduceSum      parallel_reduce sum of 2^27 doubles into a host double  vs
+//                       cub::DeviceReduce::Sum into device memory, then copied to the host.
+//                       Counters: reduce_us, cub_us, ratio_to_cub (goal <= 1.1).
+#include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
+#include "PerfInterleaved.hpp"
+
+#include <cub/device/device_reduce.cuh>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Array = Kokkos::View<double*, Kokkos::CudaSpace>;
+constexpr std::int64_t stream_length = std::int64_t(1) << 27;
+
+// Why nothing can be measured here; empty when a GPU is usable.
+const std::string& gpu_unavailable_reason() {
+  static const std::string reason = [] {
+    try {
+      Kokkos::Impl::cuda_require_device("PerfCuda");
+      return std::string();
+    } catch (const std::runtime_error& e) {
+      return std::string("no GPU visible: ") + e.what();
+    }
+  }();
+  return reason;
+}
+
+bool skip_without_gpu(benchmark::State& state) {
+  if (gpu_unavailable_reason().empty()) return false;
+  state.SkipWithError(gpu_unavailable_reason().c_str());
+  return true;
+}
+
+__global__ void empty_kernel() {}
+
+constexpr int launches_per_sample = 100;
+
+void kokkos_empty_launches(const Kokkos::Cuda& exec) {
+  for (int l = 0; l < launches_per_sample; ++l) {
+    Kokkos::parallel_for("empty", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, 1), KOKKOS_LAMBDA(std::int64_t){});
+  }
+  exec.fence("PerfCuda: empty launches");
+}
+
+void bare_empty_launches(cudaStream_t stream) {
+  for (int l = 0; l < launches_per_sample; ++l) empty_kernel<<<1, 1, 0, stream>>>();
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+}
+
+void LaunchLatency(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const Kokkos::Cuda exec;
+  const cudaStream_t stream = exec.cuda_stream();
+  std::vector<double> m;
+  for (auto _ : state) {
+    m = perf::interleaved_medians(50, {[&] { kokkos_empty_launches(exec); }, [&] { bare_empty_launches(stream); }});
+  }
+  state.counters["us_per_launch"] = 1e6 * m[0] / launches_per_sample;
+  state.counters["bare_us_per_launch"] = 1e6 * m[1] / launches_per_sample;
+  state.counters["ratio_to_bare"] = m[0] / m[1];
+}
+
+void fill(const Kokkos::Cuda& exec, const Array& v, double scale) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, v.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i) { v(i) = scale * double(i % 1000); });
+}
+
+void triad(const Kokkos::Cuda& exec, const Array& a, const Array& b, const Array& c, double s) {
+  Kokkos::parallel_for(
+      "triad", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, a.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i) { a(i) = b(i) + s * c(i); });
+  exec.fence("PerfCuda: triad");
+}
+
+void StreamTriad(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const Kokkos::Cuda exec;
+  const cudaStream_t stream = exec.cuda_stream();
+  const Array a(Kokkos::view_alloc(exec, "a", Kokkos::WithoutInitializing), stream_length);
+  const Array b(Kokkos::view_alloc(exec, "b", Kokkos::WithoutInitializing), stream_length);
+  const Array c(Kokkos::view_alloc(exec, "c", Kokkos::WithoutInitializing), stream_length);
+  fill(exec, b, 1.0);
+  fill(exec, c, 2.0);
+  constexpr double s = 3.0;
+  const std::size_t bytes = sizeof(double) * std::size_t(stream_length);
+  auto memcpy_d2d = [&] {
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpyAsync(a.data(), b.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+  };
+  std::vector<double> m;
+  for (auto _ : state) m = perf::interleaved_medians(10, {[&] { triad(exec, a, b, c, s); }, memcpy_d2d});
+
+  // The last variant run may be either: run the triad once more and check one element.
+  triad(exec, a, b, c, s);
+  double probe = 0;
+  const std::int64_t at = stream_length - 1;
+  Kokkos::deep_copy(probe, Kokkos::subview(a, at));
+  if (probe != 1.0 * double(at % 1000) + s * 2.0 * double(at % 1000)) {
+    return state.SkipWithError("the triad computed a wrong value");
+  }
+  const double triad_gbs = 3.0 * double(bytes) / m[0] / 1e9;
+  const double memcpy_gbs = 2.0 * double(bytes) / m[1] / 1e9;
+  state.counters["triad_GBs"] = triad_gbs;
+  state.counters["memcpy_GBs"] = memcpy_gbs;
+  state.counters["ratio_to_memcpy"] = triad_gbs / memcpy_gbs;
+}
+
+double kokkos_sum(const Kokkos::Cuda& exec, const Array& x) {
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      "sum", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, x.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i, double& acc) { acc += x(i); }, sum);
+  return sum;
+}
+
+// CUB's device-wide sum with its temporary storage allocated once, as a CUB user would.
+struct CubSum {
+  cudaStream_t stream;
+  const double* in;
+  int n;
+  Kokkos::View<double, Kokkos::CudaSpace> out{"cub_out"};
+  Kokkos::View<unsigned char*, Kokkos::CudaSpace> temp;
+
+  CubSum(cudaStream_t s, const Array& x) : stream(s), in(x.data()), n(static_cast<int>(x.extent(0))) {
+    std::size_t temp_bytes = 0;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out.data(), n, stream));
+    temp = Kokkos::View<unsigned char*, Kokkos::CudaSpace>("cub_temp", temp_bytes);
+  }
+  double operator()() const {
+    std::size_t temp_bytes = temp.extent(0);
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in, out.data(), n, stream));
+    double sum = 0;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpyAsync(&sum, out.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+    return sum;
+  }
+};
+
+void ReduceSum(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const Kokkos::Cuda exec;
+  const Array x(Kokkos::view_alloc(exec, "x", Kokkos::WithoutInitializing), stream_length);
+  fill(exec, x, 0.5);
+  exec.fence("PerfCuda: fill");
+  const CubSum cub_sum(exec.cuda_stream(), x);
+
+  // Same value up to rounding, or the comparison means nothing.
+  const double ours = kokkos_sum(exec, x), theirs = cub_sum();
+  if (std::abs(ours - theirs) > 1e-9 * std::abs(theirs)) return state.SkipWithError("parallel_reduce and CUB disagree");
+
+  std::vector<double> m;
+  for (auto _ : state) {
+    m = perf::interleaved_medians(
+        20, {[&] { benchmark::DoNotOptimize(kokkos_sum(exec, x)); }, [&] { benchmark::DoNotOptimize(cub_sum()); }});
+  }
+  state.counters["reduce_us"] = 1e6 * m[0];
+  state.counters["cub_us"] = 1e6 * m[1];
+  state.counters["ratio_to_cub"] = m[0] / m[1];
+}
+
+BENCHMARK(LaunchLatency)->Name("Cuda/LaunchLatency")->Iterations(1)->UseRealTime();
+BENCHMARK(StreamTriad)->Name("Cuda/StreamTriad")->Iterations(1)->UseRealTime();
+BENCHMARK(ReduceSum)->Name("Cuda/ReduceSum")->Iterations(1)->UseRealTime();
+
+}  // namespace
