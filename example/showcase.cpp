@@ -20,7 +20,7 @@
 
 namespace {
 
-using Space = Kokkos::DefaultExecutionSpace;
+using Space = Kokkos::DefaultHostExecutionSpace;
 
 long fibonacci_by_iteration(long n) {
   long a = 0, b = 1;
@@ -60,8 +60,8 @@ bool work_dag(int side) {
   const Policy policy(dag.build());
   const double build = timer.seconds();
 
-  Kokkos::View<double*> grid("grid", n), reference("reference", n);
-  auto step = [side](const Kokkos::View<double*>& g, int i, int j) {
+  Kokkos::View<double*, Kokkos::HostSpace> grid("grid", n), reference("reference", n);
+  auto step = [side](const Kokkos::View<double*, Kokkos::HostSpace>& g, int i, int j) {
     const double up = i > 0 ? g((i - 1) * side + j) : 1.0, left = j > 0 ? g(i * side + j - 1) : 1.0;
     g(i * side + j) = 0.5 * (up + left) + 1e-3 * ((i * 31 + j * 17) % 7);
   };

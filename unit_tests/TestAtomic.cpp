@@ -14,7 +14,7 @@ namespace {
 
 template <class Space>
 struct AtomicTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(AtomicTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(AtomicTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class T>
 std::string type_name() {

@@ -118,7 +118,7 @@ TEST(DynRankViewMirror, CopyPathKeepsRankExtentsLayoutAndContents) {
 }
 
 TEST(DynRankViewMirror, CopyPathOfAStridedSubview) {
-  DynRankView<double> big("big", 5, 6);
+  DynRankView<double, Kokkos::HostSpace> big("big", 5, 6);
   fill_by_position(big);
   auto column = Kokkos::subdynrankview(big, Kokkos::ALL, 4);  // LayoutStride, rank 1
   using Mirror = Kokkos::Impl::DynRankMirror<Kokkos::HostSpace, double, Kokkos::LayoutStride>;

@@ -11,7 +11,7 @@ namespace {
 
 template <class Space>
 struct Reduce : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(Reduce, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(Reduce, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;
 
@@ -62,7 +62,8 @@ TYPED_TEST(Reduce, OffsetAndNegativeRanges) {
   EXPECT_EQ(si, 145);
 }
 
-TYPED_TEST(Reduce, IntegralCountForm) {
+TEST(ReduceDefaultSpace, IntegralCountForm) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   I64 s = 0;
   Kokkos::parallel_reduce(1000, KOKKOS_LAMBDA(I64 i, I64 & v) { v += i; }, s);
   EXPECT_EQ(s, sum_i(1000));

@@ -33,7 +33,7 @@ TEST(TaskTypes, TraitsAndTypedefs) {
   static_assert(Kokkos::is_scheduler<Kokkos::DeprecatedTaskSchedulerMultiple<>>::value);
   static_assert(!Kokkos::is_scheduler<int>::value);
   static_assert(!std::is_same_v<S, Kokkos::TaskSchedulerMultiple<>>);
-  static_assert(std::is_same_v<S::execution_space, Kokkos::DefaultExecutionSpace>);
+  static_assert(std::is_same_v<S::execution_space, Kokkos::DefaultHostExecutionSpace>);
   static_assert(std::is_same_v<S::memory_pool, Kokkos::MemoryPool<Kokkos::Device<S::execution_space, S::memory_space>>>);
   using F = S::future_type<int>;
   static_assert(Kokkos::is_future<F>::value && !Kokkos::is_future<int>::value);
@@ -431,7 +431,7 @@ struct WhenAllMixed {
 using TaskMisuseDeathTest = ::testing::Test;
 
 TEST(TaskMisuseDeathTest, ClearMessages) {
-  using S = Sched<Kokkos::DefaultExecutionSpace>;
+  using S = Sched<Kokkos::DefaultHostExecutionSpace>;
   EXPECT_DEATH(
       {
         S s = make_scheduler<S>();
