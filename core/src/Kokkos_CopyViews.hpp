@@ -10,6 +10,8 @@
 #include <impl/Kokkos_Profiling.hpp>
 
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 
@@ -103,26 +105,100 @@ inline void view_copy_elements(const DstView& dst, const SrcView& src, const std
                    [&](std::size_t od, std::size_t os) { d[od] = s[os]; });
 }
 
-template <class DstView>
-inline void view_fill(const DstView& dst, const typename DstView::const_value_type& value) {
-  static_assert(memspace_host_accessible<typename DstView::memory_space>::value,
-                "Kokkos::deep_copy: filling needs host-accessible memory in kdag");
-  auto* d = dst.data();
-  if (d == nullptr) return;
-  if (dst.span_is_contiguous()) {
-    const std::size_t n = dst.span();
-    for (std::size_t i = 0; i < n; ++i) d[i] = value;
-    return;
+// No execution space instance given: a synchronous copy (the NoExecutionSpaceArg of allocation).
+using NoExecSpace = NoExecutionSpaceArg;
+
+// A View's elements seen from the host.  A View in host-accessible memory is used in place; one
+// in memory the host cannot touch is staged: its span [data, data + span) is copied to a host
+// buffer (when `load`), element access goes through an unmanaged View of the same strides over
+// the buffer, and store() copies the span back.  So every element-wise copy or fill between any
+// two memory spaces is a host loop between byte copies, whatever the layouts.
+template <class V>
+class HostElementAccess {
+  using value_type = typename V::non_const_value_type;
+  using memory_space = typename V::memory_space;
+  static constexpr bool in_place = memspace_host_accessible<memory_space>::value;
+  static constexpr std::size_t R = V::rank();
+
+ public:
+  using host_view = View<BuildDataType<value_type, R>, LayoutStride, HostSpace, MemoryTraits<Unmanaged>>;
+
+  HostElementAccess(const V& v, bool load) : m_view(v), m_bytes(v.span() * sizeof(value_type)) {
+    value_type* data = const_cast<value_type*>(v.data());
+    if constexpr (!in_place) {
+      m_buffer.reset(static_cast<value_type*>(::operator new(m_bytes, std::align_val_t(HostSpace::alignment))));
+      data = m_buffer.get();
+      if (load) DeepCopy<HostSpace, memory_space>(data, v.data(), m_bytes);
+    }
+    LayoutStride layout;
+    for (std::size_t r = 0; r < ARRAY_LAYOUT_MAX_RANK; ++r) {
+      layout.dimension[r] = r < R ? v.extent(r) : KOKKOS_IMPL_CTOR_DEFAULT_ARG;
+      layout.stride[r] = r < R ? v.stride(r) : 0;
+    }
+    m_host = host_view(data, layout);
   }
-  constexpr std::size_t R = DstView::rank();
-  std::size_t sd[R + 1], dims[R + 1];
-  dst.stride(sd);
-  for (std::size_t r = 0; r < R; ++r) dims[r] = dst.extent(r);
-  strided_for_each(R, dims, sd, sd, std::is_same_v<typename DstView::array_layout, LayoutLeft>,
-                   [&](std::size_t od, std::size_t) { d[od] = value; });
+
+  const host_view& view() const { return m_host; }
+
+  // Copies the staged span back to the View's memory (nothing to do in place).
+  void store() const {
+    if constexpr (!in_place) DeepCopy<memory_space, HostSpace>(const_cast<value_type*>(m_view.data()), m_buffer.get(), m_bytes);
+  }
+
+ private:
+  struct AlignedDelete {
+    void operator()(value_type* p) const { ::operator delete(p, std::align_val_t(HostSpace::alignment)); }
+  };
+  const V& m_view;
+  std::size_t m_bytes;
+  std::unique_ptr<value_type, AlignedDelete> m_buffer;
+  host_view m_host;
+};
+
+// Element-wise copy of the overlap `dims` between Views in any memory spaces.
+template <class DstView, class SrcView>
+inline void view_copy_elements_any_space(const DstView& dst, const SrcView& src, const std::size_t* dims) {
+  if constexpr (memspace_host_accessible<typename DstView::memory_space>::value &&
+                memspace_host_accessible<typename SrcView::memory_space>::value) {
+    view_copy_elements(dst, src, dims);
+  } else {
+    // The destination is loaded too: the elements of its span outside `dims` (and the gaps of a
+    // strided View) must come back unchanged.
+    HostElementAccess<DstView> d(dst, true);
+    HostElementAccess<SrcView> s(src, true);
+    view_copy_elements(d.view(), s.view(), dims);
+    d.store();
+  }
 }
 
-struct NoExecSpace {};
+template <class Exec, class DstView>
+inline void view_fill(const Exec& exec, const DstView& dst, const typename DstView::const_value_type& value) {
+  using memory_space = typename DstView::memory_space;
+  if (dst.data() == nullptr) return;
+  if constexpr (!memspace_host_accessible<memory_space>::value) {
+    if (dst.span_is_contiguous()) {
+      // The back end fills contiguous device memory itself (a memset or a kernel).
+      DeviceElementOps<memory_space>::fill(exec, dst.data(), dst.span(), value);
+      return;
+    }
+    HostElementAccess<DstView> d(dst, true);
+    view_fill(exec, d.view(), value);
+    d.store();
+  } else {
+    auto* d = dst.data();
+    if (dst.span_is_contiguous()) {
+      const std::size_t n = dst.span();
+      for (std::size_t i = 0; i < n; ++i) d[i] = value;
+      return;
+    }
+    constexpr std::size_t R = DstView::rank();
+    std::size_t sd[R + 1], dims[R + 1];
+    dst.stride(sd);
+    for (std::size_t r = 0; r < R; ++r) dims[r] = dst.extent(r);
+    strided_for_each(R, dims, sd, sd, std::is_same_v<typename DstView::array_layout, LayoutLeft>,
+                     [&](std::size_t od, std::size_t) { d[od] = value; });
+  }
+}
 
 // The single entry of every deep_copy: Dst and Src are each a View or a scalar.
 template <class Exec, class Dst, class Src>
@@ -133,8 +209,12 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
   // in the fusion window, since the copy cannot depend on them.
   if constexpr (is_view_v<Dst>) fusion_flush_touching(dst.impl_allocation_base(), dst.impl_allocation_bytes());
   if constexpr (is_view_v<Src>) fusion_flush_touching(src.impl_allocation_base(), src.impl_allocation_bytes());
-  if constexpr (has_exec) Exec::impl_static_fence("Kokkos::deep_copy: fence before copy");
-  else fence_backends("Kokkos::deep_copy: fence before copy");
+  // With a device instance the copy is ordered on its stream after the instance's work.
+  if constexpr (has_exec) {
+    if constexpr (Exec::impl_is_host_backend) Exec::impl_static_fence("Kokkos::deep_copy: fence before copy");
+  } else {
+    fence_backends("Kokkos::deep_copy: fence before copy");
+  }
 
   if constexpr (is_view_v<Dst> && is_view_v<Src>) {
     static_assert(!std::is_const_v<typename Dst::value_type>,
@@ -167,13 +247,13 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
         if constexpr (has_exec) DeepCopy<DM, SM>(exec, dst.data(), src.data(), bytes);
         else DeepCopy<DM, SM>(dst.data(), src.data(), bytes);
       } else {
-        view_copy_elements(dst, src, dims);
+        view_copy_elements_any_space(dst, src, dims);
       }
     }
   } else if constexpr (is_view_v<Dst>) {
     static_assert(!std::is_const_v<typename Dst::value_type>,
                   "Kokkos::deep_copy: the destination View must not have const values");
-    view_fill(dst, src);
+    view_fill(exec, dst, src);
   } else {
     static_assert(is_view_v<Src> && Src::rank() == 0,
                   "Kokkos::deep_copy: copying a View into a scalar needs a rank-0 View");
@@ -426,7 +506,7 @@ inline void resize_impl(const ViewCtorProp<VP...>&, V& v, const Shape& shape) {
     for (std::size_t r = 0; r < R; ++r) dims[r] = v.extent(r) < v_new.extent(r) ? v.extent(r) : v_new.extent(r);
     fusion_flush_touching(v.impl_allocation_base(), v.impl_allocation_bytes());
     fence_backends("Kokkos::resize: fence before copying the contents");
-    view_copy_elements(v_new, v, dims);
+    view_copy_elements_any_space(v_new, v, dims);
   }
   v = v_new;
 }
@@ -529,3 +609,7 @@ inline void realloc(const Impl::ViewCtorProp<VP...>& arg_prop, View<T, P...>& v,
 #undef KOKKOS_IMPL_RESIZE_ARGS
 
 }  // namespace Kokkos
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda_DeepCopy.hpp>
+#endif

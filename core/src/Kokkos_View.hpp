@@ -752,6 +752,7 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_FORCEINLINE_FUNCTION reference_type operator()(I... i) const {
     static_assert(sizeof...(I) == R, "Kokkos::View::operator(): the number of indices must equal the rank");
     static_assert((Impl::is_view_index_v<I> && ...), "Kokkos::View::operator(): indices must be integral");
+    impl_check_host_access();
 #if defined(KOKKOS_IMPL_VIEW_BOUNDS_CHECK)
     impl_check_bounds(std::make_index_sequence<R>{}, i...);
 #endif
@@ -762,6 +763,7 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_FORCEINLINE_FUNCTION reference_type operator[](I i) const {
     static_assert(R == 1, "Kokkos::View::operator[]: only for rank-1 views");
     static_assert(Impl::is_view_index_v<I>, "Kokkos::View::operator[]: the index must be integral");
+    impl_check_host_access();
 #if defined(KOKKOS_IMPL_VIEW_BOUNDS_CHECK)
     impl_check_bounds(std::make_index_sequence<R>{}, i);
 #endif
@@ -915,6 +917,7 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_FORCEINLINE_FUNCTION reference_type impl_access(std::index_sequence<K...>, I... i) const {
     const std::size_t idx[9] = {std::size_t(i)..., 0};
     (void)idx;
+    impl_check_host_access();
 #if defined(KOKKOS_IMPL_VIEW_BOUNDS_CHECK)
     impl_check_bounds(std::index_sequence<K...>{}, (K < sizeof...(I) ? idx[K] : std::size_t(0))...);
 #endif
@@ -1015,13 +1018,36 @@ class View : public ViewTraits<DataType, Properties...> {
                                  Impl::view_extents_string(*this) + " with " + std::to_string(sizeof(value_type)) +
                                  "-byte elements overflows std::size_t");
       }
-      auto* rec = Impl::SharedAllocationRecordFor<memory_space, non_const_value_type>::allocate(
-          space, label, m_map.span(), prop_t::initialize);
+      using record_type = Impl::SharedAllocationRecordFor<memory_space, non_const_value_type>;
+      record_type* rec = nullptr;
+      if constexpr (prop_t::has_execution_space) {
+        rec = record_type::allocate(space, label, m_map.span(), prop_t::initialize, prop.get_execution_space());
+      } else {
+        rec = record_type::allocate(space, label, m_map.span(), prop_t::initialize);
+      }
       m_track = rec;
       m_ptr = static_cast<pointer_type>(rec->data());
       m_alloc_base = rec->data();
       m_alloc_bytes = rec->size();
     }
+  }
+
+  // Element access from host code to memory the host cannot touch (a CudaSpace View) aborts with
+  // a message naming the View, instead of a segmentation fault.  Decided at compile time: Views
+  // of host-accessible memory, and device code, pay nothing.
+  KOKKOS_FORCEINLINE_FUNCTION void impl_check_host_access() const {
+    if constexpr (!Impl::memspace_host_accessible<memory_space>::value) {
+      KOKKOS_IF_ON_HOST((impl_host_access_error();))
+    }
+  }
+  [[noreturn]] KOKKOS_IMPL_NOINLINE void impl_host_access_error() const {
+    const char* lbl = m_track != nullptr ? Impl::view_record(m_track)->label_c_str() : "";
+    char buf[512];
+    std::snprintf(buf, sizeof(buf),
+                  "Kokkos::View ERROR: attempt to access inaccessible memory space: View \"%s\" in memory space %s "
+                  "accessed from host code (copy it to a host mirror with Kokkos::create_mirror_view_and_copy)",
+                  lbl, memory_space::name());
+    Kokkos::abort(buf);
   }
 
 #if defined(KOKKOS_IMPL_VIEW_BOUNDS_CHECK)

@@ -80,8 +80,20 @@ KOKKOS_INLINE_FUNCTION bool view_counts_reference(Record* tagged) {
   return tagged != nullptr && (reinterpret_cast<std::uintptr_t>(tagged) & view_untracked_bit) == 0;
 }
 
+// Construction and destruction of elements in memory the host cannot touch: a device back end
+// specialises it for its memory space, with
+//   template <class T, class Exec> static void construct(const Exec&, T*, std::size_t n, bool value_init);
+//   template <class T> static void destroy(T*, std::size_t n);
+// (Exec is NoExecutionSpaceArg when the View was allocated without an execution space instance).
+template <class MemorySpace>
+struct DeviceElementOps;
+
+// "No execution space instance was given" (allocation on the space's default instance).
+struct NoExecutionSpaceArg {};
+
 // Record for `count` elements of ValueType in MemorySpace.  Host-accessible memory is
-// constructed and destroyed with plain loops (no parallel dispatch).
+// constructed and destroyed with plain loops (no parallel dispatch); other memory by its back end
+// (DeviceElementOps), before the View is handed out.
 template <class MemorySpace, class ValueType>
 class SharedAllocationRecordFor final : public SharedAllocationRecord {
  public:
@@ -89,8 +101,17 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
   // types uninitialised (non-trivial types are still default-constructed).
   static SharedAllocationRecordFor* allocate(const MemorySpace& space, const std::string& label, std::size_t count,
                                              bool initialize) {
+    return allocate(space, label, count, initialize, NoExecutionSpaceArg{});
+  }
+  // The same, ordered on the execution space instance `exec` where the memory space supports it
+  // (a device allocation and initialisation on the instance's stream).
+  template <class Exec>
+  static SharedAllocationRecordFor* allocate(const MemorySpace& space, const std::string& label, std::size_t count,
+                                             bool initialize, const Exec& exec) {
     const std::size_t bytes = count * sizeof(ValueType);
-    void* ptr = space.allocate(label.c_str(), bytes);
+    void* ptr = nullptr;
+    if constexpr (requires { space.allocate(exec, label.c_str(), bytes); }) ptr = space.allocate(exec, label.c_str(), bytes);
+    else ptr = space.allocate(label.c_str(), bytes);
     auto* rec = new SharedAllocationRecordFor(space, label, ptr, bytes, count);
     if constexpr (MemorySpace::is_host_accessible) {
       ValueType* p = static_cast<ValueType*>(ptr);
@@ -100,13 +121,15 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
       } else if constexpr (!std::is_trivially_default_constructible_v<ValueType>) {
         for (std::size_t i = 0; i < count; ++i) new (p + i) ValueType;
       }
-      rec->m_constructed = true;
     } else {
-      // A back end with device memory must initialise it here (e.g. zero it on the device).
-      static_assert(MemorySpace::is_host_accessible,
-                    "Kokkos::View: allocation in non-host-accessible memory is not implemented yet");
-      (void)initialize;
+      try {
+        DeviceElementOps<MemorySpace>::construct(exec, static_cast<ValueType*>(ptr), count, initialize);
+      } catch (...) {
+        delete rec;  // frees the memory; no element was constructed
+        throw;
+      }
     }
+    rec->m_constructed = true;
     return rec;
   }
 
@@ -114,7 +137,15 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
     if constexpr (!std::is_trivially_destructible_v<ValueType>) {
       if (m_constructed) {
         ValueType* p = static_cast<ValueType*>(m_data);
-        for (std::size_t i = 0; i < m_count_elems; ++i) p[i].~ValueType();
+        if constexpr (MemorySpace::is_host_accessible) {
+          // Memory a device also reaches (managed memory): its kernels finish before the host
+          // destroys what they may still use.
+          using exec = typename MemorySpace::execution_space;
+          if constexpr (!exec::impl_is_host_backend) exec().fence("Kokkos::View: fence before destroying elements");
+          for (std::size_t i = 0; i < m_count_elems; ++i) p[i].~ValueType();
+        } else {
+          DeviceElementOps<MemorySpace>::destroy(p, m_count_elems);
+        }
       }
     }
     m_space.deallocate(m_label.c_str(), m_data, m_bytes);
