@@ -67,9 +67,10 @@ TEST(DynRankView, EmptyExtentsAndBadExtents) {
   EXPECT_EQ(e.size(), 0u);
   EXPECT_EQ(e.span(), 0u);
   EXPECT_EQ(e.extent(1), 5u);
-  EXPECT_THROW(DynRankView<double, Kokkos::HostSpace>("eight", 1, 1, 1, 1, 1, 1, 1, 1), std::runtime_error);
+  EXPECT_THROW((DynRankView<double, Kokkos::HostSpace>("eight", 1, 1, 1, 1, 1, 1, 1, 1)), std::runtime_error);
   // A layout with a gap in its dimensions has no rank.
-  EXPECT_THROW(DynRankView<double, Kokkos::HostSpace>("gap", Kokkos::LayoutRight(2, KOKKOS_INVALID_INDEX, 3)), std::runtime_error);
+  EXPECT_THROW((DynRankView<double, Kokkos::HostSpace>("gap", Kokkos::LayoutRight(2, KOKKOS_INVALID_INDEX, 3))),
+               std::runtime_error);
   DynRankView<double, Kokkos::HostSpace> none;
   EXPECT_EQ(none.rank(), 0u);
   EXPECT_FALSE(none.is_allocated());

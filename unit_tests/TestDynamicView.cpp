@@ -116,7 +116,7 @@ TEST(DynamicView, DeepCopyAndMirrors) {
   a.resize_serial(40);
   Kokkos::View<int*, Kokkos::HostSpace> v("v", 40);
   Kokkos::parallel_for(
-      40, KOKKOS_LAMBDA(int i) { v(i) = 40 - i; });
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 40), KOKKOS_LAMBDA(int i) { v(i) = 40 - i; });
   Kokkos::deep_copy(a, v);
   for (int i = 0; i < 40; ++i) EXPECT_EQ(a(i), 40 - i);
 

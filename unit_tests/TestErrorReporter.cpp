@@ -114,7 +114,8 @@ TEST(ErrorReporter, ZeroCapacityAndBadSize) {
   EXPECT_EQ(none.num_report_attempts(), 1);
   EXPECT_EQ(none.num_reports(), 0);
   EXPECT_TRUE(none.get_reports().first.empty());
-  EXPECT_THROW(Kokkos::Experimental::ErrorReporter<int, Kokkos::DefaultHostExecutionSpace::device_type>("negative", -1), std::runtime_error);
+  EXPECT_THROW((Kokkos::Experimental::ErrorReporter<int, Kokkos::DefaultHostExecutionSpace::device_type>("negative", -1)),
+               std::runtime_error);
 }
 
 // Many threads report at once, several rounds with clear() between them: every stored slot

@@ -51,10 +51,12 @@ TEST(OffsetView, Rank1StencilOverGhostCells) {
   OffsetView<double*, Kokkos::HostSpace> u("u", {-1, n});
   EXPECT_EQ(u.extent(0), std::size_t(n + 2));
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(u.begin(0), u.end(0)), KOKKOS_LAMBDA(int64_t i) { u(i) = double(i * i); });
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(u.begin(0), u.end(0)),
+      KOKKOS_LAMBDA(int64_t i) { u(i) = double(i * i); });
   OffsetView<double*, Kokkos::HostSpace> lap("lap", {0, n - 1});
   Kokkos::parallel_for(
-      n, KOKKOS_LAMBDA(int64_t i) { lap(i) = u(i - 1) - 2 * u(i) + u(i + 1); });
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
+      KOKKOS_LAMBDA(int64_t i) { lap(i) = u(i - 1) - 2 * u(i) + u(i + 1); });
   Kokkos::fence();
   for (int i = 0; i < n; ++i) EXPECT_EQ(lap[i], 2.0);
 }
@@ -82,7 +84,7 @@ TEST(OffsetView, FromViewWithBeginsAndConversions) {
   EXPECT_TRUE(v == zero_based);
   EXPECT_EQ(shifted.use_count(), 5);
 
-  EXPECT_THROW(OffsetView<int**, Kokkos::HostSpace>(v, {1, 2, 3}), std::runtime_error);  // wrong number of begins
+  EXPECT_THROW((OffsetView<int**, Kokkos::HostSpace>(v, {1, 2, 3})), std::runtime_error);  // wrong number of begins
 }
 
 TEST(OffsetView, UnmanagedHalfOpenRanges) {

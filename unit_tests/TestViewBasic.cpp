@@ -406,8 +406,8 @@ TEST(ViewBasic, ConstAndLayoutConversions) {
   // Unmanaged + const
   Kokkos::View<const int*, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>> ra = a;
   EXPECT_EQ(ra(2), 5);
-  EXPECT_TRUE(a == Kokkos::View<int*, Kokkos::HostSpace>(a));
-  EXPECT_FALSE(a == Kokkos::View<int*, Kokkos::HostSpace>("other", 4));
+  EXPECT_TRUE((a == Kokkos::View<int*, Kokkos::HostSpace>(a)));
+  EXPECT_FALSE((a == Kokkos::View<int*, Kokkos::HostSpace>("other", 4)));
 }
 
 TEST(ViewBasicDeath, DynamicToStaticExtentMismatch) {
