@@ -45,6 +45,9 @@
 #include <Kokkos_Half.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_TeamPolicy.hpp>
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <Cuda/Kokkos_Cuda_Parallel.hpp>
+#endif
 #include <Kokkos_MemoryPool.hpp>
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>

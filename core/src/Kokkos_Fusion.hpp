@@ -369,6 +369,16 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   ParallelFor(const Functor& functor, const Experimental::AccessPolicy<Policy, N>& policy)
       : m_functor(functor), m_policy(policy) {}
   void execute() const {
+    if constexpr (!ExecSpace::impl_is_host_backend) {
+      // Never recorded on a device back end (fusion_before_dispatch flushed the window).
+      ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+    } else {
+      execute_on_host();
+    }
+  }
+
+ private:
+  void execute_on_host() const {
     FusionWindow& window = FusionWindow::this_thread_window();
     if (!window.recording()) {
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
@@ -406,7 +416,7 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
     // A reduction ends its window: with nothing recorded before it, it is a run of one.  Only a
     // RangePolicy reduction joins a run: an MDRange one reduces tile by tile, in an order a
     // fused run by rows would not keep.
-    if constexpr (is_range_policy<Policy>::value) {
+    if constexpr (is_range_policy<Policy>::value && ExecSpace::impl_is_host_backend) {
       if (window.recording() && window.size() > 0) {
         const auto& decls = m_policy.impl_decls();
         window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);

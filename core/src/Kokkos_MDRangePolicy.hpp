@@ -48,6 +48,22 @@ struct Rank {
 };
 
 namespace Impl {
+// A back end's default tile: fills the zero entries of tile[0, rank).  `right`: the last index
+// is the fastest.  Host back ends take the whole extent in the fastest dimension and 2 in the
+// others; a device back end specialises this (and max_total_tile_size) for its blocks.
+template <class ExecSpace, class = void>
+struct MDRangeTileDefaults {
+  template <class Point>
+  static void fill(const Point& lower, const Point& upper, Point& tile, int rank, bool right) {
+    for (int d = 0; d < rank; ++d) {
+      if (tile[d] != 0) continue;
+      const auto span = upper[d] - lower[d];
+      tile[d] = (right ? d == rank - 1 : d == 0) ? (span <= 0 ? 1 : span) : 2;
+    }
+  }
+  static constexpr int max_total_tile_size() { return 2147483647; }
+};
+
 template <class T>
 concept md_array_like = requires(const T& a) {
   { a.size() } -> std::convertible_to<std::size_t>;
@@ -182,13 +198,15 @@ class MDRangePolicy : public Impl::PolicyOccupancy {
 
   const execution_space& space() const { return m_space; }
 
-  // The host's default tile for this box (what a tile of zeros selects).
+  // The back end's default tile for this box (what a tile of zeros selects).
   tile_type tile_size_recommended() const {
     tile_type t{};
-    for (int d = 0; d < rank; ++d) t[d] = default_tile(d);
+    point_type lower = m_lower, upper = m_upper;
+    for (int d = 0; d < rank; ++d) upper[d] = upper[d] < lower[d] ? lower[d] : upper[d];
+    Impl::MDRangeTileDefaults<execution_space>::fill(lower, upper, t, rank, inner_direction == Iterate::Right);
     return t;
   }
-  int max_total_tile_size() const { return std::numeric_limits<int>::max(); }
+  int max_total_tile_size() const { return Impl::MDRangeTileDefaults<execution_space>::max_total_tile_size(); }
 
  private:
   template <class I>
@@ -198,14 +216,6 @@ class MDRangePolicy : public Impl::PolicyOccupancy {
                                     " in dimension " + std::to_string(d) + " does not fit a 64-bit index");
     }
     return static_cast<array_index_type>(value);
-  }
-
-  bool is_fastest(int d) const {
-    return inner_direction == Iterate::Right ? d == rank - 1 : d == 0;
-  }
-  array_index_type default_tile(int d) const {
-    const array_index_type span = m_upper[d] - m_lower[d];
-    return is_fastest(d) ? (span == 0 ? 1 : span) : 2;
   }
 
   void init() {
@@ -227,7 +237,9 @@ class MDRangePolicy : public Impl::PolicyOccupancy {
         Impl::throw_runtime_exception("Kokkos::MDRangePolicy: tile size " + std::to_string(m_tile[d]) +
                                       " in dimension " + std::to_string(d) + " is negative");
       }
-      if (m_tile[d] == 0) m_tile[d] = default_tile(d);
+    }
+    Impl::MDRangeTileDefaults<execution_space>::fill(m_lower, m_upper, m_tile, rank, inner_direction == Iterate::Right);
+    for (int d = 0; d < rank; ++d) {
       const array_index_type span = m_upper[d] - m_lower[d];
       m_tile_end[d] = (span + m_tile[d] - 1) / m_tile[d];
       m_num_tiles *= static_cast<index_type>(m_tile_end[d]);

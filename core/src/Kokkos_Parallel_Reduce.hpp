@@ -40,6 +40,7 @@ void dispatch_parallel_reduce(const std::string& label, const Policy& policy,
                               const CombinedFunctorReducerType& functor_reducer,
                               typename CombinedFunctorReducerType::reducer_type::pointer_type result) {
   check_initialized("Kokkos::parallel_reduce");
+  const CurrentLaunchLabel current_label(label);
   fusion_before_dispatch(policy);
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_reduce<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
@@ -56,6 +57,11 @@ void reduce_with(const std::string& label, const Policy& policy, const Functor& 
 
 template <class MemorySpace>
 inline constexpr bool host_accessible_v = SpaceAccessibility<HostSpace, MemorySpace>::accessible;
+// A result the launch can write: host memory (the launch fences before returning) or memory
+// the policy's execution space reaches (a device View: the result stays there, no fence).
+template <class Policy, class MemorySpace>
+inline constexpr bool result_accessible_v =
+    host_accessible_v<MemorySpace> || SpaceAccessibility<typename Policy::execution_space, MemorySpace>::accessible;
 
 // ---- several results at once ------------------------------------------------------------------
 
@@ -170,6 +176,8 @@ auto as_reducer(Result&& result) {
     return R(result);
   } else if constexpr (is_view_v<R>) {
     static_assert(R::rank() == 0, "Kokkos::parallel_reduce with several results: each View must be rank 0");
+    static_assert(host_accessible_v<typename R::memory_space>,
+                  "Kokkos::parallel_reduce with several results: each View must be in host-accessible memory");
     static_assert(!std::is_const_v<typename R::value_type>, "Kokkos::parallel_reduce: the result View is const");
     return Sum<typename R::value_type, typename R::memory_space>(result);
   } else {
@@ -189,15 +197,22 @@ void reduce_into(const std::string& label, const Policy& policy, const Functor& 
   using FunctorValue = typename functor_value_type<Functor, FunctorPatternInterface::REDUCE, Tag>::type;
 
   if constexpr (is_reducer_v<R>) {
-    static_assert(host_accessible_v<typename R::result_view_type::memory_space>,
-                  "Kokkos::parallel_reduce: the reducer's result must be in host-accessible memory");
+    static_assert(result_accessible_v<Policy, typename R::result_view_type::memory_space>,
+                  "Kokkos::parallel_reduce: the reducer's result must be in memory the host or the policy's "
+                  "execution space can access");
     using Adapter = ReducerAdapter<R>;
-    reduce_with(label, policy, functor, Adapter(result), &result.reference());
+    // Through the result View when the reducer has one: its data may live on a device.
+    if constexpr (requires { result.view().data(); }) {
+      reduce_with(label, policy, functor, Adapter(result), result.view().data());
+    } else {
+      reduce_with(label, policy, functor, Adapter(result), &result.reference());
+    }
   } else if constexpr (is_view_v<R>) {
     using V = typename R::value_type;
     static_assert(!std::is_const_v<V>, "Kokkos::parallel_reduce: the result View is const");
-    static_assert(host_accessible_v<typename R::memory_space>,
-                  "Kokkos::parallel_reduce: the result View must be in host-accessible memory");
+    static_assert(result_accessible_v<Policy, typename R::memory_space>,
+                  "Kokkos::parallel_reduce: the result View must be in memory the host or the policy's execution "
+                  "space can access");
     static_assert(R::rank() <= 1, "Kokkos::parallel_reduce: a result View must be rank 0 or rank 1 (arrays)");
     if constexpr (R::rank() == 0) {
       static_assert(!functor_typed || std::is_same_v<FunctorValue, V>,

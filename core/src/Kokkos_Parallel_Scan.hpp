@@ -37,6 +37,7 @@ void dispatch_parallel_scan(const std::string& label, const Policy& policy,
                             const CombinedFunctorReducerType& functor_reducer,
                             typename CombinedFunctorReducerType::reducer_type::value_type* total) {
   check_initialized("Kokkos::parallel_scan");
+  const CurrentLaunchLabel current_label(label);
   fusion_before_dispatch(policy);
   using ExecSpace = typename Policy::execution_space;
   uint64_t kernel_id = 0;

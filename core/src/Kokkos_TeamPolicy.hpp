@@ -157,37 +157,57 @@ class TeamPolicy : public Impl::PolicyOccupancy {
   static std::size_t scratch_size_max(int level) { return backend::scratch_size_max(level); }
   static int vector_length_max() { return backend::vector_length_max(); }
 
+  // A back end whose limits depend on the functor's kernel (Cuda) answers per functor; host back
+  // ends answer per space.
   template <class FunctorType>
-  int team_size_max(const FunctorType&, const ParallelForTag&) const {
-    return backend::team_size_max(m_space);
+  int team_size_max(const FunctorType& f, const ParallelForTag& t) const {
+    return query_team_size<true>(f, t);
   }
   template <class FunctorType>
-  int team_size_max(const FunctorType&, const ParallelReduceTag&) const {
-    return backend::team_size_max(m_space);
+  int team_size_max(const FunctorType& f, const ParallelReduceTag& t) const {
+    return query_team_size<true>(f, t);
   }
   template <class FunctorType, class ReducerType>
-  int team_size_max(const FunctorType&, const ReducerType&, const ParallelReduceTag&) const {
-    return backend::team_size_max(m_space);
+  int team_size_max(const FunctorType& f, const ReducerType& r, const ParallelReduceTag& t) const {
+    return query_team_size<true>(f, r, t);
   }
   template <class FunctorType>
-  int team_size_recommended(const FunctorType&, const ParallelForTag&) const {
-    return backend::team_size_recommended(m_space);
+  int team_size_recommended(const FunctorType& f, const ParallelForTag& t) const {
+    return query_team_size<false>(f, t);
   }
   template <class FunctorType>
-  int team_size_recommended(const FunctorType&, const ParallelReduceTag&) const {
-    return backend::team_size_recommended(m_space);
+  int team_size_recommended(const FunctorType& f, const ParallelReduceTag& t) const {
+    return query_team_size<false>(f, t);
   }
   template <class FunctorType, class ReducerType>
-  int team_size_recommended(const FunctorType&, const ReducerType&, const ParallelReduceTag&) const {
-    return backend::team_size_recommended(m_space);
+  int team_size_recommended(const FunctorType& f, const ReducerType& r, const ParallelReduceTag& t) const {
+    return query_team_size<false>(f, r, t);
   }
 
  private:
+  template <bool Max, class... A>
+  int query_team_size(const A&... a) const {
+    if constexpr (Max && requires { backend::team_size_max(*this, a...); }) {
+      return backend::team_size_max(*this, a...);
+    } else if constexpr (!Max && requires { backend::team_size_recommended(*this, a...); }) {
+      return backend::team_size_recommended(*this, a...);
+    } else if constexpr (Max) {
+      return backend::team_size_max(m_space);
+    } else {
+      return backend::team_size_recommended(m_space);
+    }
+  }
+
   void init(int league_size, int team_size, bool auto_team, int vector_length, bool auto_vector) {
     if (league_size < 0) fail("league size " + std::to_string(league_size) + " is negative");
     const int max = backend::team_size_max(m_space);
     if (auto_team) {
-      team_size = backend::team_size_recommended(m_space);
+      // A back end whose teams are vector_length lanes wide sizes AUTO teams by it.
+      if constexpr (requires { backend::team_size_recommended(m_space, vector_length); }) {
+        team_size = backend::team_size_recommended(m_space, auto_vector ? 1 : vector_length);
+      } else {
+        team_size = backend::team_size_recommended(m_space);
+      }
     } else if (team_size < 1) {
       fail("team size " + std::to_string(team_size) + " is less than 1");
     } else if (team_size > max) {
@@ -198,6 +218,9 @@ class TeamPolicy : public Impl::PolicyOccupancy {
       vector_length = 1;
     } else if (vector_length < 1 || (vector_length & (vector_length - 1)) != 0) {
       fail("vector length " + std::to_string(vector_length) + " is not a power of two");
+    } else if (vector_length > backend::vector_length_max()) {
+      fail("vector length " + std::to_string(vector_length) + " exceeds vector_length_max " +
+           std::to_string(backend::vector_length_max()));
     }
     m_league_size = league_size;
     m_team_size = team_size;

@@ -54,7 +54,11 @@ struct is_fusion_access_policy : std::false_type {};
 // accesses may touch anything, so everything recorded before it runs first.
 template <class Policy>
 inline void fusion_before_dispatch(const Policy&) {
-  if constexpr (!is_fusion_access_policy<Policy>::value) fusion_flush_if_pending(FusionFlush::unannotated_launch);
+  // A launch on a device back end is never recorded (fusion on the GPU is future work): what the
+  // window holds runs first.
+  if constexpr (!is_fusion_access_policy<Policy>::value || !Policy::execution_space::impl_is_host_backend) {
+    fusion_flush_if_pending(FusionFlush::unannotated_launch);
+  }
 }
 
 }  // namespace Kokkos::Impl
