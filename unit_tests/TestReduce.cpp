@@ -11,7 +11,7 @@ namespace {
 
 template <class Space>
 struct Reduce : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(Reduce, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(Reduce, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;
 
@@ -320,7 +320,7 @@ struct ForAndReduce {
 };
 
 TYPED_TEST(Reduce, FunctorWithBothOperators) {
-  std::vector<int> data(1000, 0);
+  Kokkos::View<int*, typename TypeParam::memory_space> data("data", 1000);
   ForAndReduce f{data.data()};
   Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 1000), f);
   I64 s = 0;
