@@ -16,7 +16,7 @@ namespace {
 
 template <class Space>
 struct MDRange : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(MDRange, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(MDRange, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;
 using Kokkos::Iterate;
@@ -232,12 +232,12 @@ TEST(MDRangePolicy, AccessorsAndDefaults) {
   P from_std(lo, hi);
   EXPECT_EQ(from_std.m_upper[1], 5);
   Kokkos::Array<long, 3> klo{{1, 1, 1}}, khi{{2, 3, 4}}, kt{{1, 1, 2}};
-  P from_kokkos(Kokkos::DefaultExecutionSpace(), klo, khi, kt);
+  P from_kokkos(Kokkos::DefaultHostExecutionSpace(), klo, khi, kt);
   EXPECT_EQ(from_kokkos.m_tile[2], 2);
   P::point_type plo{{0, 0, 0}}, phi{{1, 2, 3}};
   P from_point(plo, phi);
   EXPECT_EQ(from_point.m_upper[2], 3);
-  P with_space(Kokkos::DefaultExecutionSpace(), {0, 0, 0}, {1, 2, 3}, {1, 1, 1});
+  P with_space(Kokkos::DefaultHostExecutionSpace(), {0, 0, 0}, {1, 2, 3}, {1, 1, 1});
   EXPECT_EQ(with_space.m_num_tiles, 6);
 }
 

@@ -27,7 +27,7 @@ namespace {
 
 TEST(Macros, TaskDagIsUsableWhereAnnounced) {
 #if defined(KOKKOS_ENABLE_TASKDAG)
-  using Scheduler = Kokkos::TaskScheduler<Kokkos::DefaultExecutionSpace>;
+  using Scheduler = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   static_assert(std::is_class_v<Scheduler>);
   static_assert(std::is_class_v<Kokkos::BasicFuture<int, Scheduler>>);
   SUCCEED();

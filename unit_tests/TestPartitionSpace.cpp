@@ -35,7 +35,7 @@ TEST(PartitionSpace, WorkerCountsFollowWeights) {
 
 template <class Space>
 struct PartitionSpace : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(PartitionSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(PartitionSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(PartitionSpace, InstancesAreDistinctAndShareTheWorkers) {
   using Space = TypeParam;
