@@ -312,6 +312,34 @@ TEST(ToolsLibraryDeathTest, DeprecatedProfileLibraryVariableStillLoads) {
       ::testing::ExitedWithCode(0), "KOKKOS_PROFILE_LIBRARY is deprecated.*A init_library seq=0.*A finalize_library");
 }
 
+// KOKKOS_TRACE=file: the whole run is traced and the file is complete at finalize.
+void run_with_trace_variable(const char* path) {
+  setenv("KOKKOS_TRACE", path, 1);
+  Kokkos::initialize();
+  const bool tracing = Kokkos::Experimental::trace_enabled() && Kokkos::Experimental::trace_path() == path;
+  Kokkos::parallel_for("traced launch", 4, KOKKOS_LAMBDA(int) {});
+  Kokkos::finalize();
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string json = text.str();
+  const bool complete = json.find("\"name\":\"traced launch\"") != std::string::npos &&
+                        json.rfind("\"dropped_events\":0") != std::string::npos && json.back() == '\n';
+  std::remove(path);
+  std::fprintf(stderr, "%s %s\n", tracing ? "tracing" : "not tracing", complete ? "complete" : "incomplete");
+  std::exit(0);
+}
+
+TEST(ToolsLibraryDeathTest, TraceVariableTracesTheWholeRun) {
+  const std::string path = "/tmp/kdag_trace_variable_" + std::to_string(::getpid()) + ".json";
+  EXPECT_EXIT(run_with_trace_variable(path.c_str()), ::testing::ExitedWithCode(0), "tracing complete");
+}
+
+TEST(ToolsLibraryDeathTest, UnwritableTraceVariableWarnsAndCarriesOn) {
+  EXPECT_EXIT(run_with_trace_variable("/nonexistent/dir/trace.json"), ::testing::ExitedWithCode(0),
+              "KOKKOS_TRACE: .*cannot open '/nonexistent/dir/trace.json'.*not tracing incomplete");
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -321,6 +349,7 @@ int main(int argc, char* argv[]) {
   // Death tests re-run this program for the one test, in a fresh process.
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   if (death_test_child) {
+    unsetenv("KOKKOS_TRACE");
     unsetenv("KDAG_TEST_TOOL_LOG");
     unsetenv("KOKKOS_TOOLS_LIBS");
     return RUN_ALL_TESTS();

@@ -3,6 +3,7 @@
 #include <impl/Kokkos_Topology.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_ToolsLibraries.hpp>
+#include <impl/Kokkos_Trace.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -188,6 +189,7 @@ void initialize_internal(InitializationSettings settings) {
     finalize();
     std::exit(EXIT_SUCCESS);
   }
+  Impl::trace_initialize_from_environment();
 
   if (settings.has_print_configuration() && settings.get_print_configuration()) {
     print_configuration(std::cout, false);
@@ -273,6 +275,7 @@ void finalize() {
     g_finalize_hooks.pop_back();
     hook();
   }
+  Impl::trace_finalize();
   Tools::Impl::finalize_tools();
 #if defined(KOKKOS_ENABLE_THREADS)
   Threads::impl_finalize();
@@ -290,6 +293,7 @@ void fence(const char* label) {
   Impl::check_initialized("Kokkos::fence");
   Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
   Impl::fence_backends(label);
+  Impl::trace_flush_if_on();
 }
 
 // Each back end's part of a global fence is reported to Kokkos Tools as a fence of all of its
