@@ -10,6 +10,7 @@
 #include <Kokkos_Tools.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 #include <Kokkos_Profiling_ProfileSection.hpp>
+#include <Kokkos_Trace.hpp>
 #include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_NumericTraits.hpp>
 #include <Kokkos_MathematicalConstants.hpp>

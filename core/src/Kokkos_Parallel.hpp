@@ -7,6 +7,7 @@
 #include <impl/Kokkos_HostParallelRange.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_Profiling.hpp>
+#include <impl/Kokkos_Trace.hpp>
 
 #include <cstddef>
 #include <string>
@@ -36,7 +37,10 @@ void dispatch_parallel_for(const std::string& label, const Policy& policy, const
   fusion_before_dispatch(policy);
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_for<Functor>(policy, label, kernel_id);
-  ParallelFor<Functor, Policy, typename Policy::execution_space>(functor, policy).execute();
+  {
+    const TraceLaunchScope trace(TraceKind::parallel_for, label, typeid(Functor).name());
+    ParallelFor<Functor, Policy, typename Policy::execution_space>(functor, policy).execute();
+  }
   Tools::Impl::end_parallel_for(kernel_id);
 }
 

@@ -44,8 +44,12 @@ void dispatch_parallel_reduce(const std::string& label, const Policy& policy,
   fusion_before_dispatch(policy);
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_reduce<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
-  ParallelReduce<CombinedFunctorReducerType, Policy, typename Policy::execution_space>(functor_reducer, policy, result)
-      .execute();
+  {
+    const TraceLaunchScope trace(TraceKind::parallel_reduce, label,
+                                 typeid(typename CombinedFunctorReducerType::functor_type).name());
+    ParallelReduce<CombinedFunctorReducerType, Policy, typename Policy::execution_space>(functor_reducer, policy, result)
+        .execute();
+  }
   Tools::Impl::end_parallel_reduce(kernel_id);
 }
 

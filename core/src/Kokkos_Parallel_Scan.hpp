@@ -42,10 +42,14 @@ void dispatch_parallel_scan(const std::string& label, const Policy& policy,
   using ExecSpace = typename Policy::execution_space;
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_scan<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
-  if (total == nullptr) {
-    ParallelScan<CombinedFunctorReducerType, Policy, ExecSpace>(functor_reducer, policy).execute();
-  } else {
-    ParallelScanWithTotal<CombinedFunctorReducerType, Policy, ExecSpace>(functor_reducer, policy, total).execute();
+  {
+    const TraceLaunchScope trace(TraceKind::parallel_scan, label,
+                                 typeid(typename CombinedFunctorReducerType::functor_type).name());
+    if (total == nullptr) {
+      ParallelScan<CombinedFunctorReducerType, Policy, ExecSpace>(functor_reducer, policy).execute();
+    } else {
+      ParallelScanWithTotal<CombinedFunctorReducerType, Policy, ExecSpace>(functor_reducer, policy, total).execute();
+    }
   }
   Tools::Impl::end_parallel_scan(kernel_id);
 }

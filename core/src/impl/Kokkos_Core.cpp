@@ -2,6 +2,8 @@
 #include <Kokkos_Core.hpp>
 #include <impl/Kokkos_Topology.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_ToolsLibraries.hpp>
+#include <impl/Kokkos_Trace.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
 #endif
@@ -70,6 +72,11 @@ void print_help(std::ostream& os) {
         "  --kokkos-print-configuration   print the configuration after initialization\n"
         "  --kokkos-disable-warnings      silence warnings (env KOKKOS_DISABLE_WARNINGS)\n"
         "  --kokkos-tune-internals        accepted for compatibility\n"
+        "  --kokkos-tools-libs=STR        Kokkos Tools libraries to load, separated by ';'\n"
+        "                                 (env KOKKOS_TOOLS_LIBS)\n"
+        "  --kokkos-tools-args=STR        arguments for the tools (env KOKKOS_TOOLS_ARGS)\n"
+        "  --kokkos-tools-help            print the tools' help and exit\n"
+        "  environment: KOKKOS_TRACE=FILE.json (Chrome trace of launches, tasks, work-graph units)\n"
         "  environment: KOKKOS_FUSION=0/1, KOKKOS_FUSION_STATS=1 (fusion layer)\n"
         "--------------------------------------------------------------------------------\n";
 }
@@ -100,6 +107,9 @@ bool apply_flag(const std::string& name, const char* value, InitializationSettin
   else if (name == "disable-warnings") flag_bool(&InitializationSettings::set_disable_warnings);
   else if (name == "tune-internals") flag_bool(&InitializationSettings::set_tune_internals);
   else if (name == "map-device-id-by") s.set_map_device_id_by(value ? value : "");
+  else if (name == "tools-libs" || name == "tools-library") s.set_tools_libs(value ? value : "");
+  else if (name == "tools-args") s.set_tools_args(value ? value : "");
+  else if (name == "tools-help") flag_bool(&InitializationSettings::set_tools_help);
   else return false;
   return true;
 }
@@ -126,6 +136,15 @@ void apply_environment(InitializationSettings& s) {
   env_bool("KOKKOS_BIND_THREADS", &IS::has_bind_threads, &IS::set_bind_threads);
   env_bool("KOKKOS_DISABLE_WARNINGS", &IS::has_disable_warnings, &IS::set_disable_warnings);
   env_bool("KOKKOS_PRINT_CONFIGURATION", &IS::has_print_configuration, &IS::set_print_configuration);
+  if (!s.has_tools_libs()) {
+    if (const char* libs = std::getenv("KOKKOS_TOOLS_LIBS")) {
+      s.set_tools_libs(libs);
+    } else if (const char* old_name = std::getenv("KOKKOS_PROFILE_LIBRARY")) {
+      warn("KOKKOS_PROFILE_LIBRARY is deprecated; use KOKKOS_TOOLS_LIBS");
+      s.set_tools_libs(old_name);
+    }
+  }
+  if (const char* args = std::getenv("KOKKOS_TOOLS_ARGS"); args && !s.has_tools_args()) s.set_tools_args(args);
 }
 
 void initialize_internal(InitializationSettings settings) {
@@ -172,7 +191,14 @@ void initialize_internal(InitializationSettings settings) {
   }
   g_task_team_size = team > host_threads ? host_threads : team;
   g_state = State::initialized;
-  Tools::Impl::initialize_tools();
+  bool tools_help = false;
+  Tools::Impl::initialize_tools(settings, tools_help);
+  if (tools_help) {
+    // As Kokkos: the tools' help is all the program does.
+    finalize();
+    std::exit(EXIT_SUCCESS);
+  }
+  Impl::trace_initialize_from_environment();
 
   if (settings.has_print_configuration() && settings.get_print_configuration()) {
     print_configuration(std::cout, false);
@@ -219,6 +245,16 @@ void initialize(int& argc, char* argv[]) {
       value = arg + 9 + eq + 1;
       name.resize(eq);
     }
+    if (name == "tools-args" && value != nullptr && argc > 0) {
+      // Tools parse their arguments as a command line: the program name comes first.
+      std::string tool_args(value);
+      if (tool_args.size() >= 2 && (tool_args.front() == '"' || tool_args.front() == '\'') &&
+          tool_args.back() == tool_args.front()) {
+        tool_args = tool_args.substr(1, tool_args.size() - 2);
+      }
+      settings.set_tools_args(std::string(argv[0]) + " " + tool_args);
+      continue;
+    }
     if (!apply_flag(name, value, settings, help)) {
       std::cerr << "Kokkos::initialize WARNING: unknown command-line argument '" << arg
                 << "' ignored (see --kokkos-help)\n";
@@ -227,6 +263,8 @@ void initialize(int& argc, char* argv[]) {
   }
   if (kept < argc) argv[kept] = nullptr;
   argc = kept;
+  // A tool's help is told the program's name.
+  if (settings.has_tools_help() && !settings.has_tools_args() && argc > 0) settings.set_tools_args(argv[0]);
   if (help) print_help(std::cout);
   initialize_internal(settings);
 }
@@ -246,6 +284,7 @@ void finalize() {
     g_finalize_hooks.pop_back();
     hook();
   }
+  Impl::trace_finalize();
   Tools::Impl::finalize_tools();
 #if defined(KOKKOS_ENABLE_CUDA)
   Cuda::impl_finalize();
@@ -266,6 +305,7 @@ void fence(const char* label) {
   Impl::check_initialized("Kokkos::fence");
   Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
   Impl::fence_backends(label);
+  Impl::trace_flush_if_on();
 }
 
 // Each back end's part of a global fence is reported to Kokkos Tools as a fence of all of its

@@ -14,6 +14,7 @@
 #include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_HostTeam.hpp>
 #include <impl/Kokkos_TaskQueue.hpp>
+#include <impl/Kokkos_Trace.hpp>
 
 #include <atomic>
 #include <thread>
@@ -75,6 +76,18 @@ struct HostTaskWorker {
   Member team;    // this worker's rank in its task team
 };
 
+// The slice of one execution of `t`, which began at `begin`.
+// (`priority`: the task's priority when it started; a respawn may change it.)
+KOKKOS_IMPL_NOINLINE inline void trace_task(TaskBase* t, std::uint64_t begin, std::uint8_t priority) {
+  TraceEvent event;
+  event.kind = TraceKind::task;
+  event.begin_ns = begin;
+  t->m_apply(t, TaskOp::Name, &event.type_name);
+  event.priority = priority;
+  event.respawn = t->m_respawned;
+  trace_record(event);
+}
+
 // Runs `t` (on the calling leader, or on its team) and completes or respawns it.  Returns a
 // waiter the completion made ready that should run next on this worker, or null.
 template <class Member>
@@ -84,6 +97,8 @@ inline TaskBase* host_run_task(HostTaskWorker<Member>& w, TaskBase* t) {
     t->m_dependence = nullptr;
   }
   w.ctx.current = t;
+  const std::uint64_t trace_start = trace_begin();
+  const std::uint8_t priority = t->m_priority;
   if (w.team_size > 1 && t->m_kind == TaskKind::Team) {
     w.dispatch->task = t;
     w.dispatch->generation.fetch_add(1, std::memory_order_release);
@@ -93,8 +108,10 @@ inline TaskBase* host_run_task(HostTaskWorker<Member>& w, TaskBase* t) {
     t->m_apply(t, TaskOp::Run, &w.single);
   }
   w.ctx.current = nullptr;
+  if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_task(t, trace_start, priority);
   if (t->m_respawn) {
     t->m_respawn = 0;
+    t->m_respawned = 1;
     w.queue.count_respawn(w.ctx.slot);
     w.queue.schedule(t);
     return nullptr;
@@ -213,6 +230,7 @@ void host_task_wait(const Scheduler& sched, Queue& queue, const ExecSpace& space
   });
   queue.set_waiting(false);
   queue.reclaim_deques();
+  trace_flush_if_on();
   if (queue.incomplete_count() != 0)
     Kokkos::abort("Kokkos::wait(scheduler): tasks are still waiting after every runnable task finished: "
                   "their dependences form a cycle (a task respawned behind a future that depends on it)");

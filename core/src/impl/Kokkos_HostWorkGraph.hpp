@@ -7,8 +7,20 @@
 #include <impl/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
+#include <impl/Kokkos_Trace.hpp>
 
 namespace Kokkos::Impl {
+
+// The slice of one work-graph unit (items [b, e) of the ready queue) of `Functor`.
+template <class Functor>
+KOKKOS_IMPL_NOINLINE void trace_work_graph_unit(std::uint64_t begin, std::int32_t items) {
+  TraceEvent event;
+  event.kind = TraceKind::work_graph_unit;
+  event.begin_ns = begin;
+  event.type_name = typeid(Functor).name();
+  event.count = static_cast<std::uint64_t>(items);
+  trace_record(event);
+}
 
 // The loop that calls the functor, kept out of line so that the functor is inlined into it
 // (inlined into the scheduler's loop, the calls would be too many for the compiler to inline).
@@ -41,7 +53,9 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, ExecSpace> {
     const Functor& f = m_functor;
     space.impl_run_on_workers([&](int rank, int size) {
       launch.run_worker(rank, size, [&f](const std::int32_t* items, std::int32_t b, std::int32_t e) {
+        const std::uint64_t trace_start = trace_begin();
         run_items(f, items, b, e);
+        if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_work_graph_unit<Functor>(trace_start, e - b);
       });
     });
     launch.finish();
@@ -99,7 +113,9 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, ExecSpac
     const WorkGraphLaunch<Policy> launch(m_policy, space.impl_thread_pool_size(), &work_graph_functor_key<Functor>);
     host_reduce(space, reducer, m_result, [&](int rank, int size, reference_type acc) {
       launch.run_worker(rank, size, [&f, &acc](const std::int32_t* items, std::int32_t b, std::int32_t e) {
+        const std::uint64_t trace_start = trace_begin();
         run_items(f, items, b, e, acc);
+        if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_work_graph_unit<Functor>(trace_start, e - b);
       });
     });
     launch.finish();

@@ -24,6 +24,9 @@ class InitializationSettings {
   KOKKOS_IMPL_SETTING(bool, print_configuration)
   KOKKOS_IMPL_SETTING(bool, tune_internals)
   KOKKOS_IMPL_SETTING(std::string, map_device_id_by)
+  KOKKOS_IMPL_SETTING(bool, tools_help)
+  KOKKOS_IMPL_SETTING(std::string, tools_libs)
+  KOKKOS_IMPL_SETTING(std::string, tools_args)
   // kdag extension: threads per task team (default: hardware threads per core from hwloc).
   KOKKOS_IMPL_SETTING(int, task_team_size)
   // kdag extension: bind host worker threads to processing units (default: when OMP_PROC_BIND is unset).

@@ -1,5 +1,6 @@
 // Kokkos Tools entry points: each forwards to its entry of the callback table when one is set.
 #include <impl/Kokkos_Profiling.hpp>
+#include <impl/Kokkos_ToolsLibraries.hpp>
 
 #include <cstring>
 #include <sstream>
@@ -112,10 +113,12 @@ void parseArgs(const std::string& args) {
   argv.push_back(nullptr);
   parseArgs(static_cast<int>(storage.size()), argv.data());
 }
+// The tool receives the first word (the program name when the arguments came from the command
+// line), as in Kokkos.
 bool printHelp(const std::string& args) {
   auto f = callbacks().print_help;
   if (f == nullptr) return false;
-  std::string text = args;
+  std::string text = args.substr(0, args.find(' '));
   f(text.data());
   return true;
 }
@@ -127,13 +130,11 @@ SpaceHandle make_space_handle(const char* space_name) {
 }
 
 namespace Impl {
-void initialize_tools() {
-  if (auto f = callbacks().init) f(0, KOKKOSP_INTERFACE_VERSION, 0, nullptr);
-}
 void finalize_tools() {
   if (auto f = callbacks().finalize) f();
   callbacks() = Experimental::EventSet{};
   g_paused_callbacks = Experimental::EventSet{};
+  forget_tool_libraries();
 }
 }  // namespace Impl
 
@@ -167,6 +168,9 @@ KOKKOS_IMPL_TOOLS_SETTER(set_end_fence_callback, end_fence, endFenceFunction)
 KOKKOS_IMPL_TOOLS_SETTER(set_dual_view_sync_callback, sync_dual_view, dualViewSyncFunction)
 KOKKOS_IMPL_TOOLS_SETTER(set_dual_view_modify_callback, modify_dual_view, dualViewModifyFunction)
 KOKKOS_IMPL_TOOLS_SETTER(set_declare_metadata_callback, declare_metadata, declareMetadataFunction)
+KOKKOS_IMPL_TOOLS_SETTER(set_request_tool_settings_callback, request_tool_settings, requestToolSettingsFunction)
+KOKKOS_IMPL_TOOLS_SETTER(set_provide_tool_programming_interface_callback, provide_tool_programming_interface,
+                         provideToolProgrammingInterfaceFunction)
 #undef KOKKOS_IMPL_TOOLS_SETTER
 
 EventSet get_callbacks() { return callbacks(); }

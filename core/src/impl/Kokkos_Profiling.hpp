@@ -93,6 +93,8 @@ void set_end_fence_callback(endFenceFunction callback);
 void set_dual_view_sync_callback(dualViewSyncFunction callback);
 void set_dual_view_modify_callback(dualViewModifyFunction callback);
 void set_declare_metadata_callback(declareMetadataFunction callback);
+void set_request_tool_settings_callback(requestToolSettingsFunction callback);
+void set_provide_tool_programming_interface_callback(provideToolProgrammingInterfaceFunction callback);
 
 // The whole table at once; pause_tools() empties it until resume_tools() puts it back.
 EventSet get_callbacks();
@@ -221,10 +223,8 @@ class DeepCopyEvent {
   DeepCopyEvent& operator=(const DeepCopyEvent&) = delete;
 };
 
-// Called by Kokkos::initialize once the back ends are up: the init callback, if set, learns the
-// interface version.  (Loading tool libraries named by KOKKOS_TOOLS_LIBS will fill the callback
-// table here, before init is called.)
-void initialize_tools();
+// Kokkos::initialize loads the tool libraries and calls the init callbacks once the back ends
+// are up (impl/Kokkos_ToolsLibraries.hpp).
 // Called by Kokkos::finalize after the finalize hooks: the finalize callback runs, then the
 // table is emptied, as Kokkos does.
 void finalize_tools();

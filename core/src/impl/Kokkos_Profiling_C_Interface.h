@@ -57,4 +57,23 @@ typedef void (*Kokkos_Profiling_dualViewSyncFunction)(const char*, const void* c
 typedef void (*Kokkos_Profiling_dualViewModifyFunction)(const char*, const void* const, bool);
 typedef void (*Kokkos_Profiling_declareMetadataFunction)(const char*, const char*);
 
+/* What a tool asks of Kokkos (kokkosp_request_tool_settings) and what Kokkos offers a tool
+   (kokkosp_provide_tool_programming_interface): the padding keeps the layout fixed when
+   members are added. */
+struct Kokkos_Tools_ToolSettings {
+  bool requires_global_fencing;
+  bool padding[255];
+};
+
+typedef void (*Kokkos_Tools_functionPointer)(void);
+typedef void (*Kokkos_Tools_toolInvokedFenceFunction)(const uint32_t);
+struct Kokkos_Tools_ToolProgrammingInterface {
+  Kokkos_Tools_toolInvokedFenceFunction fence;
+  Kokkos_Tools_functionPointer padding[31];
+};
+
+typedef void (*Kokkos_Tools_requestToolSettingsFunction)(const uint32_t, struct Kokkos_Tools_ToolSettings*);
+typedef void (*Kokkos_Tools_provideToolProgrammingInterfaceFunction)(const uint32_t,
+                                                                     struct Kokkos_Tools_ToolProgrammingInterface);
+
 #endif

@@ -36,6 +36,14 @@ using dualViewModifyFunction = Kokkos_Profiling_dualViewModifyFunction;
 using declareMetadataFunction = Kokkos_Profiling_declareMetadataFunction;
 
 namespace Experimental {
+using ToolSettings = Kokkos_Tools_ToolSettings;
+using ToolProgrammingInterface = Kokkos_Tools_ToolProgrammingInterface;
+using toolInvokedFenceFunction = Kokkos_Tools_toolInvokedFenceFunction;
+using requestToolSettingsFunction = Kokkos_Tools_requestToolSettingsFunction;
+using provideToolProgrammingInterfaceFunction = Kokkos_Tools_provideToolProgrammingInterfaceFunction;
+}  // namespace Experimental
+
+namespace Experimental {
 
 // Every callback Kokkos Tools defines for profiling, by Kokkos' member names.  kdag keeps
 // exactly one such table: the set_*_callback functions write single entries, set_callbacks
@@ -68,6 +76,8 @@ struct EventSet {
   dualViewSyncFunction sync_dual_view;
   dualViewModifyFunction modify_dual_view;
   declareMetadataFunction declare_metadata;
+  provideToolProgrammingInterfaceFunction provide_tool_programming_interface;
+  requestToolSettingsFunction request_tool_settings;
 };
 
 // Device ids, as Kokkos encodes them: the back end in the top 8 bits, the device in the next

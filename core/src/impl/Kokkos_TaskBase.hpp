@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <new>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 namespace Kokkos {
@@ -31,7 +32,8 @@ inline constexpr int task_priority_count = 3;
 
 enum class TaskKind : std::uint8_t { Single = 0, Team = 1, Aggregate = 2 };
 
-enum class TaskOp : int { Run, DestroyClosure, DestroyResult };
+// Name writes the closure's type name (a typeid name) to *(const char**)member, for traces.
+enum class TaskOp : int { Run, DestroyClosure, DestroyResult, Name };
 
 class TaskQueueBase;
 
@@ -51,6 +53,7 @@ struct TaskBase {
   TaskKind m_kind = TaskKind::Single;
   std::uint8_t m_priority = static_cast<std::uint8_t>(TaskPriority::Regular);
   std::uint8_t m_respawn = 0;         // set by respawn() during the current execution
+  std::uint8_t m_respawned = 0;       // has run before: its next execution is a respawn (traces)
 
   // The wait-list head of a completed task: no waiter can be linked after completion.
   KOKKOS_FORCEINLINE_FUNCTION static TaskBase* completed_mark() {
@@ -125,6 +128,7 @@ struct TaskNode final : TaskResult<Value> {
     switch (op) {
       case TaskOp::Run: invoke_task_functor<Value>(self->m_functor, *static_cast<Member*>(member), self); break;
       case TaskOp::DestroyClosure: self->m_functor.~Functor(); break;
+      case TaskOp::Name: *static_cast<const char**>(member) = typeid(Functor).name(); break;
       case TaskOp::DestroyResult:
         if constexpr (!std::is_void_v<Value>) {
           using R = TaskResult<Value>;

@@ -1,0 +1,344 @@
+// The trace writer: per-thread rings of TraceEvent, written out as Chrome trace-event JSON.
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Trace.hpp>
+#include <impl/Kokkos_Trace.hpp>
+
+#include <cxxabi.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+namespace Kokkos::Impl {
+namespace {
+
+// A single-producer ring: only its thread writes events and `head`; only a flush (under
+// g_flush_mutex) reads them and writes `flushed`.  A slot is rewritten only after the flush
+// that published its event, so neither side ever waits for the other.
+struct TraceRing {
+  std::unique_ptr<TraceEvent[]> events;
+  std::size_t capacity = 0;
+  int tid = 0;
+  std::atomic<std::uint64_t> head{0};
+  std::atomic<std::uint64_t> flushed{0};
+  std::atomic<std::uint64_t> dropped{0};
+};
+
+std::mutex g_registry_mutex;                      // g_rings grows when a thread records first
+std::vector<std::unique_ptr<TraceRing>> g_rings;  // one per thread that ever recorded; never freed
+thread_local TraceRing* t_ring = nullptr;
+
+std::mutex g_flush_mutex;  // the file and everything below
+std::FILE* g_file = nullptr;
+std::string g_path;
+bool g_first_event = true;
+std::atomic<std::size_t> g_capacity{0};  // 0: not set yet (KOKKOS_TRACE_BUFFER_EVENTS or the default)
+std::uint64_t g_dropped_total = 0, g_recorded_total = 0;
+std::vector<std::string> g_fused_labels;  // a fused run's event holds an index here
+std::unordered_map<const char*, std::string> g_demangled;
+std::chrono::steady_clock::time_point g_start;
+
+// Caller holds g_flush_mutex.
+std::size_t configured_capacity() {
+  if (g_capacity.load(std::memory_order_relaxed) == 0) {
+    std::size_t capacity = 65536;
+    if (const char* text = std::getenv("KOKKOS_TRACE_BUFFER_EVENTS")) {
+      char* end = nullptr;
+      const long long v = std::strtoll(text, &end, 10);
+      if (end != text && *end == '\0' && v > 0) capacity = static_cast<std::size_t>(v);
+      else Kokkos::Impl::log_warning(std::string("KOKKOS_TRACE_BUFFER_EVENTS='") + text + "' is not a positive integer; using 65536");
+    }
+    g_capacity.store(capacity, std::memory_order_relaxed);
+  }
+  return g_capacity.load(std::memory_order_relaxed);
+}
+
+TraceRing* register_ring() {
+  std::lock_guard lock(g_registry_mutex);
+  auto ring = std::make_unique<TraceRing>();
+  // start_trace chose the capacity before switching tracing on.
+  const std::size_t capacity = g_capacity.load(std::memory_order_relaxed);
+  ring->events.reset(new TraceEvent[capacity]);
+  ring->capacity = capacity;
+  ring->tid = static_cast<int>(g_rings.size());
+  t_ring = ring.get();
+  g_rings.push_back(std::move(ring));
+  return t_ring;
+}
+
+std::vector<TraceRing*> rings() {
+  std::lock_guard lock(g_registry_mutex);
+  std::vector<TraceRing*> out;
+  for (auto& ring : g_rings) out.push_back(ring.get());
+  return out;
+}
+
+const std::string& demangled(const char* name) {
+  auto it = g_demangled.find(name);
+  if (it != g_demangled.end()) return it->second;
+  int status = 0;
+  char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  std::string result = (status == 0 && text != nullptr) ? text : name;
+  std::free(text);
+  return g_demangled.emplace(name, std::move(result)).first->second;
+}
+
+void write_json_string(std::FILE* f, const std::string& text) {
+  std::fputc('"', f);
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      std::fputc('\\', f);
+      std::fputc(c, f);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      std::fprintf(f, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    } else {
+      std::fputc(c, f);
+    }
+  }
+  std::fputc('"', f);
+}
+
+const char* category(TraceKind kind) {
+  switch (kind) {
+    case TraceKind::parallel_for: return "parallel_for";
+    case TraceKind::parallel_reduce: return "parallel_reduce";
+    case TraceKind::parallel_scan: return "parallel_scan";
+    case TraceKind::task: return "task";
+    case TraceKind::work_graph_unit: return "work_graph_unit";
+    case TraceKind::fused_run: return "fused_run";
+  }
+  return "unknown";
+}
+
+const char* priority_name(std::uint8_t priority) {
+  switch (priority) {
+    case 0: return "High";
+    case 1: return "Regular";
+    default: return "Low";
+  }
+}
+
+void begin_record() {
+  std::fputs(g_first_event ? "\n" : ",\n", g_file);
+  g_first_event = false;
+}
+
+void write_event(const TraceEvent& e, int tid) {
+  std::string name;
+  if (e.kind == TraceKind::fused_run) name = "fused run";
+  else if (e.label[0] != '\0') name = e.label;
+  else if (e.type_name != nullptr) name = demangled(e.type_name);
+  const std::uint64_t duration = e.end_ns > e.begin_ns ? e.end_ns - e.begin_ns : 0;
+  begin_record();
+  std::fputs("{\"name\":", g_file);
+  write_json_string(g_file, name);
+  std::fprintf(g_file, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{",
+               category(e.kind), tid, static_cast<double>(e.begin_ns) / 1000.0, static_cast<double>(duration) / 1000.0);
+  switch (e.kind) {
+    case TraceKind::task:
+      std::fprintf(g_file, "\"priority\":\"%s\",\"respawn\":%s", priority_name(e.priority), e.respawn ? "true" : "false");
+      break;
+    case TraceKind::work_graph_unit:
+      std::fprintf(g_file, "\"items\":%llu", static_cast<unsigned long long>(e.count));
+      break;
+    case TraceKind::fused_run:
+      std::fputs("\"labels\":", g_file);
+      write_json_string(g_file, e.count < g_fused_labels.size() ? g_fused_labels[e.count] : std::string());
+      break;
+    default: break;
+  }
+  if (e.type_name != nullptr && e.kind != TraceKind::fused_run) {
+    if (e.kind == TraceKind::task || e.kind == TraceKind::work_graph_unit) std::fputc(',', g_file);
+    std::fputs("\"functor\":", g_file);
+    write_json_string(g_file, demangled(e.type_name));
+  }
+  std::fputs("}}", g_file);
+}
+
+// Caller holds g_flush_mutex.
+void flush_locked() {
+  if (g_file == nullptr) return;
+  for (TraceRing* ring : rings()) {
+    const std::uint64_t head = ring->head.load(std::memory_order_acquire);
+    const std::uint64_t from = ring->flushed.load(std::memory_order_relaxed);
+    for (std::uint64_t i = from; i < head; ++i) write_event(ring->events[i % ring->capacity], ring->tid);
+    ring->flushed.store(head, std::memory_order_release);
+  }
+  std::fflush(g_file);
+}
+
+}  // namespace
+
+std::uint64_t trace_clock() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - g_start).count());
+}
+
+void trace_record(TraceEvent& event) {
+  TraceRing* ring = t_ring != nullptr ? t_ring : register_ring();
+  event.end_ns = trace_clock();
+  const std::uint64_t head = ring->head.load(std::memory_order_relaxed);
+  if (head - ring->flushed.load(std::memory_order_acquire) >= ring->capacity) {
+    ring->dropped.store(ring->dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    return;
+  }
+  ring->events[head % ring->capacity] = event;
+  ring->head.store(head + 1, std::memory_order_release);
+}
+
+void trace_launch(TraceKind kind, std::uint64_t begin, const std::string& label, const char* type_name) {
+  TraceEvent event;
+  event.kind = kind;
+  event.begin_ns = begin;
+  event.type_name = type_name;
+  const std::size_t n = label.size() < sizeof(event.label) - 1 ? label.size() : sizeof(event.label) - 1;
+  std::memcpy(event.label, label.data(), n);
+  trace_record(event);
+}
+
+void trace_fused_run(std::uint64_t begin, const std::string& labels) {
+  TraceEvent event;
+  event.kind = TraceKind::fused_run;
+  event.begin_ns = begin;
+  {
+    std::lock_guard lock(g_flush_mutex);
+    event.count = g_fused_labels.size();
+    g_fused_labels.push_back(labels);
+  }
+  trace_record(event);
+}
+
+void trace_flush() {
+  std::lock_guard lock(g_flush_mutex);
+  flush_locked();
+}
+
+void trace_initialize_from_environment() {
+  const char* path = std::getenv("KOKKOS_TRACE");
+  if (path == nullptr || *path == '\0') return;
+  try {
+    Kokkos::Experimental::start_trace(path);
+  } catch (const std::exception& e) {
+    log_warning(std::string("KOKKOS_TRACE: ") + e.what() + "; no trace is written");
+  }
+}
+
+void trace_finalize() { Kokkos::Experimental::stop_trace(); }
+
+}  // namespace Kokkos::Impl
+
+namespace Kokkos::Experimental {
+
+using namespace Kokkos::Impl;
+
+void start_trace(const std::string& path) {
+  std::lock_guard lock(g_flush_mutex);
+  if (g_file != nullptr) {
+    throw std::runtime_error("Kokkos::Experimental::start_trace: a trace is already being written to '" + g_path +
+                             "'; call stop_trace() first");
+  }
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    throw std::runtime_error("Kokkos::Experimental::start_trace: cannot open '" + path +
+                             "' for writing: " + std::strerror(errno));
+  }
+  // No parallel work is in flight (the documented precondition): the rings can be reset.
+  const std::size_t capacity = configured_capacity();
+  for (TraceRing* ring : rings()) {
+    if (ring->capacity != capacity) {
+      ring->events.reset(new TraceEvent[capacity]);
+      ring->capacity = capacity;
+    }
+    ring->head.store(0, std::memory_order_relaxed);
+    ring->flushed.store(0, std::memory_order_relaxed);
+    ring->dropped.store(0, std::memory_order_relaxed);
+  }
+  g_file = file;
+  g_path = path;
+  g_first_event = true;
+  g_dropped_total = g_recorded_total = 0;
+  g_fused_labels.clear();
+  g_start = std::chrono::steady_clock::now();
+  std::fputs("{\"traceEvents\":[", g_file);
+  g_trace_on.store(true, std::memory_order_release);
+}
+
+void stop_trace() {
+  std::lock_guard lock(g_flush_mutex);
+  if (g_file == nullptr) return;
+  g_trace_on.store(false, std::memory_order_release);
+  flush_locked();
+  std::uint64_t dropped = 0, recorded = 0;
+  begin_record();
+  std::fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"kdag\"}}", g_file);
+  for (TraceRing* ring : rings()) {
+    const std::uint64_t lost = ring->dropped.load(std::memory_order_relaxed);
+    const std::uint64_t kept = ring->head.load(std::memory_order_acquire);
+    dropped += lost;
+    recorded += kept;
+    if (kept == 0 && lost == 0) continue;
+    std::string name = "thread " + std::to_string(ring->tid);
+    if (lost > 0) name += " (" + std::to_string(lost) + " events dropped: ring full)";
+    begin_record();
+    std::fprintf(g_file, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", ring->tid);
+    write_json_string(g_file, name);
+    std::fputs("}}", g_file);
+  }
+  std::fprintf(g_file,
+               "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"writer\":\"kdag\",\"dropped_events\":%llu,"
+               "\"events_per_thread\":%llu}}\n",
+               static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(g_capacity.load()));
+  std::fclose(g_file);
+  g_file = nullptr;
+  g_path.clear();
+  g_dropped_total = dropped;
+  g_recorded_total = recorded;
+}
+
+bool trace_enabled() { return g_trace_on.load(std::memory_order_relaxed); }
+
+std::string trace_path() {
+  std::lock_guard lock(g_flush_mutex);
+  return g_path;
+}
+
+std::uint64_t trace_dropped_events() {
+  std::lock_guard lock(g_flush_mutex);
+  if (g_file == nullptr) return g_dropped_total;
+  std::uint64_t dropped = 0;
+  for (TraceRing* ring : rings()) dropped += ring->dropped.load(std::memory_order_relaxed);
+  return dropped;
+}
+
+std::uint64_t trace_recorded_events() {
+  std::lock_guard lock(g_flush_mutex);
+  if (g_file == nullptr) return g_recorded_total;
+  std::uint64_t recorded = 0;
+  for (TraceRing* ring : rings()) recorded += ring->head.load(std::memory_order_acquire);
+  return recorded;
+}
+
+void set_trace_buffer_events(std::size_t events_per_thread) {
+  std::lock_guard lock(g_flush_mutex);
+  if (events_per_thread == 0) {
+    throw std::runtime_error("Kokkos::Experimental::set_trace_buffer_events: a ring must hold at least one event");
+  }
+  if (g_file != nullptr) {
+    throw std::runtime_error("Kokkos::Experimental::set_trace_buffer_events: called while a trace is running");
+  }
+  g_capacity.store(events_per_thread, std::memory_order_relaxed);
+}
+
+std::size_t trace_buffer_events() {
+  std::lock_guard lock(g_flush_mutex);
+  return configured_capacity();
+}
+
+}  // namespace Kokkos::Experimental

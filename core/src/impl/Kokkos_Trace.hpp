@@ -1,0 +1,82 @@
+#pragma once
+// The hot half of kdag's trace writer (Kokkos_Trace.hpp has the user's calls): what the event
+// sites call.  Host code only (launch front ends, the host task workers, the host work-graph
+// executor, fused runs).
+//
+// Cost model: with tracing off every event site costs one relaxed load and one predictable
+// branch (trace_begin() returns 0).  With tracing on, an event is two clock reads and one
+// 96-byte store into the calling thread's ring: no allocation after the thread's first event,
+// no lock, nothing shared with other threads but the ring's publication counter, which only a
+// flush reads.  A full ring drops events (counted) until the next flush (Kokkos::fence,
+// Kokkos::wait on a scheduler, finalize, stop_trace).
+#include <Kokkos_Macros.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace Kokkos::Impl {
+
+enum class TraceKind : std::uint8_t { parallel_for, parallel_reduce, parallel_scan, task, work_graph_unit, fused_run };
+
+// One slice.  `type_name` is a string that lives as long as the program (a typeid name); the
+// label (a launch's, truncated) is copied into the event so that no string outlives its launch.
+struct TraceEvent {
+  std::uint64_t begin_ns = 0, end_ns = 0;
+  const char* type_name = nullptr;
+  std::uint64_t count = 0;  // work-graph unit: items; fused run: index of its merged labels
+  TraceKind kind = TraceKind::parallel_for;
+  std::uint8_t priority = 0;
+  std::uint8_t respawn = 0;
+  char label[61] = {};
+};
+static_assert(sizeof(TraceEvent) == 96);
+
+inline std::atomic<bool> g_trace_on{false};
+
+// Nanoseconds since the trace started.
+std::uint64_t trace_clock();
+
+// 0 when tracing is off: the one branch of an event site.  Otherwise the start time (never 0).
+inline std::uint64_t trace_begin() {
+  if (KOKKOS_IMPL_LIKELY(!g_trace_on.load(std::memory_order_acquire))) return 0;
+  return trace_clock() | 1;
+}
+
+// Appends `event` (its end time is taken now) to the calling thread's ring.
+void trace_record(TraceEvent& event);
+
+// A launch that began at `begin` (from trace_begin, non-zero) ends now.
+void trace_launch(TraceKind kind, std::uint64_t begin, const std::string& label, const char* type_name);
+// A fused run of launches `labels` (joined with ", ") ends now.
+void trace_fused_run(std::uint64_t begin, const std::string& labels);
+
+// Writes what the rings hold to the trace file (any thread; flushes are serialised).
+void trace_flush();
+inline void trace_flush_if_on() {
+  if (KOKKOS_IMPL_UNLIKELY(g_trace_on.load(std::memory_order_relaxed))) trace_flush();
+}
+
+// Kokkos::initialize: KOKKOS_TRACE=file starts a trace; Kokkos::finalize stops it.
+void trace_initialize_from_environment();
+void trace_finalize();
+
+// The slice of a launch: begins at construction, recorded at destruction.
+class TraceLaunchScope {
+ public:
+  TraceLaunchScope(TraceKind kind, const std::string& label, const char* type_name)
+      : m_begin(trace_begin()), m_kind(kind), m_label(label), m_type_name(type_name) {}
+  ~TraceLaunchScope() {
+    if (KOKKOS_IMPL_UNLIKELY(m_begin != 0)) trace_launch(m_kind, m_begin, m_label, m_type_name);
+  }
+  TraceLaunchScope(const TraceLaunchScope&) = delete;
+  TraceLaunchScope& operator=(const TraceLaunchScope&) = delete;
+
+ private:
+  std::uint64_t m_begin;
+  TraceKind m_kind;
+  const std::string& m_label;
+  const char* m_type_name;
+};
+
+}  // namespace Kokkos::Impl
