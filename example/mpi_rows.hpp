@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace mpi_rows {
@@ -56,6 +57,24 @@ std::vector<KE::MPIRequest> exchange_halo_rows(const ViewType& local, const Rows
   requests.push_back(KE::isend_view(row(1), r.below, tag, comm));
   requests.push_back(KE::isend_view(row(last - 1), r.above, tag, comm));
   return requests;
+}
+
+// The frame of a distributed example: MPI and Kokkos started and finished, `--small` read,
+// and the verdict of rank 0 (the body's return there: non-zero means wrong) returned by every
+// rank, so that mpirun reports it.
+template <class Body>
+int run_example(int argc, char* argv[], const Body& body) {
+  MPI_Init(&argc, &argv);
+  int failed = 0;
+  {
+    Kokkos::ScopeGuard guard(argc, argv);
+    bool small = false;
+    for (int i = 1; i < argc; ++i) small = small || std::strcmp(argv[i], "--small") == 0;
+    failed = body(small);
+  }
+  MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return failed;
 }
 
 }  // namespace mpi_rows

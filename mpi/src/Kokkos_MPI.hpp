@@ -38,9 +38,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -174,6 +176,35 @@ class MPIViewType {
   int m_count = 0;
 };
 
+}  // namespace Kokkos::Impl
+
+namespace Kokkos::Experimental {
+
+// Time messages spent in flight, and how much of it the posting thread spent blocked waiting
+// for them (in wait(), or in a flush that needed one): the rest overlapped with computation.
+// Summed over the process's messages since start or reset_mpi_statistics().
+struct MPIStatistics {
+  std::uint64_t messages = 0;
+  double seconds_in_flight = 0;  // from posting to completion
+  double seconds_waiting = 0;    // blocked completing them
+  double overlapped_fraction() const {
+    return seconds_in_flight <= 0 ? 0.0 : 1.0 - seconds_waiting / seconds_in_flight;
+  }
+};
+
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+
+struct MPIStatisticsState {
+  std::mutex mutex;
+  Experimental::MPIStatistics stats;
+};
+inline MPIStatisticsState& mpi_statistics_state() {
+  static MPIStatisticsState state;
+  return state;
+}
+
 // One message in flight: its two MPI requests (element count, then the data), and what the
 // fusion window knows of it.  Heap-allocated so that its address, which the window holds,
 // survives moves of the request object.
@@ -186,6 +217,7 @@ struct MPIMessage {
   MPI_Request header = MPI_REQUEST_NULL, data = MPI_REQUEST_NULL;
   bool in_flight = false;
   std::unique_ptr<MPIViewType> type;  // freed at completion
+  std::chrono::steady_clock::time_point posted;
 
   static void complete_from_window(void* self) { static_cast<MPIMessage*>(self)->complete(); }
 
@@ -193,6 +225,7 @@ struct MPIMessage {
     if (!in_flight) return;
     in_flight = false;
     fusion_remove_in_flight(this);
+    const auto waiting = std::chrono::steady_clock::now();
     MPIErrorsReturn errors(comm);
     MPI_Status status;
     name.check(MPI_Wait(&header, &status), "MPI_Wait");
@@ -203,6 +236,12 @@ struct MPIMessage {
     }
     name.check(MPI_Wait(&data, &status), "MPI_Wait");
     type.reset();
+    const auto done = std::chrono::steady_clock::now();
+    MPIStatisticsState& state = mpi_statistics_state();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    state.stats.messages += 1;
+    state.stats.seconds_in_flight += std::chrono::duration<double>(done - posted).count();
+    state.stats.seconds_waiting += std::chrono::duration<double>(done - waiting).count();
   }
 };
 
@@ -267,6 +306,17 @@ class MPIRequest {
   std::unique_ptr<Kokkos::Impl::MPIMessage> m_message;
 };
 
+inline MPIStatistics mpi_statistics() {
+  Kokkos::Impl::MPIStatisticsState& state = Kokkos::Impl::mpi_statistics_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.stats;
+}
+inline void reset_mpi_statistics() {
+  Kokkos::Impl::MPIStatisticsState& state = Kokkos::Impl::mpi_statistics_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.stats = MPIStatistics{};
+}
+
 inline void wait_all(std::vector<MPIRequest>& requests) {
   for (MPIRequest& r : requests) r.wait();
 }
@@ -304,6 +354,7 @@ MPIRequest post_view_message(const char* what, bool receive, const ViewType& v, 
     m.name.check(MPI_Isend(data, m.type->count(), m.type->type(), peer, tag, comm, &message->data), "MPI_Isend");
   }
   message->in_flight = true;
+  message->posted = std::chrono::steady_clock::now();
   Kokkos::Impl::fusion_add_in_flight(decl, &MPIMessage::complete_from_window, message.get());
   return MPIRequest(std::move(message));
 }

@@ -132,21 +132,24 @@ void take_node_share(InitializationSettings& settings, const std::function<void(
     share = compute_node_share(0, 1, topo.cores, topo.threads_per_core);
     share.local_rank = placement.local_rank;
     share.local_size = placement.local_size;
-  } else if (share.oversubscribed) {
-    warn(std::to_string(share.local_size) + " ranks on this node (" + placement.source + ") but only " +
-         std::to_string(share.cores) + " cores: each rank gets one worker, and ranks share cores");
   }
   set_node_share(share);
   if (placement.source == nullptr) return;
+  // Every rank of the node would say the same: local rank 0 says it.
+  const bool speaks_for_node = placement.local_rank == 0 && !bound_by_launcher;
   if (!settings.has_num_threads()) {
     settings.set_num_threads(bound_by_launcher ? topo.processing_units : share.default_threads());
+    if (share.oversubscribed && speaks_for_node) {
+      warn(std::to_string(share.local_size) + " ranks on this node (" + placement.source + ") but only " +
+           std::to_string(share.cores) + " cores: each rank gets one worker, and ranks share cores");
+    }
     return;
   }
   const long total = static_cast<long>(settings.get_num_threads()) * share.local_size;
-  if (!bound_by_launcher && total > topo.processing_units) {
-    warn(std::to_string(share.local_size) + " ranks on this node x " + std::to_string(settings.get_num_threads()) +
-         " threads = " + std::to_string(total) + " workers for " + std::to_string(topo.processing_units) +
-         " hardware threads: the node is oversubscribed");
+  if (speaks_for_node && total > topo.processing_units) {
+    warn(std::to_string(share.local_size) + " ranks on this node (" + placement.source + ") x " +
+         std::to_string(settings.get_num_threads()) + " threads = " + std::to_string(total) + " workers for " +
+         std::to_string(topo.processing_units) + " hardware threads: the node is oversubscribed");
   }
 }
 

@@ -50,8 +50,9 @@ void set_node_share(const NodeShare& share);
 
 // Called by Kokkos::initialize before the back ends start: takes this process's share from the
 // environment and the topology, sets the default thread count when the user gave none, and
-// reports through `warn` (once per initialize) an unusable launcher variable, more ranks than
-// cores, or ranks x --kokkos-num-threads beyond the node's hardware threads.
+// reports through `warn` (once per initialize) an unusable launcher variable, or (on local
+// rank 0 only, since every rank of the node would say the same) more ranks than cores, or
+// ranks x --kokkos-num-threads beyond the node's hardware threads.
 void take_node_share(InitializationSettings& settings, const std::function<void(const std::string&)>& warn);
 
 // "local rank 1 of 2 on this node: cores 4-7 of 8" (or "whole node" without a launcher).
