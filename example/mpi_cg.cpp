@@ -25,19 +25,6 @@ using conjugate_gradient::Array;
 
 namespace {
 
-// conjugate_gradient::solve's view of the other ranks.
-struct DistributedRows {
-  mpi_rows::Rows rows;
-  std::vector<KE::MPIRequest> exchange_halo(const Array& p_ext) const {
-    return mpi_rows::exchange_halo_rows(p_ext, rows, 0, MPI_COMM_WORLD);
-  }
-  double sum(double local) const {
-    double global = 0;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    return global;
-  }
-};
-
 double rhs(std::int64_t i, std::int64_t n) { return std::sin(3.0 * double(i) / double(n)) + 0.1; }
 
 }  // namespace
@@ -48,7 +35,7 @@ int main(int argc, char* argv[]) {
     const std::int64_t n = small ? 200 : 20000;
     const int max_iterations = 4 * static_cast<int>(n);
     const double tolerance = 1e-10;
-    const DistributedRows ranks{mpi_rows::distribute(n, MPI_COMM_WORLD)};
+    const mpi_rows::Neighbours ranks{mpi_rows::distribute(n, MPI_COMM_WORLD)};
     const std::int64_t m = ranks.rows.count();
     Array b("b", m), x_fused("x_fused", m), x_plain("x_plain", m);
     for (std::int64_t i = 0; i < m; ++i) b(i) = rhs(ranks.rows.begin + i, n);

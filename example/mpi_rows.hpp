@@ -59,6 +59,22 @@ std::vector<KE::MPIRequest> exchange_halo_rows(const ViewType& local, const Rows
   return requests;
 }
 
+// What a solver written for one rank (conjugate_gradient::solve) needs of the others: the
+// exchange of its halo elements and global sums of its local dot products.
+struct Neighbours {
+  Rows rows;
+  MPI_Comm comm = MPI_COMM_WORLD;
+  template <class ViewType>
+  std::vector<KE::MPIRequest> exchange_halo(const ViewType& local) const {
+    return exchange_halo_rows(local, rows, 0, comm);
+  }
+  double sum(double local) const {
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm);
+    return global;
+  }
+};
+
 // The frame of a distributed example: MPI and Kokkos started and finished, `--small` read,
 // and the verdict of rank 0 (the body's return there: non-zero means wrong) returned by every
 // rank, so that mpirun reports it.
