@@ -21,16 +21,17 @@ namespace KE = Kokkos::Experimental;
 using Grid = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 using Range = std::pair<std::int64_t, std::int64_t>;
 
-// grid is (n + 2) x (n + 2) for n x n avg and work; its border stays fixed.
+// grid is (m + 2) x (n + 2) for m x n avg and work; its border stays fixed (a distributed
+// grid's first and last rows are halos from the neighbouring ranks, example/mpi_stencil_2d.cpp).
 template <class Space>
 void iterate(const Space& space, const Grid& grid, const Grid& avg, const Grid& work, int iterations) {
-  const std::int64_t n = static_cast<std::int64_t>(avg.extent(0));
-  const auto center = Kokkos::subview(grid, Range(1, n + 1), Range(1, n + 1));
-  const auto north = Kokkos::subview(grid, Range(0, n), Range(1, n + 1));
-  const auto south = Kokkos::subview(grid, Range(2, n + 2), Range(1, n + 1));
-  const auto east = Kokkos::subview(grid, Range(1, n + 1), Range(2, n + 2));
-  const auto west = Kokkos::subview(grid, Range(1, n + 1), Range(0, n));
-  Kokkos::RangePolicy<Space> rows(space, 0, n);
+  const std::int64_t m = static_cast<std::int64_t>(avg.extent(0)), n = static_cast<std::int64_t>(avg.extent(1));
+  const auto center = Kokkos::subview(grid, Range(1, m + 1), Range(1, n + 1));
+  const auto north = Kokkos::subview(grid, Range(0, m), Range(1, n + 1));
+  const auto south = Kokkos::subview(grid, Range(2, m + 2), Range(1, n + 1));
+  const auto east = Kokkos::subview(grid, Range(1, m + 1), Range(2, n + 2));
+  const auto west = Kokkos::subview(grid, Range(1, m + 1), Range(0, n));
+  Kokkos::RangePolicy<Space> rows(space, 0, m);
   auto add = [&](const auto& a, const auto& b, const Grid& out) {
     Kokkos::parallel_for("add", KE::with_accesses(rows, KE::reads(a), KE::reads(b), KE::writes(out)),
                          KOKKOS_LAMBDA(std::int64_t i) {

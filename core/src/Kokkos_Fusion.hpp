@@ -65,6 +65,11 @@
 // (element-wise bodies see the same inputs; reductions keep the host reduce's per-worker
 // blocks and rank-order join, see impl/Kokkos_FusionWindow.hpp).
 //
+// Messages (mpi/src/Kokkos_MPI.hpp, isend_view / irecv_view) declare their accesses too: a
+// message runs only the recorded launches it depends on, and a launch with declared accesses
+// never runs (recorded or at once) while a message it conflicts with is in flight: the message
+// completes first.
+//
 // Statistics: fusion_statistics(), print_fusion_statistics(os); KOKKOS_FUSION_STATS=1 prints
 // them at finalize.  Analysis and constraints: impl/Kokkos_FusionAnalysis.hpp.
 #include <Kokkos_Core.hpp>
@@ -334,7 +339,7 @@ inline void print_fusion_statistics(std::ostream& os) {
   }
   static const char* const flush_names[] = {"fence",        "scope_end",   "deep_copy",      "unannotated_launch",
                                             "reduce_result", "window_full", "explicit_flush", "switched_off",
-                                            "deallocation"};
+                                            "deallocation", "communication"};
   static_assert(std::size(flush_names) == static_cast<std::size_t>(Kokkos::Impl::FusionFlush::count_));
   out << "  flushes by trigger      ";
   for (std::size_t k = 0; k < s.flushes.size(); ++k) out << " " << flush_names[k] << "=" << s.flushes[k];
@@ -381,10 +386,12 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   void execute_on_host() const {
     FusionWindow& window = FusionWindow::this_thread_window();
     if (!window.recording()) {
+      window.complete_messages_before(m_policy.impl_decls().data(), N);
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
       return;
     }
     if (window.size() == 0 && fusion_runs_inline(m_policy.space(), m_policy.impl_decls())) {
+      window.complete_messages_before(m_policy.impl_decls().data(), N);
       window.count_inline();
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
       return;
@@ -425,6 +432,7 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
       }
     }
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
+    window.complete_messages_before(m_policy.impl_decls().data(), N);
     ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
         .execute();
   }

@@ -1,6 +1,7 @@
 // Lifecycle: initialize / finalize, command-line and environment settings, configuration print-out.
 #include <Kokkos_Core.hpp>
 #include <impl/Kokkos_Topology.hpp>
+#include <impl/Kokkos_NodeShare.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_ToolsLibraries.hpp>
 #include <impl/Kokkos_Trace.hpp>
@@ -161,6 +162,7 @@ void initialize_internal(InitializationSettings settings) {
     throw std::runtime_error("Kokkos::initialize: the number of threads must be positive, got " +
                              std::to_string(settings.get_num_threads()));
   }
+  Impl::take_node_share(settings, warn);
 
 #if defined(KOKKOS_ENABLE_SERIAL)
   Serial::impl_initialize(settings);
@@ -352,6 +354,7 @@ void print_configuration(std::ostream& os, bool verbose) {
   os << "  Host topology: " << topo.cores << " core(s), " << topo.processing_units << " hardware thread(s), "
      << topo.threads_per_core << " per core" << (topo.from_hwloc ? " (hwloc)" : " (no hwloc)") << '\n';
   os << "  Task team size: " << g_task_team_size << '\n';
+  os << "  Node share: " << Impl::describe_node_share(Impl::node_share()) << '\n';
 #if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
   os << "  View bounds checking: on\n";
 #endif

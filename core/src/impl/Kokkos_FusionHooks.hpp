@@ -25,6 +25,7 @@ enum class FusionFlush : std::uint8_t {
   explicit_flush,      // fusion_flush() / FusionScope::flush()
   switched_off,        // set_fusion_enabled(false) with launches pending
   deallocation,        // an allocation freed while launches are pending
+  communication,       // a message (mpi/src/Kokkos_MPI.hpp) needs the recorded launches it depends on
   count_
 };
 

@@ -558,6 +558,84 @@ class FusionWindow {
 
   void flush(FusionFlush reason);
 
+  // Communication (mpi/src/Kokkos_MPI.hpp): a message is an access by the host outside any
+  // launch.  Runs now only the recorded launches that conflict with `access` and, transitively,
+  // the earlier launches those conflict with; the rest stay recorded, in program order, and go
+  // on fusing with later launches.  Returns how many launches ran.
+  std::size_t flush_dependences(const FusionAccess& access, FusionFlush reason);
+
+  // A message in flight: until `complete(context)` returns, a recorded launch that conflicts
+  // with `access` must not run; a flush that would run one calls complete first (it waits for
+  // the message and withdraws the access).
+  void add_in_flight(const FusionAccess& access, void (*complete)(void*), void* context) {
+    m_in_flight.push_back({access, complete, context});
+  }
+  void remove_in_flight(const void* context) {
+    std::erase_if(m_in_flight, [&](const InFlight& m) { return m.context == context; });
+  }
+
+  // Two accesses conflict when they share bytes and one of them writes (or reduces).
+  static bool conflict(const FusionAccess& a, const FusionAccess& b) {
+    if (a.privilege == Privilege::read && b.privilege == Privilege::read) return false;
+    if (a.span_bytes == 0 || b.span_bytes == 0) return false;
+    return a.address < b.address + static_cast<std::uintptr_t>(b.span_bytes) &&
+           b.address < a.address + static_cast<std::uintptr_t>(a.span_bytes);
+  }
+
+ private:
+  struct InFlight {
+    FusionAccess access;
+    void (*complete)(void*);
+    void* context;
+  };
+  bool launch_conflicts(std::size_t k, const FusionAccess& access) const {
+    const FusionLaunchSummary& s = m_summaries[k];
+    for (std::uint32_t a = 0; a < s.num_accesses; ++a) {
+      if (conflict(m_accesses[s.first_access + a], access)) return true;
+    }
+    return false;
+  }
+  bool launches_conflict(std::size_t k, std::size_t j) const {
+    const FusionLaunchSummary& s = m_summaries[j];
+    for (std::uint32_t a = 0; a < s.num_accesses; ++a) {
+      if (launch_conflicts(k, m_accesses[s.first_access + a])) return true;
+    }
+    return false;
+  }
+  // Waits for the messages in flight that the recorded launches about to run conflict with.
+  void complete_conflicting_messages() {
+    if (m_in_flight.empty()) return;
+    complete_messages_if([&](const FusionAccess& access) {
+      for (std::size_t k = 0; k < m_summaries.size(); ++k) {
+        if (launch_conflicts(k, access)) return true;
+      }
+      return false;
+    });
+  }
+  template <class Conflicts>
+  void complete_messages_if(const Conflicts& conflicts) {
+    std::vector<InFlight> due;
+    for (const InFlight& m : m_in_flight) {
+      if (conflicts(m.access)) due.push_back(m);
+    }
+    for (const InFlight& m : due) m.complete(m.context);
+  }
+
+ public:
+  // A launch with declared accesses that runs at once (no window, fusion off, or run inline):
+  // the messages in flight it conflicts with complete first, as they would before a flush.
+  void complete_messages_before(const FusionAccessDecl* decls, std::size_t n) {
+    if (m_in_flight.empty()) return;
+    complete_messages_if([&](const FusionAccess& access) {
+      for (std::size_t k = 0; k < n; ++k) {
+        if (conflict(decls[k].access, access)) return true;
+      }
+      return false;
+    });
+  }
+
+ private:
+
  private:
   template <class ExecSpace>
   static const void* type_tag() {
@@ -683,6 +761,8 @@ class FusionWindow {
   int m_depth = 0;
   bool m_flushing = false;
   bool m_has_unmanaged = false;
+  bool m_partial = false;  // flushing a subset (flush_dependences): the rest keep the arena and holds
+  std::vector<InFlight> m_in_flight;
 };
 
 inline FusionWindow& FusionWindow::this_thread_window() {
@@ -695,6 +775,9 @@ inline void FusionWindow::clear() {
   m_launches.clear();
   m_summaries.clear();
   m_accesses.clear();
+  // The launches flush_dependences left recorded still live in the arena, name shapes and
+  // domains by index, and need their allocations held.
+  if (m_partial) return;
   m_shapes.clear();
   m_domains.clear();
   m_arena.reset();
@@ -776,6 +859,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
     }
   } done{*this};
 
+  complete_conflicting_messages();
   FusionConfig& config = fusion_config();
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = m_launches.size();
@@ -842,6 +926,73 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.memo_hits += delta.memo_hits;
     s.analysis_seconds += seconds;
   }
+}
+
+inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, FusionFlush reason) {
+  const std::size_t n = m_launches.size();
+  if (n == 0 || m_flushing) return 0;
+  // Backwards: a launch is needed if it conflicts with the access or with a later needed launch.
+  std::vector<char> needed(n, 0);
+  std::size_t count = 0;
+  for (std::size_t k = n; k-- > 0;) {
+    bool need = launch_conflicts(k, access);
+    for (std::size_t j = k + 1; j < n && !need; ++j) need = needed[j] && launches_conflict(k, j);
+    needed[k] = need ? 1 : 0;
+    count += need ? 1 : 0;
+  }
+  if (count == 0) return 0;
+  if (count == n) {
+    flush(reason);
+    return n;
+  }
+  // Split the window: the needed launches become the window and are flushed; the others wait.
+  std::vector<FusionLaunch> run_launches, kept_launches;
+  std::vector<FusionLaunchSummary> run_summaries, kept_summaries;
+  std::vector<FusionAccess> run_accesses, kept_accesses;
+  for (std::size_t k = 0; k < n; ++k) {
+    auto& launches = needed[k] ? run_launches : kept_launches;
+    auto& summaries = needed[k] ? run_summaries : kept_summaries;
+    auto& accesses = needed[k] ? run_accesses : kept_accesses;
+    FusionLaunchSummary s = m_summaries[k];
+    const auto first = m_accesses.begin() + s.first_access;
+    s.first_access = static_cast<std::uint32_t>(accesses.size());
+    accesses.insert(accesses.end(), first, first + s.num_accesses);
+    launches.push_back(m_launches[k]);
+    summaries.push_back(s);
+  }
+  m_launches.swap(run_launches);
+  m_summaries.swap(run_summaries);
+  m_accesses.swap(run_accesses);
+  m_partial = true;
+  struct Restore {
+    FusionWindow& w;
+    std::vector<FusionLaunch>& launches;
+    std::vector<FusionLaunchSummary>& summaries;
+    std::vector<FusionAccess>& accesses;
+    ~Restore() {
+      w.m_partial = false;
+      w.m_launches.swap(launches);
+      w.m_summaries.swap(summaries);
+      w.m_accesses.swap(accesses);
+      t_fusion_hooks.pending = !w.m_launches.empty();
+    }
+  } restore{*this, kept_launches, kept_summaries, kept_accesses};
+  flush(reason);
+  return count;
+}
+
+// ---- communication hooks (mpi/src/Kokkos_MPI.hpp) ------------------------------------------------
+
+// Runs the calling thread's recorded launches a message touching `decl` depends on; returns how many.
+inline std::size_t fusion_flush_dependences(const FusionAccessDecl& decl) {
+  if (!t_fusion_hooks.pending) return 0;
+  return FusionWindow::this_thread_window().flush_dependences(decl.access, FusionFlush::communication);
+}
+inline void fusion_add_in_flight(const FusionAccessDecl& decl, void (*complete)(void*), void* context) {
+  FusionWindow::this_thread_window().add_in_flight(decl.access, complete, context);
+}
+inline void fusion_remove_in_flight(const void* context) {
+  FusionWindow::this_thread_window().remove_in_flight(context);
 }
 
 }  // namespace Kokkos::Impl

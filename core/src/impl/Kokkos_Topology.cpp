@@ -1,4 +1,5 @@
 #include <impl/Kokkos_Topology.hpp>
+#include <impl/Kokkos_NodeShare.hpp>
 #include <Kokkos_hwloc.hpp>
 #include <KokkosCore_config.h>
 
@@ -69,6 +70,11 @@ const HostTopology& host_topology() {
 
 int processing_unit_for_worker(int worker) {
   const HostTopology& topo = host_topology();
+  // Several ranks on the node: this rank's workers stay on its own share of the cores.
+  const NodeShare& share = node_share();
+  if (share.local_size > 1 && share.first_processing_unit() + share.processing_units() <= topo.processing_units) {
+    return share.first_processing_unit() + worker % share.processing_units();
+  }
   return worker % topo.processing_units;
 }
 
