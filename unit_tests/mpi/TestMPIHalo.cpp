@@ -238,11 +238,24 @@ TEST(MPIHalo, SizesThatDifferStopWithBothSizes) {
   const std::string m2 = message_of([&] { r2.wait(); });
   const std::string where = "on rank " + std::to_string(rank) + " from rank " + std::to_string(prev);
   EXPECT_NE(m1.find("irecv_view: View 'too_long' " + where), std::string::npos) << m1;
-  EXPECT_NE(m1.find("holds 12 elements but rank " + std::to_string(prev) + " sent 10"), std::string::npos) << m1;
+  EXPECT_NE(m1.find("holds 12 elements of 8 bytes but rank " + std::to_string(prev) + " sent 10 elements of 8 bytes"),
+            std::string::npos)
+      << m1;
   EXPECT_NE(m2.find("View 'too_short'"), std::string::npos) << m2;
-  EXPECT_NE(m2.find("holds 8 elements but rank " + std::to_string(prev) + " sent 10"), std::string::npos) << m2;
+  EXPECT_NE(m2.find("holds 8 elements of 8 bytes but rank " + std::to_string(prev) + " sent 10"), std::string::npos)
+      << m2;
+  // Same count, another element type.
+  Kokkos::View<float*, Kokkos::HostSpace> floats("floats", 10);
+  auto s3 = KE::isend_view(sent, next, 62);
+  auto r3 = KE::irecv_view(floats, prev, 62);
+  const std::string m3 = message_of([&] { r3.wait(); });
+  EXPECT_NE(m3.find("View 'floats' " + where + " (tag 62): the View holds 10 elements of 4 bytes but rank " +
+                    std::to_string(prev) + " sent 10 elements of 8 bytes"),
+            std::string::npos)
+      << m3;
   s1.wait();
   s2.wait();
+  s3.wait();
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
