@@ -21,6 +21,14 @@
 //     (they must see the old contents).  Launches recorded after it may read v: the access
 //     completes at wait(), and a flush that would run such a launch before wait() waits for the
 //     message first, so a fused launch never reads a halo that has not arrived.
+//   - The same holds for a launch with declared accesses that runs at once (outside a window,
+//     with fusion off, or run inline on one thread): a conflicting message completes first, so
+//     fused and unfused runs of one program give the same results.  A launch WITHOUT declared
+//     accesses is not checked: as in plain MPI, it must not touch a View before its wait().
+//   - Messages are tracked by the thread that posted them: post and wait on one thread.
+//   - Overlap is conservative for strided slices: a slice is taken to touch every byte between
+//     its first and last element (a column halo of a row-major array conflicts with every
+//     launch on that array).  Row halos of row-major arrays are exact.
 //
 // Views: any rank when contiguous; rank 1 and rank 2 slices of any layout (LayoutLeft,
 // LayoutRight, LayoutStride: a column of a row-major array, a row of a column-major one) are
@@ -30,9 +38,9 @@
 // Bad input stops with a message naming the View's label, the rank and the sizes, instead of an
 // MPI abort deep inside: a receive whose View holds a different number of elements than the
 // sender's, or elements of another size (each message carries its element count and size ahead
-// of the data), a peer rank outside the
-// communicator, MPI_ANY_SOURCE / MPI_ANY_TAG (a halo knows its neighbour), a non-contiguous View
-// of rank 3 or more, or MPI not initialised.  The helpers throw std::runtime_error, as Kokkos does
+// of the data), a peer rank outside the communicator, a negative tag, MPI_ANY_SOURCE /
+// MPI_ANY_TAG (a halo knows its neighbour), a non-contiguous View of rank 3 or more, or MPI not
+// initialised.  MPI_PROC_NULL as the peer is a message that completes at once (edge ranks).  The helpers throw std::runtime_error, as Kokkos does
 // for host-side misuse.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
