@@ -26,9 +26,9 @@
 //     fused and unfused runs of one program give the same results.  A launch WITHOUT declared
 //     accesses is not checked: as in plain MPI, it must not touch a View before its wait().
 //   - Messages are tracked by the thread that posted them: post and wait on one thread.
-//   - Overlap is conservative for strided slices: a slice is taken to touch every byte between
-//     its first and last element (a column halo of a row-major array conflicts with every
-//     launch on that array).  Row halos of row-major arrays are exact.
+//   - Which launches a message conflicts with: exact for rows and columns of one row-major
+//     array (same row pitch: a column halo does not hold back launches on the interior columns);
+//     otherwise every byte between a View's first and last element counts as touched.
 //
 // Views: any rank when contiguous; rank 1 and rank 2 slices of any layout (LayoutLeft,
 // LayoutRight, LayoutStride: a column of a row-major array, a row of a column-major one) are
