@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -164,6 +166,14 @@ TEST(LauncherPlacement, BadValuesAreReportedAndIgnored) {
   }
 }
 
+// Whether this process runs on fewer processing units than the node has (under taskset, or
+// mpirun --bind-to core): initialize then takes the launcher's binding as the share.
+bool affinity_restricted() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < Kokkos::Impl::host_topology().processing_units;
+}
+
 // The initialize step itself, with the variables of the first of `ranks` ranks set.
 struct TakeShare {
   std::string warnings;
@@ -180,6 +190,7 @@ struct TakeShare {
 };
 
 TEST(NodeShare, ExplicitThreadsWinButOversubscriptionIsWarned) {
+  if (affinity_restricted()) GTEST_SKIP() << "the process is bound to a subset of the cores (see LauncherBinding)";
   const int pus = Kokkos::Impl::host_topology().processing_units;
   const TakeShare many("2", Kokkos::InitializationSettings().set_num_threads(pus));
   EXPECT_EQ(many.settings.get_num_threads(), pus);
@@ -197,6 +208,7 @@ TEST(NodeShare, ExplicitThreadsWinButOversubscriptionIsWarned) {
 }
 
 TEST(NodeShare, MoreRanksThanCoresIsWarnedOnceWithTheCounts) {
+  if (affinity_restricted()) GTEST_SKIP() << "the process is bound to a subset of the cores (see LauncherBinding)";
   const int cores = Kokkos::Impl::host_topology().cores;
   const TakeShare t(std::to_string(cores + 1).c_str(), Kokkos::InitializationSettings());
   EXPECT_EQ(t.settings.get_num_threads(), 1);
@@ -204,6 +216,21 @@ TEST(NodeShare, MoreRanksThanCoresIsWarnedOnceWithTheCounts) {
       std::to_string(cores + 1) + " ranks on this node (OMPI_COMM_WORLD_LOCAL_RANK) but only " + std::to_string(cores);
   EXPECT_NE(t.warnings.find(expected), std::string::npos) << t.warnings;
   EXPECT_EQ(t.warnings.find('\n'), t.warnings.size() - 1) << "one warning, got: " << t.warnings;
+}
+
+// ctest runs this under `taskset -c 0` (TestNodeShareLauncherBound): the launcher's binding is
+// the share, workers default to its processing units and are not bound again by kdag.
+TEST(NodeShare, LauncherBindingIsRespected) {
+  if (!affinity_restricted()) GTEST_SKIP() << "runs under taskset -c 0 (ctest TestNodeShareLauncherBound)";
+  const TakeShare t("2", Kokkos::InitializationSettings());
+  EXPECT_EQ(t.settings.get_num_threads(), 1);
+  ASSERT_TRUE(t.settings.has_bind_threads());
+  EXPECT_FALSE(t.settings.get_bind_threads());
+  EXPECT_EQ(t.warnings, "");
+  const TakeShare more("2", Kokkos::InitializationSettings().set_num_threads(3));
+  EXPECT_NE(more.warnings.find("3 threads on the 1 hardware thread the launcher bound local rank 0 to"),
+            std::string::npos)
+      << more.warnings;
 }
 
 TEST(NodeShare, BadLauncherValueIsWarnedAndTheWholeNodeUsed) {

@@ -21,6 +21,14 @@
 //     (they must see the old contents).  Launches recorded after it may read v: the access
 //     completes at wait(), and a flush that would run such a launch before wait() waits for the
 //     message first, so a fused launch never reads a halo that has not arrived.
+//   - The same holds for a launch with declared accesses that runs at once (outside a window,
+//     with fusion off, or run inline on one thread): a conflicting message completes first, so
+//     fused and unfused runs of one program give the same results.  A launch WITHOUT declared
+//     accesses is not checked: as in plain MPI, it must not touch a View before its wait().
+//   - Messages are tracked by the thread that posted them: post and wait on one thread.
+//   - Which launches a message conflicts with: exact for rows and columns of one row-major
+//     array (same row pitch: a column halo does not hold back launches on the interior columns);
+//     otherwise every byte between a View's first and last element counts as touched.
 //
 // Views: any rank when contiguous; rank 1 and rank 2 slices of any layout (LayoutLeft,
 // LayoutRight, LayoutStride: a column of a row-major array, a row of a column-major one) are
@@ -29,9 +37,10 @@
 //
 // Bad input stops with a message naming the View's label, the rank and the sizes, instead of an
 // MPI abort deep inside: a receive whose View holds a different number of elements than the
-// sender's (each message carries its element count ahead of the data), a peer rank outside the
-// communicator, MPI_ANY_SOURCE / MPI_ANY_TAG (a halo knows its neighbour), a non-contiguous View
-// of rank 3 or more, or MPI not initialised.  The helpers throw std::runtime_error, as Kokkos does
+// sender's, or elements of another size (each message carries its element count and size ahead
+// of the data), a peer rank outside the communicator, a negative tag, MPI_ANY_SOURCE /
+// MPI_ANY_TAG (a halo knows its neighbour), a non-contiguous View of rank 3 or more, or MPI not
+// initialised.  MPI_PROC_NULL as the peer is a message that completes at once (edge ranks).  The helpers throw std::runtime_error, as Kokkos does
 // for host-side misuse.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
@@ -212,8 +221,9 @@ struct MPIMessage {
   MPIMessageName name;
   MPI_Comm comm = MPI_COMM_NULL;
   bool receive = false;
-  std::int64_t count = 0;          // elements of the local View
-  std::int64_t peer_count = 0;     // the header: elements the sender's View holds
+  // The header each message carries ahead of its data: elements and bytes per element, the
+  // local View's (sent) and the sender's (received).
+  std::int64_t header_out[2] = {0, 0}, header_in[2] = {0, 0};
   MPI_Request header = MPI_REQUEST_NULL, data = MPI_REQUEST_NULL;
   bool in_flight = false;
   std::unique_ptr<MPIViewType> type;  // freed at completion
@@ -229,10 +239,13 @@ struct MPIMessage {
     MPIErrorsReturn errors(comm);
     MPI_Status status;
     name.check(MPI_Wait(&header, &status), "MPI_Wait");
-    if (receive && peer_count != count) {
+    if (receive && (header_in[0] != header_out[0] || header_in[1] != header_out[1])) {
       MPI_Cancel(&data);
-      name.fail("the View holds " + std::to_string(count) + " elements but rank " + std::to_string(name.peer) +
-                " sent " + std::to_string(peer_count) + "; sender and receiver slices must have the same size");
+      auto elements = [](const std::int64_t* h) {
+        return std::to_string(h[0]) + " elements of " + std::to_string(h[1]) + " bytes";
+      };
+      name.fail("the View holds " + elements(header_out) + " but rank " + std::to_string(name.peer) + " sent " +
+                elements(header_in) + "; sender and receiver slices must have the same size and element type");
     }
     name.check(MPI_Wait(&data, &status), "MPI_Wait");
     type.reset();
@@ -333,7 +346,8 @@ MPIRequest post_view_message(const char* what, bool receive, const ViewType& v, 
   message->name = Kokkos::Impl::mpi_message_name(what, v, peer, tag, comm);
   message->comm = comm;
   message->receive = receive;
-  message->count = static_cast<std::int64_t>(v.size());
+  message->header_out[0] = static_cast<std::int64_t>(v.size());
+  message->header_out[1] = static_cast<std::int64_t>(sizeof(typename ViewType::value_type));
   if (peer == MPI_PROC_NULL) return MPIRequest(std::move(message));
   message->type = std::make_unique<Kokkos::Impl::MPIViewType>(v, message->name);
 
@@ -347,10 +361,10 @@ MPIRequest post_view_message(const char* what, bool receive, const ViewType& v, 
   const MPIMessage& m = *message;
   void* data = const_cast<std::remove_const_t<typename ViewType::value_type>*>(v.data());
   if (receive) {
-    m.name.check(MPI_Irecv(&message->peer_count, 1, MPI_INT64_T, peer, tag, comm, &message->header), "MPI_Irecv");
+    m.name.check(MPI_Irecv(message->header_in, 2, MPI_INT64_T, peer, tag, comm, &message->header), "MPI_Irecv");
     m.name.check(MPI_Irecv(data, m.type->count(), m.type->type(), peer, tag, comm, &message->data), "MPI_Irecv");
   } else {
-    m.name.check(MPI_Isend(&message->count, 1, MPI_INT64_T, peer, tag, comm, &message->header), "MPI_Isend");
+    m.name.check(MPI_Isend(message->header_out, 2, MPI_INT64_T, peer, tag, comm, &message->header), "MPI_Isend");
     m.name.check(MPI_Isend(data, m.type->count(), m.type->type(), peer, tag, comm, &message->data), "MPI_Isend");
   }
   message->in_flight = true;

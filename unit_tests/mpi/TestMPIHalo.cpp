@@ -137,6 +137,39 @@ TEST(MPIHalo, SendRunsExactlyTheLaunchesItDependsOn) {
   }
 }
 
+// A column halo of a row-major array: sending the first column runs none of the launches on
+// the interior columns; sending the last interior column runs the launch that writes it.
+TEST(MPIHalo, ColumnHaloConflictsOnlyWithItsColumns) {
+  const int rank = world_rank(), size = world_size();
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  const std::int64_t m = 40, n = 30;
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> u("u", m, n + 2);
+  Kokkos::View<double*, Kokkos::HostSpace> west_in("west_in", m), east_in("east_in", m);
+  for (std::int64_t i = 0; i < m; ++i) u(i, 0) = 7.0 * rank + double(i);
+  const auto interior = Kokkos::subview(u, Kokkos::ALL, Range(1, n + 1));
+  KE::set_fusion_inline_bytes(0);
+  {
+    KE::FusionScope scope;
+    Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> rows(0, m);
+    Kokkos::parallel_for("interior", KE::with_accesses(rows, KE::writes(interior)), KOKKOS_LAMBDA(std::int64_t i) {
+      for (std::int64_t j = 0; j < n; ++j) interior(i, j) = 100.0 * rank + double(i * n + j);
+    });
+    auto recv_west = KE::irecv_view(west_in, prev, 35);
+    auto send_west = KE::isend_view(Kokkos::subview(u, Kokkos::ALL, 0), next, 35);
+    EXPECT_EQ(KE::fusion_pending_launches(), 1u);  // column 0 is not the interior's
+    auto recv_east = KE::irecv_view(east_in, prev, 36);
+    auto send_east = KE::isend_view(Kokkos::subview(u, Kokkos::ALL, n), next, 36);
+    EXPECT_EQ(KE::fusion_pending_launches(), 0u);  // column n is
+    KE::MPIRequest all[] = {std::move(recv_west), std::move(send_west), std::move(recv_east), std::move(send_east)};
+    for (auto& r : all) r.wait();
+  }
+  KE::set_fusion_inline_bytes(256 * 1024);
+  for (std::int64_t i = 0; i < m; ++i) {
+    ASSERT_EQ(west_in(i), 7.0 * prev + double(i));
+    ASSERT_EQ(east_in(i), 100.0 * prev + double(i * n + n - 1));
+  }
+}
+
 // A launch recorded after irecv_view reads the halo: the flush that runs it waits for the
 // message first; and a launch writing a View being sent waits for the send.
 TEST(MPIHalo, ReceiveCompletesBeforeALaunchReadsTheHalo) {
@@ -238,11 +271,24 @@ TEST(MPIHalo, SizesThatDifferStopWithBothSizes) {
   const std::string m2 = message_of([&] { r2.wait(); });
   const std::string where = "on rank " + std::to_string(rank) + " from rank " + std::to_string(prev);
   EXPECT_NE(m1.find("irecv_view: View 'too_long' " + where), std::string::npos) << m1;
-  EXPECT_NE(m1.find("holds 12 elements but rank " + std::to_string(prev) + " sent 10"), std::string::npos) << m1;
+  EXPECT_NE(m1.find("holds 12 elements of 8 bytes but rank " + std::to_string(prev) + " sent 10 elements of 8 bytes"),
+            std::string::npos)
+      << m1;
   EXPECT_NE(m2.find("View 'too_short'"), std::string::npos) << m2;
-  EXPECT_NE(m2.find("holds 8 elements but rank " + std::to_string(prev) + " sent 10"), std::string::npos) << m2;
+  EXPECT_NE(m2.find("holds 8 elements of 8 bytes but rank " + std::to_string(prev) + " sent 10"), std::string::npos)
+      << m2;
+  // Same count, another element type.
+  Kokkos::View<float*, Kokkos::HostSpace> floats("floats", 10);
+  auto s3 = KE::isend_view(sent, next, 62);
+  auto r3 = KE::irecv_view(floats, prev, 62);
+  const std::string m3 = message_of([&] { r3.wait(); });
+  EXPECT_NE(m3.find("View 'floats' " + where + " (tag 62): the View holds 10 elements of 4 bytes but rank " +
+                    std::to_string(prev) + " sent 10 elements of 8 bytes"),
+            std::string::npos)
+      << m3;
   s1.wait();
   s2.wait();
+  s3.wait();
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

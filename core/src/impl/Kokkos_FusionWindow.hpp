@@ -574,12 +574,26 @@ class FusionWindow {
     std::erase_if(m_in_flight, [&](const InFlight& m) { return m.context == context; });
   }
 
-  // Two accesses conflict when they share bytes and one of them writes (or reduces).
+  // Two accesses conflict when they may share bytes and one of them writes (or reduces).
+  // Accesses with the same stride between slices, each slice narrower than the stride (rows or
+  // columns of one row-major array), share bytes only where their slices meet: a column halo
+  // does not conflict with a launch on the interior columns.  Otherwise their spans decide.
   static bool conflict(const FusionAccess& a, const FusionAccess& b) {
     if (a.privilege == Privilege::read && b.privilege == Privilege::read) return false;
     if (a.span_bytes == 0 || b.span_bytes == 0) return false;
-    return a.address < b.address + static_cast<std::uintptr_t>(b.span_bytes) &&
-           b.address < a.address + static_cast<std::uintptr_t>(a.span_bytes);
+    const auto a0 = static_cast<std::int64_t>(a.address), b0 = static_cast<std::int64_t>(b.address);
+    if (!(a0 < b0 + b.span_bytes && b0 < a0 + a.span_bytes)) return false;
+    const std::int64_t pitch = a.stride, wa = a.slice_bytes, wb = b.slice_bytes;
+    if (pitch <= 0 || b.stride != pitch || wa <= 0 || wb <= 0 || wa > pitch || wb > pitch) return true;
+    // Slice i of a covers [a0 + i pitch, + wa), slice k of b [b0 + k pitch, + wb): they meet
+    // when t = d + (k - i) pitch lies in (-wb, wa), d = b0 - a0: for at most two values of k - i.
+    const std::int64_t rows_a = (a.span_bytes - wa) / pitch + 1, rows_b = (b.span_bytes - wb) / pitch + 1;
+    const std::int64_t d = b0 - a0, x = -wb - d;
+    const std::int64_t floor_x = x >= 0 ? x / pitch : -((-x + pitch - 1) / pitch);
+    for (std::int64_t j = floor_x + 1; j <= floor_x + 2; ++j) {
+      if (d + j * pitch < wa && j >= -(rows_a - 1) && j <= rows_b - 1) return true;
+    }
+    return false;
   }
 
  private:

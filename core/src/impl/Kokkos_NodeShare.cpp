@@ -3,7 +3,9 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <thread>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace Kokkos::Impl {
 namespace {
@@ -41,6 +43,23 @@ bool slurm_tasks_on_node(const char* list, int node, int& tasks) {
     else if (*p != '\0') return false;
   }
   return false;
+}
+
+// The processing units the process may run on (its CPU affinity), and the lowest of them;
+// 0 where the platform does not say.
+int affinity_units(int& lowest) {
+  lowest = 0;
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  for (int cpu = CPU_SETSIZE - 1; cpu >= 0; --cpu) {
+    if (CPU_ISSET(cpu, &set)) lowest = cpu;
+  }
+  return CPU_COUNT(&set);
+#else
+  return 0;
+#endif
 }
 
 NodeShare& current_share() {
@@ -124,31 +143,41 @@ void take_node_share(InitializationSettings& settings, const std::function<void(
   const LauncherPlacement placement = launcher_placement([](const char* name) { return std::getenv(name); });
   if (!placement.problem.empty()) warn(placement.problem + "; this rank uses the whole node");
   NodeShare share = compute_node_share(placement.local_rank, placement.local_size, topo.cores, topo.threads_per_core);
-  // hwloc sees only the processing units this process may run on: fewer than the machine has
-  // means the launcher bound the rank already, and its cores are the share.
-  const unsigned online = std::thread::hardware_concurrency();
-  const bool bound_by_launcher = topo.from_hwloc && online > 0 && topo.processing_units < static_cast<int>(online);
-  if (bound_by_launcher || share.local_size == 1) {
+  // A launcher that bound the process (mpirun --bind-to core, the default for two ranks or
+  // fewer) already gave it its share: the processing units of its affinity.
+  int lowest = 0;
+  const int units = affinity_units(lowest);
+  const bool bound_by_launcher = placement.source != nullptr && units > 0 && units < topo.processing_units;
+  if (bound_by_launcher) {
     share = compute_node_share(0, 1, topo.cores, topo.threads_per_core);
+    share.first_core = lowest / share.threads_per_core;
+    share.share_cores = units / share.threads_per_core > 0 ? units / share.threads_per_core : 1;
+    share.launcher_bound_units = units;
     share.local_rank = placement.local_rank;
     share.local_size = placement.local_size;
+    if (!settings.has_bind_threads()) settings.set_bind_threads(false);
   }
   set_node_share(share);
   if (placement.source == nullptr) return;
   // Every rank of the node would say the same: local rank 0 says it.
   const bool speaks_for_node = placement.local_rank == 0 && !bound_by_launcher;
   if (!settings.has_num_threads()) {
-    settings.set_num_threads(bound_by_launcher ? topo.processing_units : share.default_threads());
+    settings.set_num_threads(share.default_threads());
     if (share.oversubscribed && speaks_for_node) {
       warn(std::to_string(share.local_size) + " ranks on this node (" + placement.source + ") but only " +
            std::to_string(share.cores) + " cores: each rank gets one worker, and ranks share cores");
     }
     return;
   }
-  const long total = static_cast<long>(settings.get_num_threads()) * share.local_size;
-  if (speaks_for_node && total > topo.processing_units) {
+  const int threads = settings.get_num_threads();
+  const long total = static_cast<long>(threads) * share.local_size;
+  if (bound_by_launcher && threads > units) {
+    warn(std::to_string(threads) + " threads on the " + std::to_string(units) + " hardware thread" +
+         (units == 1 ? "" : "s") + " the launcher bound local rank " + std::to_string(placement.local_rank) +
+         " to: its workers share them (launch with --bind-to none to let kdag place them)");
+  } else if (speaks_for_node && total > topo.processing_units) {
     warn(std::to_string(share.local_size) + " ranks on this node (" + placement.source + ") x " +
-         std::to_string(settings.get_num_threads()) + " threads = " + std::to_string(total) + " workers for " +
+         std::to_string(threads) + " threads = " + std::to_string(total) + " workers for " +
          std::to_string(topo.processing_units) + " hardware threads: the node is oversubscribed");
   }
 }
@@ -161,6 +190,10 @@ std::string describe_node_share(const NodeShare& s) {
                                                                         std::to_string(last)) +
                      " of " + std::to_string(s.cores);
   if (s.oversubscribed) text += " (more ranks than cores: shared)";
+  if (s.launcher_bound_units > 0) {
+    text += " (bound by the launcher to " + std::to_string(s.launcher_bound_units) + " hardware thread" +
+            (s.launcher_bound_units == 1 ? "" : "s") + ")";
+  }
   return text;
 }
 

@@ -5,7 +5,8 @@
 // environment (Open MPI, MVAPICH2, MPICH/Hydra, PMI, Slurm) and gives each rank a contiguous
 // block of the cores it sees, so that ranks x workers never oversubscribe the node.  A launcher
 // that already confined the process to its own cores (mpirun --bind-to core) is respected: the
-// share is then the cores hwloc reports for this process.
+// share is then the processing units the launcher left to the process: workers default to
+// that many, and kdag does not bind them itself (they keep the launcher's binding).
 #include <impl/Kokkos_InitializationSettings.hpp>
 
 #include <functional>
@@ -32,11 +33,15 @@ struct NodeShare {
   int first_core = 0;        // the share: cores [first_core, first_core + share_cores)
   int share_cores = 1;
   bool oversubscribed = false;  // more ranks on the node than cores: one worker each, cores shared
+  int launcher_bound_units = 0;  // > 0: the launcher bound the process to this many processing units
 
   int first_processing_unit() const { return first_core * threads_per_core; }
   int processing_units() const { return share_cores * threads_per_core; }
   // Workers a rank starts when the user did not choose: every hardware thread of its share.
-  int default_threads() const { return oversubscribed ? 1 : processing_units(); }
+  int default_threads() const {
+    if (launcher_bound_units > 0) return launcher_bound_units;
+    return oversubscribed ? 1 : processing_units();
+  }
 };
 
 // The share of rank `local_rank` of `local_size` ranks on a node of `cores` cores: contiguous
