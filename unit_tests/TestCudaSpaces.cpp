@@ -285,6 +285,21 @@ TEST(CudaSpaces, DeepCopyNonContiguousAndAcrossLayouts) {
     for (int j = 0; j < cols; ++j) ASSERT_EQ(back(i, j), j == 5 ? -i : 100 * i + j);
   Kokkos::deep_copy(hc, dc);
   for (int i = 0; i < rows; ++i) ASSERT_EQ(hc(i), -i);
+  // Rank 3, a strided block of one device View into a device View of the other layout (no
+  // rank is contiguous in both: staged through the host).
+  Kokkos::View<int***, Kokkos::LayoutRight, HostSpace> h3("h3", 4, 5, 6);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 6; ++k) h3(i, j, k) = 10000 * i + 100 * j + k;
+  Kokkos::View<int***, Kokkos::LayoutRight, CudaSpace> d3("d3", 4, 5, 6);
+  Kokkos::deep_copy(d3, h3);
+  auto block = Kokkos::subview(d3, Kokkos::pair<int, int>(1, 3), Kokkos::ALL, Kokkos::pair<int, int>(2, 5));
+  Kokkos::View<int***, Kokkos::LayoutLeft, CudaSpace> dl("dl", 2, 5, 3);
+  Kokkos::deep_copy(dl, block);
+  auto hl = Kokkos::create_mirror_view_and_copy(HostSpace(), dl);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 3; ++k) ASSERT_EQ(hl(i, j, k), 10000 * (i + 1) + 100 * j + k + 2);
 }
 
 TEST(CudaSpaces, FillContiguousStridedAndScalar) {
