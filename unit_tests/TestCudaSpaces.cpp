@@ -7,12 +7,14 @@
 #include <Kokkos_Core.hpp>
 #include "TestCommon.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 namespace {
@@ -400,5 +402,51 @@ TEST(CudaSpaces, OversizedAllocationNamesLabelSizeSpaceAndError) {
   EXPECT_EQ(h(9), 1);
 }
 
+}  // namespace
+#endif
+
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace {
+namespace KTE = Kokkos::Tools::Experimental;
+
+struct ToolEvent {
+  std::string what;  // "alloc", "dealloc", "fence"
+  std::string name;  // space name or fence label
+  std::uint64_t value;  // bytes or device id
+};
+std::vector<ToolEvent> g_tool_events;
+
+// Kokkos Tools see CUDA allocations under the space's name and Cuda fences with a Cuda device id.
+TEST(CudaSpaces, ToolsSeeAllocationsAndFences) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  g_tool_events.clear();
+  KTE::set_allocate_data_callback([](Kokkos::Tools::SpaceHandle space, const char*, const void*, std::uint64_t bytes) {
+    g_tool_events.push_back({"alloc", space.name, bytes});
+  });
+  KTE::set_deallocate_data_callback(
+      [](Kokkos::Tools::SpaceHandle space, const char*, const void*, std::uint64_t bytes) {
+        g_tool_events.push_back({"dealloc", space.name, bytes});
+      });
+  KTE::set_begin_fence_callback([](const char* name, std::uint32_t device_id, std::uint64_t* handle) {
+    *handle = 1;
+    g_tool_events.push_back({"fence", name, device_id});
+  });
+  {
+    Kokkos::View<double*, CudaSpace> v("tools_view", 100);
+    Kokkos::View<double*, CudaUVMSpace> u("tools_uvm", 10);
+  }
+  Cuda().fence("tools cuda fence");
+  KTE::set_callbacks({});
+  std::vector<std::string> seen;
+  for (const auto& e : g_tool_events) seen.push_back(e.what + ":" + e.name + ":" + std::to_string(e.value));
+  const auto has = [&](const std::string& s) { return std::find(seen.begin(), seen.end(), s) != seen.end(); };
+  EXPECT_TRUE(has("alloc:Cuda:800"));
+  EXPECT_TRUE(has("dealloc:Cuda:800"));
+  EXPECT_TRUE(has("alloc:CudaUVM:80"));
+  const auto fence = std::find_if(g_tool_events.begin(), g_tool_events.end(),
+                                  [](const ToolEvent& e) { return e.what == "fence" && e.name == "tools cuda fence"; });
+  ASSERT_NE(fence, g_tool_events.end());
+  EXPECT_EQ(KTE::identifier_from_devid(std::uint32_t(fence->value)).type, KTE::DeviceType::Cuda);
+}
 }  // namespace
 #endif
