@@ -108,6 +108,16 @@ inline void view_copy_elements(const DstView& dst, const SrcView& src, const std
 // No execution space instance given: a synchronous copy (the NoExecutionSpaceArg of allocation).
 using NoExecSpace = NoExecutionSpaceArg;
 
+// Work that deep_copy(exec, ...) does on the calling thread (host loops, staging through the host)
+// must come after what `exec` has queued: a device instance is fenced first.  (A host instance was
+// fenced by deep_copy_impl already; without an instance everything was fenced.)
+template <class Exec>
+inline void fence_before_host_copy(const Exec& exec) {
+  if constexpr (!std::is_same_v<Exec, NoExecSpace>) {
+    if constexpr (!Exec::impl_is_host_backend) exec.fence("Kokkos::deep_copy: fence before copying on the host");
+  }
+}
+
 // A View's elements seen from the host.  A View in host-accessible memory is used in place; one
 // in memory the host cannot touch is staged: its span [data, data + span) is copied to a host
 // buffer (when `load`), element access goes through an unmanaged View of the same strides over
@@ -207,9 +217,11 @@ inline void view_copy_elements_any_space(const Exec& exec, const DstView& dst, c
                                          const std::size_t* dims) {
   if constexpr (memspace_host_accessible<typename DstView::memory_space>::value &&
                 memspace_host_accessible<typename SrcView::memory_space>::value) {
+    fence_before_host_copy(exec);
     view_copy_elements(dst, src, dims);
   } else {
     if (view_copy_pitched(exec, dst, src, dims)) return;
+    fence_before_host_copy(exec);
     // The destination is loaded too: the elements of its span outside `dims` (and the gaps of a
     // strided View) must come back unchanged.
     HostElementAccess<DstView> d(dst, true);
@@ -228,11 +240,13 @@ inline void view_fill(const Exec& exec, const DstView& dst, const typename DstVi
       // The back end fills contiguous device memory itself (a memset or a kernel).
       DeviceElementOps<memory_space>::fill(exec, dst.data(), dst.span(), value);
     } else if constexpr (DstView::rank() > 0) {
+      fence_before_host_copy(exec);
       HostElementAccess<DstView> d(dst, true);
       view_fill(exec, d.view(), value);
       d.store();
     }
   } else {
+    fence_before_host_copy(exec);
     auto* d = dst.data();
     if (dst.span_is_contiguous()) {
       const std::size_t n = dst.span();
@@ -306,7 +320,14 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
     static_assert(is_view_v<Src> && Src::rank() == 0,
                   "Kokkos::deep_copy: copying a View into a scalar needs a rank-0 View");
     if (src.data() != nullptr) {
-      DeepCopy<HostSpace, typename Src::memory_space>(const_cast<Dst*>(&dst), src.data(), sizeof(Dst));
+      using Copy = DeepCopy<HostSpace, typename Src::memory_space>;
+      if constexpr (has_exec) {
+        // The caller reads the scalar on return: the instance's copy must be complete.
+        Copy(exec, const_cast<Dst*>(&dst), src.data(), sizeof(Dst));
+        fence_before_host_copy(exec);
+      } else {
+        Copy(const_cast<Dst*>(&dst), src.data(), sizeof(Dst));
+      }
     }
   }
 
