@@ -19,7 +19,7 @@ int main(int argc, char* argv[]) {
   namespace KE = Kokkos::Experimental;
   const std::int64_t n = small ? 10000 : 2000000;
   const int repeats = small ? 3 : 20;
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   black_scholes::Data fused(n), unfused(n);
 
   KE::reset_fusion_statistics();

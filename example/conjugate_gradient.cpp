@@ -16,7 +16,7 @@ using conjugate_gradient::Array;
 
 // Returns the number of iterations; x holds the solution of A x = b.
 int solve(const Array& b, const Array& x, int max_iterations, double tolerance) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   const conjugate_gradient::Workspace w(static_cast<std::int64_t>(b.extent(0)));
   KE::FusionScope scope;
   return conjugate_gradient::solve(space, b, x, w, max_iterations, tolerance);

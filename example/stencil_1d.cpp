@@ -23,7 +23,7 @@ int main(int argc, char* argv[]) {
   Array a("a", N), b("b", N), out_a("out_a", N - 2), out_b("out_b", N - 2);
   for (std::int64_t i = 0; i < N; ++i) a(i) = b(i) = (i % 17 == 0) ? 1.0 : 0.0;
 
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   KE::reset_fusion_statistics();
   Kokkos::Timer timer;
   {

@@ -23,7 +23,7 @@ int main(int argc, char* argv[]) {
   for (std::int64_t i = 0; i < n + 2; ++i) {
     a(i, 0) = b(i, 0) = 1.0;  // a hot west wall
   }
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   KE::reset_fusion_statistics();
   Kokkos::Timer timer;
   {

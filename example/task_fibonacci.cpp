@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-using Space = Kokkos::DefaultExecutionSpace;
+using Space = Kokkos::DefaultHostExecutionSpace;
 using Scheduler = Kokkos::TaskScheduler<Space>;
 using Fibonacci = task_fibonacci::Fibonacci<Scheduler>;
 

@@ -20,7 +20,7 @@
 #include <cstring>
 #include <vector>
 
-using Space = Kokkos::DefaultExecutionSpace;
+using Space = Kokkos::DefaultHostExecutionSpace;
 using Policy = Kokkos::WorkGraphPolicy<int, Space>;
 using Graph = Policy::graph_type;
 using Values = Kokkos::View<long*, Space::memory_space>;

@@ -126,8 +126,8 @@ void BM_Histogram(benchmark::State& state) {
   state.counters["scatter_over_atomic"] = med[1] / med[0];
 }
 
-BENCHMARK(BM_MapInsert<Kokkos::DefaultExecutionSpace>)->Arg(1 << 16)->Arg(1 << 20)->Iterations(1)->UseRealTime();
-BENCHMARK(BM_Histogram<Kokkos::DefaultExecutionSpace>)->Arg(16)->Arg(1024)->Arg(1 << 16)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_MapInsert<Kokkos::DefaultHostExecutionSpace>)->Arg(1 << 16)->Arg(1 << 20)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_Histogram<Kokkos::DefaultHostExecutionSpace>)->Arg(16)->Arg(1024)->Arg(1 << 16)->Iterations(1)->UseRealTime();
 #if defined(KOKKOS_ENABLE_THREADS) && !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS)
 BENCHMARK(BM_MapInsert<Kokkos::Threads>)->Arg(1 << 20)->Iterations(1)->UseRealTime();
 BENCHMARK(BM_Histogram<Kokkos::Threads>)->Arg(16)->Arg(1 << 16)->Iterations(1)->UseRealTime();

@@ -247,14 +247,14 @@ void BM_Analysis(benchmark::State& state) {
 
 }  // namespace
 
-// Each program on Serial and on the default space, n = 1e3, 1e4, ... up to `largest`.
+// Each program on Serial and on the default host space, n = 1e3, 1e4, ... up to `largest`.
 #define KDAG_FUSION_BENCHMARK(program, largest)                                                   \
   BENCHMARK(program<Kokkos::Serial>)                                                              \
       ->RangeMultiplier(10)                                                                       \
       ->Range(1000, largest)                                                                      \
       ->UseRealTime()                                                                             \
       ->Unit(benchmark::kMicrosecond);                                                            \
-  BENCHMARK(program<Kokkos::DefaultExecutionSpace>)                                               \
+  BENCHMARK(program<Kokkos::DefaultHostExecutionSpace>)                                               \
       ->RangeMultiplier(10)                                                                       \
       ->Range(1000, largest)                                                                      \
       ->UseRealTime()                                                                             \

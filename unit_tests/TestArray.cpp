@@ -135,7 +135,7 @@ TEST(Array, BoundsCheckAborts) {
 
 template <class Space>
 struct ArrayKernels : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ArrayKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ArrayKernels, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // An Array as a reduction value: three sums in one pass.
 struct ThreeSums {

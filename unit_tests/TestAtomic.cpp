@@ -348,7 +348,7 @@ class SpaceArray {
   using memory_space = typename Space::memory_space;
   explicit SpaceArray(const std::vector<T>& init)
       : n_(init.size()), p_(static_cast<T*>(memory_space().allocate("TestAtomic", bytes()))) {
-    copy(p_, init.data(), bytes());
+    if (n_ > 0) Kokkos::deep_copy(bytes_in_space(p_), host_bytes(init.data()));
   }
   SpaceArray(std::size_t n, const T& value) : SpaceArray(std::vector<T>(n, value)) {}
   ~SpaceArray() { memory_space().deallocate("TestAtomic", p_, bytes()); }
@@ -358,16 +358,19 @@ class SpaceArray {
   T* data() const { return p_; }
   std::vector<T> host() const {
     std::vector<T> h(n_);
-    copy(h.data(), p_, bytes());
+    if (n_ > 0) Kokkos::deep_copy(host_bytes(h.data()), bytes_in_space(p_));
     return h;
   }
 
  private:
   std::size_t bytes() const { return (n_ > 0 ? n_ : 1) * sizeof(T); }
-  static void copy(void* dst, const void* src, std::size_t bytes) {
-    static_assert(memory_space::is_host_accessible,
-                  "TestAtomic: copy between the host and this memory space with deep_copy");
-    if (bytes > 0 && dst != src) std::memcpy(dst, src, bytes);
+  // The array's bytes as unmanaged Views, so that deep_copy moves them between the host and the
+  // space's memory (a device's included).
+  using Bytes = Kokkos::View<unsigned char*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using HostBytes = Kokkos::View<unsigned char*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Bytes bytes_in_space(T* p) const { return Bytes(reinterpret_cast<unsigned char*>(p), n_ * sizeof(T)); }
+  HostBytes host_bytes(const T* p) const {
+    return HostBytes(reinterpret_cast<unsigned char*>(const_cast<T*>(p)), n_ * sizeof(T));
   }
   std::size_t n_;
   T* p_;

@@ -13,7 +13,7 @@ namespace {
 
 template <class Space>
 struct BinSortTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(BinSortTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(BinSortTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // A copy, never an alias (create_mirror_view of a host View is the View itself).
 template <class View>

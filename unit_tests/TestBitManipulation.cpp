@@ -139,6 +139,7 @@ TEST(BitManipulation, BitCast) {
 }
 
 TEST(BitManipulation, InsideParallelReduce) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   const int n = 4096;
   long long total = 0;
   Kokkos::parallel_reduce(

@@ -12,7 +12,7 @@ namespace {
 
 template <class Space>
 struct BitsetTyped : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(BitsetTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(BitsetTyped, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Every thread sets the even bits and resets some of them again; each bit is changed by exactly
 // one successful call however the threads interleave.
@@ -45,7 +45,7 @@ TYPED_TEST(BitsetTyped, AtomicSetResetFromKernels) {
 }
 
 TEST(Bitset, WholeSetOperationsKeepTheTailClear) {
-  Kokkos::Bitset<> bits(37);
+  Kokkos::Bitset<Kokkos::DefaultHostExecutionSpace> bits(37);
   bits.set();
   EXPECT_EQ(bits.count(), 37u);
   EXPECT_TRUE(bits.test(36));
@@ -63,7 +63,7 @@ TEST(Bitset, WholeSetOperationsKeepTheTailClear) {
   EXPECT_FALSE(bits.reset(5));
   EXPECT_EQ(bits.max_hint(), 2u);
   EXPECT_TRUE(bits.is_allocated());
-  Kokkos::Bitset<> empty;
+  Kokkos::Bitset<Kokkos::DefaultHostExecutionSpace> empty;
   EXPECT_EQ(empty.size(), 0u);
   EXPECT_EQ(empty.count(), 0u);
   EXPECT_FALSE(empty.test(0));
@@ -71,7 +71,7 @@ TEST(Bitset, WholeSetOperationsKeepTheTailClear) {
 }
 
 TEST(Bitset, FindNearHint) {
-  using B = Kokkos::Bitset<>;
+  using B = Kokkos::Bitset<Kokkos::DefaultHostExecutionSpace>;
   B bits(100);  // blocks [0,32) [32,64) [64,96) [96,100)
   bits.set(40);
   bits.set(50);
@@ -105,10 +105,10 @@ TEST(Bitset, FindNearHint) {
 }
 
 TEST(Bitset, ConstBitsetAndDeepCopy) {
-  Kokkos::Bitset<> a(70), b(70), wrong(69);
+  Kokkos::Bitset<Kokkos::DefaultHostExecutionSpace> a(70), b(70), wrong(69);
   a.set(3);
   a.set(69);
-  Kokkos::ConstBitset<> ca(a);
+  Kokkos::ConstBitset<Kokkos::DefaultHostExecutionSpace> ca(a);
   EXPECT_EQ(ca.size(), 70u);
   EXPECT_TRUE(ca.test(69));
   EXPECT_EQ(ca.count(), 2u);
@@ -118,12 +118,12 @@ TEST(Bitset, ConstBitsetAndDeepCopy) {
   Kokkos::Bitset<Kokkos::HostSpace> host(70);
   Kokkos::deep_copy(host, ca);
   EXPECT_TRUE(host.test(69));
-  Kokkos::Bitset<> c(70);
-  Kokkos::ConstBitset<> cc(c);
+  Kokkos::Bitset<Kokkos::DefaultHostExecutionSpace> c(70);
+  Kokkos::ConstBitset<Kokkos::DefaultHostExecutionSpace> cc(c);
   Kokkos::deep_copy(cc, ca);
   EXPECT_TRUE(c.test(3));
   EXPECT_THROW(Kokkos::deep_copy(wrong, a), std::runtime_error);
-  Kokkos::Bitset<> labelled(Kokkos::view_alloc("mine"), 8);
+  Kokkos::Bitset<Kokkos::DefaultHostExecutionSpace> labelled(Kokkos::view_alloc("mine"), 8);
   EXPECT_EQ(labelled.size(), 8u);
 }
 

@@ -441,7 +441,7 @@ TEST(Complex, ReductionIdentity) {
 
 template <class Space>
 struct ComplexKernels : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ComplexKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ComplexKernels, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ComplexKernels, SumReductions) {
   using Space = TypeParam;

@@ -15,7 +15,7 @@ namespace {
 
 template <class Space>
 struct ExecSpace : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ExecSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ExecSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ExecSpace, TraitsAndTypedefs) {
   using S = TypeParam;

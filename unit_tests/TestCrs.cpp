@@ -15,7 +15,7 @@ namespace {
 
 template <class Space>
 struct CrsTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(CrsTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(CrsTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 constexpr std::int32_t row_counts[] = {0, 1, 2, 3, 13, 100, 1000, 10000};
 
@@ -241,7 +241,7 @@ TYPED_TEST(CrsTest, TransposeRejectsEntryOutsideRows) {
 
 template <class Space>
 struct StaticCrsGraphTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(StaticCrsGraphTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(StaticCrsGraphTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(StaticCrsGraphTest, FromRowsAndMirror) {
   using graph_type = Kokkos::StaticCrsGraph<unsigned, TypeParam>;

@@ -73,6 +73,12 @@ static_assert(std::is_same_v<Kokkos::View<double*, CudaHostPinnedSpace>::HostMir
 static_assert(std::is_same_v<Kokkos::View<double*, CudaSpace>::HostMirror::execution_space,
                              Kokkos::DefaultHostExecutionSpace>);
 
+// The test suite's own classification (TestCommon.hpp): what needs a device skips without one.
+static_assert(Kokkos::Test::needs_device<Cuda> && Kokkos::Test::needs_device<CudaHostPinnedSpace> &&
+              Kokkos::Test::needs_device<Kokkos::Device<Cuda, CudaUVMSpace>> &&
+              !Kokkos::Test::needs_device<HostSpace> &&
+              !Kokkos::Test::needs_device<Kokkos::DefaultHostExecutionSpace>);
+
 bool gpu_visible() { return Kokkos::Test::device_unavailable_reason<Cuda>().empty(); }
 
 template <class F>
@@ -83,6 +89,15 @@ std::string thrown_message(F&& use) {
     return e.what();
   }
   return "";
+}
+
+// Host execution and memory spaces work with CUDA enabled, with or without a GPU.
+TEST(CudaSpacesNoGpu, HostSpacesKeepWorking) {
+  Kokkos::View<int*, HostSpace> host("host", 10);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 10),
+                       [=](int i) { host(i) = 2 * i; });
+  Kokkos::fence();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(host(i), 2 * i);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ namespace {
 // ---- typed over every back end: the modify / sync / kernel / sync-back loop ------------------
 template <class Space>
 struct DualViewTyped : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(DualViewTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(DualViewTyped, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(DualViewTyped, ModifySyncKernelSyncBack) {
   using Space = TypeParam;
@@ -58,7 +58,7 @@ TYPED_TEST(DualViewTyped, ViewOfEachSpelling) {
 
 // ---- one Device on both sides: one allocation, no counters ------------------------------------
 TEST(DualView, SingleDeviceSharesOneAllocationAndIgnoresModify) {
-  using DV = Kokkos::DualView<int*>;
+  using DV = Kokkos::DualView<int*, Kokkos::HostSpace>;
   static_assert(DV::impl_dualview_is_single_device);
   DV dv("single", 10);
   EXPECT_EQ(dv.view_host().data(), dv.view_device().data());
@@ -70,17 +70,17 @@ TEST(DualView, SingleDeviceSharesOneAllocationAndIgnoresModify) {
   EXPECT_EQ(dv.view_device()(3), 7);
   dv.modify_device();
   dv.modify_host();  // no "concurrent modification" abort: nothing is tracked
-  EXPECT_FALSE(dv.template need_sync<Kokkos::DefaultExecutionSpace>());
+  EXPECT_FALSE(dv.template need_sync<Kokkos::DefaultHostExecutionSpace>());
 }
 
 TEST(DualView, EmptyAndZeroLength) {
-  Kokkos::DualView<int*> none;
+  Kokkos::DualView<int*, Kokkos::HostSpace> none;
   EXPECT_FALSE(none.is_allocated());
   EXPECT_FALSE(none.need_sync_host());
   none.modify_host();
   none.sync_device();
   none.clear_sync_state();
-  Kokkos::DualView<int*> zero("zero", 0);
+  Kokkos::DualView<int*, Kokkos::HostSpace> zero("zero", 0);
   EXPECT_EQ(zero.extent(0), 0u);
   zero.sync_host();
   zero.realloc(1);
@@ -211,7 +211,7 @@ TEST(DualViewTwoDevices, SubviewSharesCountersAndData) {
 #endif
 
 TEST(DualView, FromTwoViews) {
-  using DV = Kokkos::DualView<double*>;
+  using DV = Kokkos::DualView<double*, Kokkos::HostSpace>;
   DV::t_dev d("d", 4);
   DV dv(d, DV::t_host(d));
   EXPECT_EQ(dv.view_host().data(), d.data());
@@ -220,10 +220,10 @@ TEST(DualView, FromTwoViews) {
 }
 
 TEST(DualView, LabelledWithViewAlloc) {
-  Kokkos::DualView<float*> dv(Kokkos::view_alloc("lab", Kokkos::WithoutInitializing), 16);
+  Kokkos::DualView<float*, Kokkos::HostSpace> dv(Kokkos::view_alloc("lab", Kokkos::WithoutInitializing), 16);
   EXPECT_EQ(dv.extent(0), 16u);
   EXPECT_EQ(dv.view_device().label(), "lab");
-  Kokkos::DualView<float*> seq(Kokkos::view_alloc("seq", Kokkos::SequentialHostInit), 4);
+  Kokkos::DualView<float*, Kokkos::HostSpace> seq(Kokkos::view_alloc("seq", Kokkos::SequentialHostInit), 4);
   EXPECT_EQ(seq.view_host()(3), 0.0f);
 }
 

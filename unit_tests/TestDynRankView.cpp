@@ -1,5 +1,5 @@
 // Kokkos::DynRankView: rank chosen at run time (0 to 7).  Bounds checking is forced on in
-// this executable so that index-count and range errors can be tested.  Only DynRankView<int>
+// this executable so that index-count and range errors can be tested.  Only DynRankView<int, Kokkos::HostSpace>
 // and <double> are instantiated, and only one test runs on every back end, to keep the
 // rank-7 View instantiations (and compile time) few.
 #define KOKKOS_IMPL_FORCE_BOUNDS_CHECK
@@ -15,10 +15,10 @@ namespace {
 using Kokkos::DynRankView;
 
 TEST(DynRankView, RankFromTheNumberOfExtents) {
-  DynRankView<int> r0("r0");
-  DynRankView<int> r1("r1", 5);
-  DynRankView<int> r3("r3", 2, 3, 4);
-  DynRankView<int> r7("r7", 2, 3, 1, 2, 3, 2, 2);
+  DynRankView<int, Kokkos::HostSpace> r0("r0");
+  DynRankView<int, Kokkos::HostSpace> r1("r1", 5);
+  DynRankView<int, Kokkos::HostSpace> r3("r3", 2, 3, 4);
+  DynRankView<int, Kokkos::HostSpace> r7("r7", 2, 3, 1, 2, 3, 2, 2);
   EXPECT_EQ(r0.rank(), 0u);
   EXPECT_EQ(r1.rank(), 1u);
   EXPECT_EQ(r3.rank(), 3u);
@@ -34,7 +34,7 @@ TEST(DynRankView, RankFromTheNumberOfExtents) {
   EXPECT_EQ(r3.span(), 24u);
   EXPECT_TRUE(r3.span_is_contiguous());
   static_assert(Kokkos::is_dyn_rank_view_v<decltype(r3)>);
-  static_assert(!Kokkos::is_dyn_rank_view_v<Kokkos::View<int*>>);
+  static_assert(!Kokkos::is_dyn_rank_view_v<Kokkos::View<int*, Kokkos::HostSpace>>);
 
   r0() = 11;
   EXPECT_EQ(*r0.data(), 11);
@@ -62,25 +62,26 @@ TEST(DynRankView, RankFromTheNumberOfExtents) {
 }
 
 TEST(DynRankView, EmptyExtentsAndBadExtents) {
-  DynRankView<double> e("empty", 0, 5);
+  DynRankView<double, Kokkos::HostSpace> e("empty", 0, 5);
   EXPECT_EQ(e.rank(), 2u);
   EXPECT_EQ(e.size(), 0u);
   EXPECT_EQ(e.span(), 0u);
   EXPECT_EQ(e.extent(1), 5u);
-  EXPECT_THROW(DynRankView<double>("eight", 1, 1, 1, 1, 1, 1, 1, 1), std::runtime_error);
+  EXPECT_THROW((DynRankView<double, Kokkos::HostSpace>("eight", 1, 1, 1, 1, 1, 1, 1, 1)), std::runtime_error);
   // A layout with a gap in its dimensions has no rank.
-  EXPECT_THROW(DynRankView<double>("gap", Kokkos::LayoutRight(2, KOKKOS_INVALID_INDEX, 3)), std::runtime_error);
-  DynRankView<double> none;
+  EXPECT_THROW((DynRankView<double, Kokkos::HostSpace>("gap", Kokkos::LayoutRight(2, KOKKOS_INVALID_INDEX, 3))),
+               std::runtime_error);
+  DynRankView<double, Kokkos::HostSpace> none;
   EXPECT_EQ(none.rank(), 0u);
   EXPECT_FALSE(none.is_allocated());
 }
 
 TEST(DynRankView, ViewAllocLayoutAndUnmanaged) {
-  DynRankView<int> raw(Kokkos::view_alloc("raw", Kokkos::WithoutInitializing), 4, 4);
+  DynRankView<int, Kokkos::HostSpace> raw(Kokkos::view_alloc("raw", Kokkos::WithoutInitializing), 4, 4);
   EXPECT_EQ(raw.rank(), 2u);
   EXPECT_EQ(raw.label(), "raw");
 
-  DynRankView<double, Kokkos::LayoutLeft> left("left", Kokkos::LayoutLeft(3, 2));
+  DynRankView<double, Kokkos::LayoutLeft, Kokkos::HostSpace> left("left", Kokkos::LayoutLeft(3, 2));
   EXPECT_EQ(left.rank(), 2u);
   EXPECT_EQ(left.stride(0), 1u);
   EXPECT_EQ(left.stride(1), 3u);
@@ -94,14 +95,14 @@ TEST(DynRankView, ViewAllocLayoutAndUnmanaged) {
   EXPECT_EQ(wrapped.use_count(), 0);
   wrapped(1, 2) = 4.5;
   EXPECT_EQ(storage[5], 4.5);
-  DynRankView<double> wrapped_managed_type(storage.data(), 6);  // a pointer: unmanaged
+  DynRankView<double, Kokkos::HostSpace> wrapped_managed_type(storage.data(), 6);  // a pointer: unmanaged
   EXPECT_EQ(wrapped_managed_type(5), 4.5);
 }
 
 TEST(DynRankView, FromAndToViews) {
-  Kokkos::View<double**> v("v", 3, 4);
+  Kokkos::View<double**, Kokkos::HostSpace> v("v", 3, 4);
   v(2, 3) = 1.5;
-  DynRankView<double> d = v;  // shares the data
+  DynRankView<double, Kokkos::HostSpace> d = v;  // shares the data
   EXPECT_EQ(d.rank(), 2u);
   EXPECT_EQ(d.extent(1), 4u);
   EXPECT_EQ(d(2, 3), 1.5);
@@ -109,24 +110,24 @@ TEST(DynRankView, FromAndToViews) {
   EXPECT_EQ(v.use_count(), 2);
   EXPECT_EQ(d.label(), "v");
 
-  DynRankView<const double> c = d;  // const added
+  DynRankView<const double, Kokkos::HostSpace> c = d;  // const added
   EXPECT_EQ(c(2, 3), 1.5);
-  DynRankView<const double> from_view = v;
+  DynRankView<const double, Kokkos::HostSpace> from_view = v;
   EXPECT_EQ(from_view.rank(), 2u);
 
-  Kokkos::View<int*, Kokkos::LayoutLeft> l("l", 5);
-  DynRankView<int, Kokkos::LayoutStride> s = l;  // any layout into LayoutStride
+  Kokkos::View<int*, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 5);
+  DynRankView<int, Kokkos::LayoutStride, Kokkos::HostSpace> s = l;  // any layout into LayoutStride
   l(4) = 9;
   EXPECT_EQ(s(4), 9);
 
-  Kokkos::View<double> scalar("scalar");
+  Kokkos::View<double, Kokkos::HostSpace> scalar("scalar");
   d = scalar;  // assignment changes the rank
   EXPECT_EQ(d.rank(), 0u);
   d() = 2.0;
   EXPECT_EQ(scalar(), 2.0);
 
-  Kokkos::View<int*******> seven("seven", 1, 2, 1, 2, 1, 2, 1);
-  DynRankView<int> d7(seven);
+  Kokkos::View<int*******, Kokkos::HostSpace> seven("seven", 1, 2, 1, 2, 1, 2, 1);
+  DynRankView<int, Kokkos::HostSpace> d7(seven);
   EXPECT_EQ(d7.rank(), 7u);
   d7(0, 1, 0, 1, 0, 1, 0) = 3;
   EXPECT_EQ(seven(0, 1, 0, 1, 0, 1, 0), 3);
@@ -134,7 +135,7 @@ TEST(DynRankView, FromAndToViews) {
 
 template <class Space>
 class DynRankViewSpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(DynRankViewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(DynRankViewSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // The rank is a run-time value: the same kernels fill a rank-1 and a rank-3 view.
 TYPED_TEST(DynRankViewSpace, KernelsOverARunTimeRank) {
@@ -156,7 +157,7 @@ TYPED_TEST(DynRankViewSpace, KernelsOverARunTimeRank) {
 }
 
 TEST(DynRankView, Subviews) {
-  DynRankView<int> a("a", 3, 4, 5);
+  DynRankView<int, Kokkos::HostSpace> a("a", 3, 4, 5);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 5; ++k) a(i, j, k) = 100 * i + 10 * j + k;
@@ -181,7 +182,7 @@ TEST(DynRankView, Subviews) {
   EXPECT_EQ(col(3), 132);
 
   // Arguments beyond the rank are ignored (whatever they are).
-  DynRankView<int> b("b", 4, 2);
+  DynRankView<int, Kokkos::HostSpace> b("b", 4, 2);
   b(3, 1) = 8;
   auto row = Kokkos::subdynrankview(b, 3, Kokkos::ALL, Kokkos::ALL, 5);
   EXPECT_EQ(row.rank(), 1u);
@@ -189,18 +190,18 @@ TEST(DynRankView, Subviews) {
 }
 
 TEST(DynRankViewDeath, SubviewErrors) {
-  DynRankView<int> a("sub", 3, 4);
+  DynRankView<int, Kokkos::HostSpace> a("sub", 3, 4);
   EXPECT_DEATH(Kokkos::subdynrankview(a, 1), "the number of arguments must be at least the rank");
   EXPECT_DEATH(Kokkos::subdynrankview(a, 3, Kokkos::ALL), "subview bounds error: view \"sub\" argument 0 = 3 >= extent 3");
 }
 
 TEST(DynRankView, DeepCopy) {
-  DynRankView<int> a("a", 3, 4), b("b", 3, 4);
+  DynRankView<int, Kokkos::HostSpace> a("a", 3, 4), b("b", 3, 4);
   Kokkos::deep_copy(a, 5);
   Kokkos::deep_copy(b, a);
   EXPECT_EQ(b(2, 3), 5);
 
-  Kokkos::View<int**> v("v", 3, 4);
+  Kokkos::View<int**, Kokkos::HostSpace> v("v", 3, 4);
   v(1, 1) = 9;
   Kokkos::deep_copy(a, v);
   EXPECT_EQ(a(1, 1), 9);
@@ -209,22 +210,22 @@ TEST(DynRankView, DeepCopy) {
   Kokkos::deep_copy(v, a);
   EXPECT_EQ(v(0, 0), -1);
 
-  Kokkos::View<int**, Kokkos::LayoutLeft> left("left", 3, 4);  // layouts may differ
+  Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace> left("left", 3, 4);  // layouts may differ
   Kokkos::deep_copy(left, a);
   EXPECT_EQ(left(1, 1), 9);
 
-  DynRankView<int> r3("r3", 3, 4, 1), other("other", 4, 3);
+  DynRankView<int, Kokkos::HostSpace> r3("r3", 3, 4, 1), other("other", 4, 3);
   EXPECT_THROW(Kokkos::deep_copy(r3, a), std::runtime_error);     // rank 3 vs 2
   EXPECT_THROW(Kokkos::deep_copy(other, a), std::runtime_error);  // extents differ
-  Kokkos::View<int*> v1("v1", 12);
+  Kokkos::View<int*, Kokkos::HostSpace> v1("v1", 12);
   EXPECT_THROW(Kokkos::deep_copy(v1, a), std::runtime_error);
 
-  DynRankView<double> s("s");
+  DynRankView<double, Kokkos::HostSpace> s("s");
   Kokkos::deep_copy(s, 2.5);
   double x = 0;
   Kokkos::deep_copy(x, s);
   EXPECT_EQ(x, 2.5);
-  DynRankView<double> not_scalar("ns", 2);
+  DynRankView<double, Kokkos::HostSpace> not_scalar("ns", 2);
   EXPECT_THROW(Kokkos::deep_copy(x, not_scalar), std::runtime_error);
 
   Kokkos::deep_copy(Kokkos::DefaultHostExecutionSpace(), b, a);
@@ -232,7 +233,7 @@ TEST(DynRankView, DeepCopy) {
 }
 
 TEST(DynRankView, Mirrors) {
-  DynRankView<double, Kokkos::LayoutLeft> a("a", 2, 3, 4);
+  DynRankView<double, Kokkos::LayoutLeft, Kokkos::HostSpace> a("a", 2, 3, 4);
   a(1, 2, 3) = 7;
   auto m = Kokkos::create_mirror(a);
   static_assert(std::is_same_v<decltype(m)::array_layout, Kokkos::LayoutLeft>);
@@ -255,17 +256,17 @@ TEST(DynRankView, Mirrors) {
   auto msv = Kokkos::create_mirror_view(Kokkos::HostSpace(), a);
   EXPECT_EQ(msv.data(), a.data());
 
-  DynRankView<double> zero("zero");
+  DynRankView<double, Kokkos::HostSpace> zero("zero");
   auto mz = Kokkos::create_mirror(zero);
   EXPECT_EQ(mz.rank(), 0u);
-  auto sub = Kokkos::subdynrankview(DynRankView<double>("src", 4, 4), Kokkos::ALL, 2);
+  auto sub = Kokkos::subdynrankview(DynRankView<double, Kokkos::HostSpace>("src", 4, 4), Kokkos::ALL, 2);
   auto msub = Kokkos::create_mirror(sub);  // of a LayoutStride subview
   EXPECT_EQ(msub.rank(), 1u);
   EXPECT_EQ(msub.extent(0), 4u);
 }
 
 TEST(DynRankView, ResizeAndRealloc) {
-  DynRankView<int> a("a", 3, 4);
+  DynRankView<int, Kokkos::HostSpace> a("a", 3, 4);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) a(i, j) = 10 * i + j;
   Kokkos::resize(a, 5, 2);  // the overlap (3 x 2) is kept, the rest is zero
@@ -294,7 +295,7 @@ TEST(DynRankView, ResizeAndRealloc) {
 }
 
 TEST(DynRankViewDeath, IndexCountAndRange) {
-  DynRankView<int> a("checked", 3, 4);
+  DynRankView<int, Kokkos::HostSpace> a("checked", 3, 4);
   a(2, 3) = 1;
   a(2, 3, 0) = 1;
   EXPECT_DEATH(a(2) = 0, "Kokkos::DynRankView ERROR: out of bounds access label=\\(\"checked\"\\) rank 2: 1 indices given, at least 2 needed");

@@ -47,17 +47,17 @@ void expect_same_contents(const A& a, const B& b) {
 }
 
 template <class Layout>
-DynRankView<double, Layout> make_of_rank(unsigned rank) {
+DynRankView<double, Layout, Kokkos::HostSpace> make_of_rank(unsigned rank) {
   const std::size_t e[7] = {3, 2, 4, 2, 3, 2, 2};
   switch (rank) {
-    case 0: return DynRankView<double, Layout>("src");
-    case 1: return DynRankView<double, Layout>("src", e[0]);
-    case 2: return DynRankView<double, Layout>("src", e[0], e[1]);
-    case 3: return DynRankView<double, Layout>("src", e[0], e[1], e[2]);
-    case 4: return DynRankView<double, Layout>("src", e[0], e[1], e[2], e[3]);
-    case 5: return DynRankView<double, Layout>("src", e[0], e[1], e[2], e[3], e[4]);
-    case 6: return DynRankView<double, Layout>("src", e[0], e[1], e[2], e[3], e[4], e[5]);
-    default: return DynRankView<double, Layout>("src", e[0], e[1], e[2], e[3], e[4], e[5], e[6]);
+    case 0: return DynRankView<double, Layout, Kokkos::HostSpace>("src");
+    case 1: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0]);
+    case 2: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0], e[1]);
+    case 3: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0], e[1], e[2]);
+    case 4: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0], e[1], e[2], e[3]);
+    case 5: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0], e[1], e[2], e[3], e[4]);
+    case 6: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0], e[1], e[2], e[3], e[4], e[5]);
+    default: return DynRankView<double, Layout, Kokkos::HostSpace>("src", e[0], e[1], e[2], e[3], e[4], e[5], e[6]);
   }
 }
 
@@ -118,7 +118,7 @@ TEST(DynRankViewMirror, CopyPathKeepsRankExtentsLayoutAndContents) {
 }
 
 TEST(DynRankViewMirror, CopyPathOfAStridedSubview) {
-  DynRankView<double> big("big", 5, 6);
+  DynRankView<double, Kokkos::HostSpace> big("big", 5, 6);
   fill_by_position(big);
   auto column = Kokkos::subdynrankview(big, Kokkos::ALL, 4);  // LayoutStride, rank 1
   using Mirror = Kokkos::Impl::DynRankMirror<Kokkos::HostSpace, double, Kokkos::LayoutStride>;

@@ -13,7 +13,7 @@ namespace {
 using Kokkos::Experimental::DynamicView;
 
 TEST(DynamicView, ChunkingAndGrowthKeepsElementsInPlace) {
-  DynamicView<int*> a("grow", 5, 100);  // chunks of 8, at most 13 chunks
+  DynamicView<int*, Kokkos::HostSpace> a("grow", 5, 100);  // chunks of 8, at most 13 chunks
   EXPECT_EQ(a.label(), "grow");
   EXPECT_EQ(a.chunk_size(), 8u);
   EXPECT_EQ(a.chunk_max(), 13u);
@@ -21,7 +21,7 @@ TEST(DynamicView, ChunkingAndGrowthKeepsElementsInPlace) {
   EXPECT_EQ(a.allocation_extent(), 0u);
   EXPECT_FALSE(a.is_allocated());
   static_assert(Kokkos::is_dynamic_view_v<decltype(a)>);
-  static_assert(!Kokkos::is_dynamic_view_v<Kokkos::View<int*>>);
+  static_assert(!Kokkos::is_dynamic_view_v<Kokkos::View<int*, Kokkos::HostSpace>>);
 
   a.resize_serial(10);  // two chunks
   EXPECT_EQ(a.extent(0), 10u);
@@ -56,17 +56,17 @@ TEST(DynamicView, ChunkingAndGrowthKeepsElementsInPlace) {
   EXPECT_EQ(a.allocation_extent(), 0u);
   EXPECT_FALSE(a.is_allocated());
 
-  DynamicView<int*> unset;
+  DynamicView<int*, Kokkos::HostSpace> unset;
   EXPECT_THROW(unset.resize_serial(1), std::runtime_error);
   EXPECT_EQ(unset.extent(0), 0u);
 }
 
 TEST(DynamicView, ChunkSizeOneAndCopiesShareTheExtent) {
-  DynamicView<double*> a(Kokkos::view_alloc("one"), 1, 4);
+  DynamicView<double*, Kokkos::HostSpace> a(Kokkos::view_alloc("one"), 1, 4);
   EXPECT_EQ(a.chunk_size(), 1u);
   EXPECT_EQ(a.chunk_max(), 4u);
-  DynamicView<double*> copy = a;
-  DynamicView<const double*> const_copy = a;
+  DynamicView<double*, Kokkos::HostSpace> copy = a;
+  DynamicView<const double*, Kokkos::HostSpace> const_copy = a;
   EXPECT_EQ(a.use_count(), 3);
   a.resize_serial(std::size_t(4));
   EXPECT_EQ(copy.extent(0), 4u);  // copies see the new size
@@ -77,7 +77,7 @@ TEST(DynamicView, ChunkSizeOneAndCopiesShareTheExtent) {
 
 template <class Space>
 class DynamicViewSpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(DynamicViewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(DynamicViewSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Fill in kernels, grow, fill the new part, then many threads add atomically to shared
 // elements through operator() while other elements are written plainly.
@@ -112,15 +112,15 @@ TYPED_TEST(DynamicViewSpace, KernelsAcrossGrowthAndConcurrentAccess) {
 }
 
 TEST(DynamicView, DeepCopyAndMirrors) {
-  DynamicView<int*> a("a", 16, 1000);
+  DynamicView<int*, Kokkos::HostSpace> a("a", 16, 1000);
   a.resize_serial(40);
-  Kokkos::View<int*> v("v", 40);
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 40);
   Kokkos::parallel_for(
-      40, KOKKOS_LAMBDA(int i) { v(i) = 40 - i; });
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 40), KOKKOS_LAMBDA(int i) { v(i) = 40 - i; });
   Kokkos::deep_copy(a, v);
   for (int i = 0; i < 40; ++i) EXPECT_EQ(a(i), 40 - i);
 
-  Kokkos::View<int*> shorter("shorter", 10);  // only the common part is copied
+  Kokkos::View<int*, Kokkos::HostSpace> shorter("shorter", 10);  // only the common part is copied
   Kokkos::deep_copy(shorter, a);
   EXPECT_EQ(shorter(9), 31);
 
@@ -139,7 +139,7 @@ TEST(DynamicView, DeepCopyAndMirrors) {
   auto msv = Kokkos::create_mirror_view(Kokkos::HostSpace(), a);
   EXPECT_EQ(&msv(5), &a(5));
 
-  Kokkos::View<int*> back("back", 50);
+  Kokkos::View<int*, Kokkos::HostSpace> back("back", 50);
   Kokkos::deep_copy(back, 7);
   Kokkos::deep_copy(back, m);
   EXPECT_EQ(back(0), 40);
@@ -148,11 +148,11 @@ TEST(DynamicView, DeepCopyAndMirrors) {
 }
 
 TEST(DynamicViewDeath, AccessBeyondAllocatedChunks) {
-  DynamicView<int*> a("bounded", 4, 64);
+  DynamicView<int*, Kokkos::HostSpace> a("bounded", 4, 64);
   a.resize_serial(6);  // two chunks of 4: indices up to 7 are allocated
   a(7) = 1;
   EXPECT_DEATH(a(8) = 0, "Kokkos::DynamicView array bounds error: label=\\(\"bounded\"\\) index 8 is beyond the allocated 8");
-  DynamicView<int*> none("none", 4, 64);
+  DynamicView<int*, Kokkos::HostSpace> none("none", 4, 64);
   EXPECT_DEATH(none(0) = 0, "index 0 is beyond the allocated 0");
 }
 

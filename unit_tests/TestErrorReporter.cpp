@@ -18,7 +18,7 @@ struct Cell {
 
 template <class Space>
 class ErrorReporterSpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ErrorReporterSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ErrorReporterSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ErrorReporterSpace, ReportsFromKernelBelowCapacity) {
   using Space = TypeParam;
@@ -72,7 +72,7 @@ TYPED_TEST(ErrorReporterSpace, AttemptsBeyondCapacityAreCountedNotStored) {
 }
 
 TEST(ErrorReporter, ClearResizeAndOldNames) {
-  Kokkos::Experimental::ErrorReporter<double> errors(4);
+  Kokkos::Experimental::ErrorReporter<double, Kokkos::DefaultHostExecutionSpace::device_type> errors(4);
   for (int i = 0; i < 6; ++i) errors.add_report(i, i + 0.25);
   EXPECT_EQ(errors.getCapacity(), 4);
   EXPECT_EQ(errors.getNumReports(), 4);
@@ -89,8 +89,8 @@ TEST(ErrorReporter, ClearResizeAndOldNames) {
   EXPECT_FALSE(errors.add_report(999, 0.0));
   EXPECT_TRUE(errors.full());
 
-  Kokkos::View<int*>::HostMirror ids;
-  Kokkos::View<double*>::HostMirror values;
+  Kokkos::View<int*, Kokkos::HostSpace>::HostMirror ids;
+  Kokkos::View<double*, Kokkos::HostSpace>::HostMirror values;
   errors.getReports(ids, values);
   ASSERT_EQ(ids.extent(0), 8u);
   ASSERT_EQ(values.extent(0), 8u);
@@ -108,13 +108,14 @@ TEST(ErrorReporter, ClearResizeAndOldNames) {
 }
 
 TEST(ErrorReporter, ZeroCapacityAndBadSize) {
-  Kokkos::Experimental::ErrorReporter<int> none("none", 0);
+  Kokkos::Experimental::ErrorReporter<int, Kokkos::DefaultHostExecutionSpace::device_type> none("none", 0);
   EXPECT_TRUE(none.full());
   EXPECT_FALSE(none.add_report(1, 1));
   EXPECT_EQ(none.num_report_attempts(), 1);
   EXPECT_EQ(none.num_reports(), 0);
   EXPECT_TRUE(none.get_reports().first.empty());
-  EXPECT_THROW(Kokkos::Experimental::ErrorReporter<int>("negative", -1), std::runtime_error);
+  EXPECT_THROW((Kokkos::Experimental::ErrorReporter<int, Kokkos::DefaultHostExecutionSpace::device_type>("negative", -1)),
+               std::runtime_error);
 }
 
 // Many threads report at once, several rounds with clear() between them: every stored slot

@@ -61,7 +61,7 @@ struct OldSpellingReduce {
 
 template <class Space>
 struct FunctorTeamShmem : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(FunctorTeamShmem, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(FunctorTeamShmem, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(FunctorTeamShmem, TeamShmemSizeIsHonouredByParallelFor) {
   using Space = TypeParam;

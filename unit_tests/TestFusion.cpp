@@ -529,7 +529,9 @@ TYPED_TEST(Fusion, OutsideAWindowOrSwitchedOffLaunchesRunAtOnce) {
   }
   KE::set_fusion_enabled(true);
   EXPECT_EQ(KE::fusion_statistics().launches_recorded, 0u);
-  // An integral work count is a policy too; empty ranges record and run nothing.
+  // An integral work count is a policy too; empty ranges record and run nothing.  (With CUDA on
+  // the count names Kokkos::Cuda, where fusion does not run yet.)
+#if !defined(KOKKOS_ENABLE_CUDA)
   {
     KE::FusionScope scope;
     Kokkos::parallel_for(KE::with_accesses(0, KE::writes(av)), Write{av, 3});
@@ -539,6 +541,7 @@ TYPED_TEST(Fusion, OutsideAWindowOrSwitchedOffLaunchesRunAtOnce) {
                             KOKKOS_LAMBDA(std::int64_t i, double& r) { r += av(i); }, sum);
     EXPECT_EQ(sum, 0.0);
   }
+#endif
   EXPECT_EQ(a(3), 5.0);
 }
 

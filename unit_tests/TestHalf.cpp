@@ -273,7 +273,7 @@ TEST(Half, ReductionIdentity) {
 
 template <class Space>
 struct HalfKernels : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(HalfKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(HalfKernels, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(HalfKernels, Reductions) {
   using Space = TypeParam;

@@ -65,7 +65,7 @@ void thread_copy_and_check(const Dst& dst, const Src& src) {
 
 template <class Space>
 struct LocalDeepCopy : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(LocalDeepCopy, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(LocalDeepCopy, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(LocalDeepCopy, TeamRanks1To3AndSeven) {
   using Space = TypeParam;

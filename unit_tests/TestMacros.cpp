@@ -21,13 +21,13 @@ namespace {
 #error "the configured C++ standard must be announced (KOKKOS_ENABLE_CXX20 ...)"
 #endif
 #if !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_SERIAL) && !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_OPENMP) && \
-    !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS)
+    !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS) && !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_CUDA)
 #error "the default device type must be announced"
 #endif
 
 TEST(Macros, TaskDagIsUsableWhereAnnounced) {
 #if defined(KOKKOS_ENABLE_TASKDAG)
-  using Scheduler = Kokkos::TaskScheduler<Kokkos::DefaultExecutionSpace>;
+  using Scheduler = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   static_assert(std::is_class_v<Scheduler>);
   static_assert(std::is_class_v<Kokkos::BasicFuture<int, Scheduler>>);
   SUCCEED();

@@ -362,6 +362,7 @@ TEST(MathFunctions, NanRsqrtRemquo) {
 // Inside a kernel: every unary, binary and predicate function for float, double and int
 // arguments, results copied back and compared with the standard library.
 TEST(MathFunctions, InsideParallelFor) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   using Space = Kokkos::DefaultExecutionSpace;
   const auto fx = special_inputs<float>();
   const auto dx = special_inputs<double>();

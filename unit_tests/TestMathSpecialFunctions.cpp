@@ -157,6 +157,7 @@ TEST(MathSpecialFunctions, SpecialValues) {
 }
 
 TEST(MathSpecialFunctions, InsideParallelFor) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   constexpr int n = sizeof(erfcx_table) / sizeof(erfcx_table[0]);
   constexpr int m = sizeof(expint1_table) / sizeof(expint1_table[0]);
   Kokkos::View<double*> x_erfcx("x_erfcx", n), x_e1("x_e1", m), erfcx_out("erfcx_out", n), e1_out("e1_out", m);

@@ -337,6 +337,7 @@ TEST(MathSpecialFunctionsComplex, TuningArgumentsKeepTheResult) {
 }
 
 TEST(MathSpecialFunctionsComplex, InsideParallelFor) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   const int n = row_count * function_count;
   Kokkos::View<C*> args("args", row_count), out("out", n);
   auto h_args = Kokkos::create_mirror_view(args);

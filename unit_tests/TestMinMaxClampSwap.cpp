@@ -207,6 +207,7 @@ TEST(Swap, ValuesArraysAndNoexcept) {
 
 // Called from a kernel on the default execution space.
 TEST(MinMax, InsideParallelReduce) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   const int n = 1000;
   Kokkos::View<double*> values("values", n);
   Kokkos::parallel_for(

@@ -186,6 +186,7 @@ TEST(MathConstants, MatchStdNumbersForEveryType) {
 
 // The traits and constants are plain constants a functor reads on any back end.
 TEST(NumericTraits, ReadInsideKernel) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   Kokkos::View<double[6]> out("out");
   Kokkos::parallel_for(
       "traits", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(int) {

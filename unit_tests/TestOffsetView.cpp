@@ -14,7 +14,7 @@ using Kokkos::Experimental::OffsetView;
 
 template <class Space>
 class OffsetViewSpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(OffsetViewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(OffsetViewSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(OffsetViewSpace, Rank2RangesAndKernelAccess) {
   using Space = TypeParam;
@@ -48,41 +48,43 @@ TYPED_TEST(OffsetViewSpace, Rank2RangesAndKernelAccess) {
 
 TEST(OffsetView, Rank1StencilOverGhostCells) {
   const int n = 10;
-  OffsetView<double*> u("u", {-1, n});
+  OffsetView<double*, Kokkos::HostSpace> u("u", {-1, n});
   EXPECT_EQ(u.extent(0), std::size_t(n + 2));
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<>(u.begin(0), u.end(0)), KOKKOS_LAMBDA(int64_t i) { u(i) = double(i * i); });
-  OffsetView<double*> lap("lap", {0, n - 1});
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(u.begin(0), u.end(0)),
+      KOKKOS_LAMBDA(int64_t i) { u(i) = double(i * i); });
+  OffsetView<double*, Kokkos::HostSpace> lap("lap", {0, n - 1});
   Kokkos::parallel_for(
-      n, KOKKOS_LAMBDA(int64_t i) { lap(i) = u(i - 1) - 2 * u(i) + u(i + 1); });
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
+      KOKKOS_LAMBDA(int64_t i) { lap(i) = u(i - 1) - 2 * u(i) + u(i + 1); });
   Kokkos::fence();
   for (int i = 0; i < n; ++i) EXPECT_EQ(lap[i], 2.0);
 }
 
 TEST(OffsetView, FromViewWithBeginsAndConversions) {
-  Kokkos::View<int**> v("v", 3, 4);
-  OffsetView<int**> zero_based(v);
+  Kokkos::View<int**, Kokkos::HostSpace> v("v", 3, 4);
+  OffsetView<int**, Kokkos::HostSpace> zero_based(v);
   EXPECT_EQ(zero_based.begin(0), 0);
   EXPECT_EQ(zero_based.end(1), 4);
-  OffsetView<int**> shifted(v, {10, -5});
+  OffsetView<int**, Kokkos::HostSpace> shifted(v, {10, -5});
   EXPECT_EQ(shifted.begin(0), 10);
   EXPECT_EQ(shifted.begin(1), -5);
   shifted(12, -2) = 42;
   EXPECT_EQ(v(2, 3), 42);
 
-  OffsetView<int**>::begins_type b{{-1, 1}};
-  OffsetView<int**> from_array(v, b);
+  OffsetView<int**, Kokkos::HostSpace>::begins_type b{{-1, 1}};
+  OffsetView<int**, Kokkos::HostSpace> from_array(v, b);
   EXPECT_EQ(from_array(1, 4), 42);
   EXPECT_EQ(from_array.begins()[0], -1);
 
-  OffsetView<const int**> as_const = shifted;  // non-const to const keeps the begins
+  OffsetView<const int**, Kokkos::HostSpace> as_const = shifted;  // non-const to const keeps the begins
   EXPECT_EQ(as_const(12, -2), 42);
   EXPECT_TRUE(as_const == shifted);
   EXPECT_FALSE(from_array == shifted);  // same data, different begins
   EXPECT_TRUE(v == zero_based);
   EXPECT_EQ(shifted.use_count(), 5);
 
-  EXPECT_THROW(OffsetView<int**>(v, {1, 2, 3}), std::runtime_error);  // wrong number of begins
+  EXPECT_THROW((OffsetView<int**, Kokkos::HostSpace>(v, {1, 2, 3})), std::runtime_error);  // wrong number of begins
 }
 
 TEST(OffsetView, UnmanagedHalfOpenRanges) {
@@ -98,16 +100,16 @@ TEST(OffsetView, UnmanagedHalfOpenRanges) {
 }
 
 TEST(OffsetView, BadAllocationRanges) {
-  EXPECT_THROW((OffsetView<int**>("two", {0, 3})), std::runtime_error);           // one range for rank 2
-  EXPECT_THROW((OffsetView<int*>("backwards", {5, 3})), std::runtime_error);     // last < first - 1
-  OffsetView<int*> empty("empty", {5, 4});                                       // zero elements
+  EXPECT_THROW((OffsetView<int**, Kokkos::HostSpace>("two", {0, 3})), std::runtime_error);           // one range for rank 2
+  EXPECT_THROW((OffsetView<int*, Kokkos::HostSpace>("backwards", {5, 3})), std::runtime_error);     // last < first - 1
+  OffsetView<int*, Kokkos::HostSpace> empty("empty", {5, 4});                                       // zero elements
   EXPECT_EQ(empty.extent(0), 0u);
   EXPECT_EQ(empty.begin(0), 5);
   EXPECT_EQ(empty.end(0), 5);
 }
 
 TEST(OffsetView, ViewAllocWithLayoutAndRank0AndRank3) {
-  OffsetView<float***, Kokkos::LayoutLeft> a(Kokkos::view_alloc("a", Kokkos::WithoutInitializing),
+  OffsetView<float***, Kokkos::LayoutLeft, Kokkos::HostSpace> a(Kokkos::view_alloc("a", Kokkos::WithoutInitializing),
                                               Kokkos::LayoutLeft(2, 3, 4), {-1, 0, 1});
   EXPECT_EQ(a.label(), "a");
   EXPECT_EQ(a.end(2), 5);
@@ -115,8 +117,8 @@ TEST(OffsetView, ViewAllocWithLayoutAndRank0AndRank3) {
   EXPECT_EQ(a.view()(1, 2, 3), 3.f);
   EXPECT_EQ(a.stride(0), 1u);  // LayoutLeft kept
 
-  Kokkos::View<double> scalar("scalar");
-  OffsetView<double> s(scalar);
+  Kokkos::View<double, Kokkos::HostSpace> scalar("scalar");
+  OffsetView<double, Kokkos::HostSpace> s(scalar);
   s() = 2.5;
   EXPECT_EQ(scalar(), 2.5);
   EXPECT_EQ(Kokkos::Experimental::rank(s), 0u);
@@ -124,7 +126,7 @@ TEST(OffsetView, ViewAllocWithLayoutAndRank0AndRank3) {
 }
 
 TEST(OffsetView, Subviews) {
-  OffsetView<int**> ov("ov", {-2, 2}, {10, 13});
+  OffsetView<int**, Kokkos::HostSpace> ov("ov", {-2, 2}, {10, 13});
   for (int64_t i = -2; i <= 2; ++i)
     for (int64_t j = 10; j <= 13; ++j) ov(i, j) = int(10 * i + j);
 
@@ -150,28 +152,28 @@ TEST(OffsetView, Subviews) {
 }
 
 TEST(OffsetView, DeepCopyAndMirrors) {
-  OffsetView<int*> a("a", {-3, 3});
+  OffsetView<int*, Kokkos::HostSpace> a("a", {-3, 3});
   Kokkos::deep_copy(a, 4);
   for (int64_t i = -3; i <= 3; ++i) EXPECT_EQ(a(i), 4);
 
-  OffsetView<int*> b("b", {100, 106});  // begins need not match, extents must
+  OffsetView<int*, Kokkos::HostSpace> b("b", {100, 106});  // begins need not match, extents must
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<>(a.begin(0), a.end(0)), KOKKOS_LAMBDA(int64_t i) { a(i) = int(i); });
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(a.begin(0), a.end(0)), KOKKOS_LAMBDA(int64_t i) { a(i) = int(i); });
   Kokkos::deep_copy(b, a);
   for (int64_t k = 0; k < 7; ++k) EXPECT_EQ(b(100 + k), k - 3);
 
-  Kokkos::View<int*> v("v", 7);
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 7);
   Kokkos::deep_copy(v, a);
   EXPECT_EQ(v(0), -3);
   Kokkos::deep_copy(v, 9);
   Kokkos::deep_copy(a, v);
   EXPECT_EQ(a(-3), 9);
 
-  Kokkos::View<int*> wrong("wrong", 6);
+  Kokkos::View<int*, Kokkos::HostSpace> wrong("wrong", 6);
   EXPECT_THROW(Kokkos::deep_copy(a, wrong), std::runtime_error);
 
   auto m = Kokkos::create_mirror(a);  // a new allocation with the same begins
-  static_assert(std::is_same_v<decltype(m), OffsetView<int*>::HostMirror>);
+  static_assert(std::is_same_v<decltype(m), OffsetView<int*, Kokkos::HostSpace>::HostMirror>);
   EXPECT_NE(m.data(), a.data());
   EXPECT_EQ(m.begin(0), -3);
   EXPECT_EQ(m.label(), "a_mirror");
@@ -189,7 +191,7 @@ TEST(OffsetView, DeepCopyAndMirrors) {
 }
 
 TEST(OffsetViewDeath, OutOfRangeOffsetIndices) {
-  OffsetView<int**> ov("guarded", {-1, 1}, {4, 5});
+  OffsetView<int**, Kokkos::HostSpace> ov("guarded", {-1, 1}, {4, 5});
   ov(-1, 4) = 1;
   ov(1, 5) = 2;
   EXPECT_DEATH(ov(-2, 4) = 0, "OffsetView ERROR: out of bounds access label=\\(\"guarded\"\\) index 0 = -2 is not in \\[-1, 2\\)");

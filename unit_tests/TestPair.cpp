@@ -116,7 +116,7 @@ struct LexicographicMax {
 
 template <class Space>
 struct PairKernels : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(PairKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(PairKernels, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(PairKernels, InKernelsAndAsSubviewRanges) {
   using Space = TypeParam;

@@ -48,7 +48,7 @@ static_assert(Kokkos::is_execution_policy_v<MD3>);
 
 template <class Space>
 struct PolicyConstructors : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(PolicyConstructors, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(PolicyConstructors, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(PolicyConstructors, RangePolicyFormsAndSetters) {
   using Space = TypeParam;
@@ -135,8 +135,8 @@ TYPED_TEST(PolicyConstructors, MDRangeFormsWithInstances) {
 // Kokkos 4.6 (default build, deprecated code 4 on): a warning and an empty range.
 TEST(PolicyConstructors, ReversedBoundsGiveAnEmptyRange) {
   testing::internal::CaptureStderr();
-  Kokkos::RangePolicy<> p(5, 2);
-  Kokkos::MDRangePolicy<Kokkos::Rank<2>> md({0, 5}, {4, 2});
+  Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> p(5, 2);
+  Kokkos::MDRangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Rank<2>> md({0, 5}, {4, 2});
   const std::string warnings = testing::internal::GetCapturedStderr();
   EXPECT_EQ(p.begin(), 0);
   EXPECT_EQ(p.end(), 0);

@@ -16,7 +16,7 @@ static_assert(WIP::None.value == 0u && WIP::HintHeavyWeight.value == 2u && WIP::
 
 template <class Space>
 struct PolicyProperties : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(PolicyProperties, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(PolicyProperties, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Policy>
 long sum_of_indices(const Policy& policy) {

@@ -68,7 +68,7 @@ TEST_F(ProfilingRegions, RegionsEncloseTheKernelsLaunchedInThem) {
       [](const char* name, uint32_t, uint64_t*) { record(std::string("for ") + name); });
   {
     Kokkos::Profiling::ScopedRegion region("phase 1");
-    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, 10), KOKKOS_LAMBDA(int){});
+    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 10), KOKKOS_LAMBDA(int){});
   }
   EXPECT_EQ(g_events, (std::vector<std::string>{"push phase 1", "for fill", "pop"}));
 }

@@ -338,7 +338,7 @@ TYPED_TEST(RandomPoolTest, NormalMomentsAndChiSquare) {
 
 template <class Space>
 struct RandomSpaceTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(RandomSpaceTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(RandomSpaceTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Every value drawn in a parallel launch must be the next value of exactly one state's stream:
 // the draws of all workers together are the prefixes of the states' streams, with no value

@@ -124,7 +124,7 @@ TEST(RandomComplex, EmptyPartRangeGivesItsStart) {
 
 template <class Space>
 struct RandomComplexSpaceTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(RandomComplexSpaceTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(RandomComplexSpaceTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class View>
 void expect_view_in_rectangle(const View& v, double re_lo, double re_hi, double im_lo, double im_hi) {

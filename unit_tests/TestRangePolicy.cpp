@@ -8,7 +8,7 @@ namespace {
 
 template <class Space>
 struct RangeFor : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(RangeFor, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(RangeFor, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 struct TagA {};
 struct TagB {};
@@ -47,12 +47,13 @@ TYPED_TEST(RangeFor, VisitsEachIndexOnceDynamic) {
   }
 }
 
-TYPED_TEST(RangeFor, IntegralWorkCountUsesDefaultSpace) {
-  std::vector<int> v(100, 0);
-  int* p = v.data();
-  Kokkos::parallel_for(100, [=](std::int64_t i) { p[i] = static_cast<int>(i); });
-  Kokkos::parallel_for("labelled", 50, [=](std::int64_t i) { p[i] += 1; });
-  for (int i = 0; i < 100; ++i) EXPECT_EQ(v[i], i + (i < 50 ? 1 : 0));
+TEST(RangeForDefaultSpace, IntegralWorkCount) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
+  Kokkos::View<int*> v("v", 100);
+  Kokkos::parallel_for(100, KOKKOS_LAMBDA(std::int64_t i) { v(i) = static_cast<int>(i); });
+  Kokkos::parallel_for("labelled", 50, KOKKOS_LAMBDA(std::int64_t i) { v(i) += 1; });
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(h(i), i + (i < 50 ? 1 : 0));
 }
 
 TYPED_TEST(RangeFor, WorkTagsSelectOperator) {
@@ -90,13 +91,13 @@ TYPED_TEST(RangeFor, WorkersSeeTheirRank) {
 }
 
 TEST(RangePolicy, Accessors) {
-  Kokkos::RangePolicy<> p(3, 17);
+  Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> p(3, 17);
   EXPECT_EQ(p.begin(), 3);
   EXPECT_EQ(p.end(), 17);
   EXPECT_EQ(p.chunk_size(), 0);
   p.set_chunk_size(4);
   EXPECT_EQ(p.chunk_size(), 4);
-  Kokkos::RangePolicy<> q(0, 8, Kokkos::ChunkSize(2));
+  Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> q(0, 8, Kokkos::ChunkSize(2));
   EXPECT_EQ(q.chunk_size(), 2);
   static_assert(std::is_same_v<Kokkos::RangePolicy<>::execution_space, Kokkos::DefaultExecutionSpace>);
   static_assert(std::is_same_v<decltype(Kokkos::RangePolicy(0, 5)), Kokkos::RangePolicy<>>);
@@ -106,9 +107,9 @@ TEST(RangePolicy, Accessors) {
 
 // Reversed bounds are an empty range with a warning, as in Kokkos 4.6 (TestPolicyConstructors).
 TEST(RangePolicy, BadBoundsThrowWithMessage) {
-  EXPECT_THROW((Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<int>>(0, 1LL << 40)),
+  EXPECT_THROW((Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>(0, 1LL << 40)),
                std::runtime_error);
-  Kokkos::RangePolicy<> p(0, 1);
+  Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> p(0, 1);
   EXPECT_THROW(p.set_chunk_size(-1), std::runtime_error);
 }
 

@@ -62,7 +62,8 @@ TYPED_TEST(Reduce, OffsetAndNegativeRanges) {
   EXPECT_EQ(si, 145);
 }
 
-TYPED_TEST(Reduce, IntegralCountForm) {
+TEST(ReduceDefaultSpace, IntegralCountForm) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   I64 s = 0;
   Kokkos::parallel_reduce(1000, KOKKOS_LAMBDA(I64 i, I64 & v) { v += i; }, s);
   EXPECT_EQ(s, sum_i(1000));
@@ -319,7 +320,7 @@ struct ForAndReduce {
 };
 
 TYPED_TEST(Reduce, FunctorWithBothOperators) {
-  std::vector<int> data(1000, 0);
+  Kokkos::View<int*, typename TypeParam::memory_space> data("data", 1000);
   ForAndReduce f{data.data()};
   Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 1000), f);
   I64 s = 0;

@@ -11,7 +11,7 @@ namespace {
 
 template <class Space>
 struct Reducers : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(Reducers, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(Reducers, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;
 

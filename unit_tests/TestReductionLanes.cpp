@@ -21,7 +21,7 @@ using Array = Kokkos::View<double*, Kokkos::HostSpace>;
 
 template <class Space>
 struct ReductionLanes : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ReductionLanes, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ReductionLanes, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Sums v(i - first): declares that it only accumulates, so it reduces in lanes.
 struct LaneSum {

@@ -33,8 +33,8 @@ TEST(SIMD, AliasesNameTheNativeTypes) {
 }
 
 TEST(SIMD, KernelInsideParallelFor) {
-  check_parallel_for_kernel<Kokkos::DefaultExecutionSpace, double, KE::simd_abi::native<double>>(1001);
-  check_parallel_for_kernel<Kokkos::DefaultExecutionSpace, float, KE::simd_abi::scalar>(37);
+  check_parallel_for_kernel<Kokkos::DefaultHostExecutionSpace, double, KE::simd_abi::native<double>>(1001);
+  check_parallel_for_kernel<Kokkos::DefaultHostExecutionSpace, float, KE::simd_abi::scalar>(37);
 }
 
 }  // namespace

@@ -97,8 +97,8 @@ TEST(SIMD_AVX2, NaNSignedZeroAndInfinity) {
 
 TEST(SIMD_AVX2, KernelInsideParallelFor) {
   KDAG_SKIP_WITHOUT_AVX2_CPU();
-  check_parallel_for_kernel<Kokkos::DefaultExecutionSpace, double, avx2<4>>(1001);
-  check_parallel_for_kernel<Kokkos::DefaultExecutionSpace, float, avx2<8>>(77);
+  check_parallel_for_kernel<Kokkos::DefaultHostExecutionSpace, double, avx2<4>>(1001);
+  check_parallel_for_kernel<Kokkos::DefaultHostExecutionSpace, float, avx2<8>>(77);
 }
 
 #else

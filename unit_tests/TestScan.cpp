@@ -11,7 +11,7 @@ namespace {
 
 template <class Space>
 struct Scan : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(Scan, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(Scan, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 using I64 = std::int64_t;
 const I64 kSizes[] = {0, 1, 2, 3, 17, 1000, 100003};
@@ -101,25 +101,30 @@ TYPED_TEST(Scan, CustomInitAndJoin) {
   }
 }
 
-// Value type deduced from operator()'s update argument; integral count; doubles; offset range.
-TYPED_TEST(Scan, DeducedValueTypeAndCountForms) {
+// Value type deduced from operator()'s update argument; integral count (the default space);
+// doubles; the label last.
+TEST(ScanDefaultSpace, DeducedValueTypeAndCountForms) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   const I64 n = 5000;
-  std::vector<double> out(n);
-  double* o = out.data();
+  Kokkos::View<double*> out("out", n);
   Kokkos::parallel_scan(n, KOKKOS_LAMBDA(I64 i, double& update, const bool final) {
     update += 0.5 * double(i);
-    if (final) o[i] = update;
+    if (final) out(i) = update;
   });
-  for (I64 i = 0; i < n; ++i) ASSERT_EQ(out[i], 0.25 * double(i) * double(i + 1)) << i;
+  const auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (I64 i = 0; i < n; ++i) ASSERT_EQ(h_out(i), 0.25 * double(i) * double(i + 1)) << i;
 
-  std::vector<int> ints(100);
-  int* p = ints.data();
+  Kokkos::View<int*> ints("ints", 100);
   Kokkos::parallel_scan(std::size_t(100), KOKKOS_LAMBDA(I64 i, int& update, const bool final) {
-    if (final) p[i] = update;
+    if (final) ints(i) = update;
     update += 1;
   }, "label last");
-  for (int i = 0; i < 100; ++i) ASSERT_EQ(ints[i], i);
+  const auto h_ints = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ints);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(h_ints(i), i);
+}
 
+// An offset range, the value type deduced.
+TYPED_TEST(Scan, OffsetRangeTotal) {
   I64 total = 0;
   Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(-50, 50),
                         KOKKOS_LAMBDA(I64 i, I64& update, const bool) { update += i; }, total);

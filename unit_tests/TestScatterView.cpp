@@ -80,7 +80,7 @@ void check_op() {
 
 template <class Space>
 struct ScatterViewTyped : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ScatterViewTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ScatterViewTyped, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ScatterViewTyped, Sum) { check_op<TypeParam, KE::ScatterSum>(); }
 TYPED_TEST(ScatterViewTyped, Prod) { check_op<TypeParam, KE::ScatterProd>(); }
@@ -161,12 +161,12 @@ TEST(ScatterView, DefaultsPerBackEnd) {
   static_assert(std::is_same_v<DefaultContribution<Kokkos::Threads, KE::ScatterDuplicated>::type, KE::ScatterNonAtomic>);
   static_assert(std::is_same_v<DefaultContribution<Kokkos::Threads, KE::ScatterNonDuplicated>::type, KE::ScatterAtomic>);
 #endif
-  Kokkos::View<double*> v("v", 4);
+  Kokkos::View<double*, Kokkos::HostSpace> v("v", 4);
   auto a = KE::create_scatter_view(v);
   auto b = KE::create_scatter_view(KE::ScatterMax(), v);
   auto c = KE::create_scatter_view(KE::ScatterProd(), KE::ScatterNonDuplicated(), KE::ScatterAtomic(), v);
   auto d = KE::create_scatter_view<KE::ScatterMin, KE::ScatterDuplicated, KE::ScatterAtomic>(v);
-  using E = Kokkos::DefaultExecutionSpace;
+  using E = Kokkos::DefaultHostExecutionSpace;
   static_assert(std::is_same_v<decltype(a), KE::ScatterView<double*, Kokkos::LayoutRight, Kokkos::Device<E, Kokkos::HostSpace>>>);
   static_assert(std::is_same_v<decltype(b), KE::ScatterView<double*, Kokkos::LayoutRight, Kokkos::Device<E, Kokkos::HostSpace>,
                                                             KE::ScatterMax>>);
@@ -204,7 +204,7 @@ TEST(ScatterView, ResetAndResetExcept) {
 }
 
 TEST(ScatterView, ContributionOverriddenToAtomicAtAccess) {
-  using Space = Kokkos::DefaultExecutionSpace;
+  using Space = Kokkos::DefaultHostExecutionSpace;
   Kokkos::View<long*, Space> v("v", 3);
   KE::ScatterView<long*, Kokkos::LayoutRight, Space, KE::ScatterSum, KE::ScatterNonDuplicated, KE::ScatterNonAtomic> sv(v);
   Kokkos::parallel_for(
@@ -218,7 +218,7 @@ TEST(ScatterView, ContributionOverriddenToAtomicAtAccess) {
 }
 
 TEST(ScatterView, LabelledAllocationResizeRealloc) {
-  using Space = Kokkos::DefaultExecutionSpace;
+  using Space = Kokkos::DefaultHostExecutionSpace;
   using SV = KE::ScatterView<int*, Kokkos::LayoutRight, Space, KE::ScatterSum, KE::ScatterDuplicated>;
   SV sv("counts", 4);
   EXPECT_TRUE(sv.is_allocated());
@@ -247,12 +247,12 @@ TEST(ScatterView, LabelledAllocationResizeRealloc) {
 TEST(ScatterView, EmptyAndMisuse) {
   KE::ScatterView<double*> none;
   EXPECT_FALSE(none.is_allocated());
-  Kokkos::View<double*> empty("empty", 0);
+  Kokkos::View<double*, Kokkos::HostSpace> empty("empty", 0);
   auto sv = KE::create_scatter_view(empty);
   KE::contribute(empty, sv);  // nothing to combine
-  Kokkos::View<double*> one("one", 1);
+  Kokkos::View<double*, Kokkos::HostSpace> one("one", 1);
   auto sv1 = KE::create_scatter_view<KE::ScatterSum, KE::ScatterDuplicated, KE::ScatterNonAtomic>(one);
-  Kokkos::View<double*> wrong("wrong", 2);
+  Kokkos::View<double*, Kokkos::HostSpace> wrong("wrong", 2);
   EXPECT_THROW(KE::contribute(wrong, sv1), std::runtime_error);
 }
 

@@ -14,7 +14,7 @@ namespace KE = Kokkos::Experimental;
 
 template <class Space>
 struct ScatterViewStress : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ScatterViewStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ScatterViewStress, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Space, class SV>
 void run_rounds(std::mt19937& rng, int rounds) {

@@ -17,7 +17,7 @@ namespace {
 
 template <class Space>
 struct Sort : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(Sort, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(Sort, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 enum class Pattern { random, few_distinct, sorted, reversed };
 

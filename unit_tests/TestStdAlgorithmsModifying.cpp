@@ -16,7 +16,7 @@ using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
 struct StdModifying : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(StdModifying, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(StdModifying, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Out>
 std::ptrdiff_t offset(const Out& it, const Contiguous& v) {
@@ -24,7 +24,7 @@ std::ptrdiff_t offset(const Out& it, const Contiguous& v) {
 }
 
 TEST(StdModifyingElementwise, FillGenerateCopyMoveTransformReplaceMatchStd) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   for_each_layout(10, 21, [&](const auto& v, const std::vector<int>& h) {
     const std::ptrdiff_t n = h.size();
     auto h2 = h;
@@ -90,7 +90,7 @@ TEST(StdModifyingElementwise, FillGenerateCopyMoveTransformReplaceMatchStd) {
 }
 
 TEST(StdModifyingElementwise, ForEachReturnsTheFunctorAndVisitsEveryElement) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   for_each_layout(10, 22, [&](const auto& v, const std::vector<int>& h) {
     auto h2 = h;
     struct AddThree {
@@ -208,7 +208,7 @@ TYPED_TEST(StdModifying, CompactionsMatchStd) {
 }
 
 TEST(StdModifyingMisc, IterSwapAndMisuse) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   Contiguous v("v", 5);
   for (int i = 0; i < 5; ++i) v(i) = i;
   KE::iter_swap(KE::begin(v) + 1, KE::begin(v) + 4);
@@ -254,7 +254,7 @@ TEST(StdModifyingMisc, RawPointersIntoHostMemory) {
 struct StdFusion : Kokkos::Test::FusionFixture {};
 
 TEST_F(StdFusion, ElementwiseAlgorithmsFuseIntoOneLaunch) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   const int n = 10000;
   Kokkos::View<double*, Kokkos::HostSpace> x("x", n), y("y", n), z("z", n);
   Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> m("m", n, 2);

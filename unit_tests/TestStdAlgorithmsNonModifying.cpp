@@ -14,7 +14,7 @@ using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
 struct StdNonModifying : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(StdNonModifying, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(StdNonModifying, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Reductions whose answer is an index: each back end joins partial results its own way.
 TYPED_TEST(StdNonModifying, FindCountQuantifiersMatchStd) {
@@ -115,7 +115,7 @@ TYPED_TEST(StdNonModifying, EqualMismatchLexicographicalCompareMatchStd) {
 }
 
 TEST(StdNonModifyingSearch, SortednessAndPartitionsMatchStd) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   for_each_layout(1000, 4, [&](const auto& v, const std::vector<int>& h) {
     const auto b = KE::begin(v);
     EXPECT_EQ(KE::is_sorted(space, v), std::is_sorted(h.begin(), h.end()));
@@ -148,7 +148,7 @@ TEST(StdNonModifyingSearch, SortednessAndPartitionsMatchStd) {
 }
 
 TEST(StdNonModifyingSearch, SearchesMatchStd) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   for_each_layout(3, 5, [&](const auto& v, const std::vector<int>& h) {
     const auto b = KE::begin(v);
     for (std::size_t m : {0, 1, 3, 6}) {
@@ -182,7 +182,7 @@ TEST(StdNonModifyingSearch, SearchesMatchStd) {
 }
 
 TEST(StdNonModifyingSearch, ReversedRangeThrowsNamingTheAlgorithm) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   Contiguous v("v", 10);
   try {
     KE::find(space, KE::end(v), KE::begin(v), 1);

@@ -13,7 +13,7 @@ using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
 struct StdNumeric : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(StdNumeric, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(StdNumeric, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 struct Square {
   KOKKOS_INLINE_FUNCTION long operator()(int x) const { return long(x) * x; }
@@ -117,7 +117,7 @@ TYPED_TEST(StdNumeric, ScanWithNonCommutativeOpKeepsOrder) {
 }
 
 TEST(StdNumericMisuse, ShortDestinationThrowsNamingTheAlgorithm) {
-  Kokkos::DefaultExecutionSpace space;
+  Kokkos::DefaultHostExecutionSpace space;
   Contiguous a("a", 10), b("b", 9);
   try {
     KE::inclusive_scan(space, a, b);

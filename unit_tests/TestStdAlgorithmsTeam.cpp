@@ -13,7 +13,7 @@ using namespace Kokkos::Test::StdAlg;
 
 template <class Space>
 struct StdTeam : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(StdTeam, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(StdTeam, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 enum Result : int {
   sum, dot, count_multiples, found_at, min_at, max_at, minmax_min_at, minmax_max_at, sorted, all_small, copied_if,
@@ -168,7 +168,7 @@ void team_algorithms_match_std() {
 TYPED_TEST(StdTeam, StridedRowsMatchStd) { team_algorithms_match_std<TypeParam, Kokkos::LayoutLeft>(); }
 
 TEST(StdTeamContiguous, ContiguousRowsMatchStd) {
-  team_algorithms_match_std<Kokkos::DefaultExecutionSpace, Kokkos::LayoutRight>();
+  team_algorithms_match_std<Kokkos::DefaultHostExecutionSpace, Kokkos::LayoutRight>();
 }
 
 }  // namespace

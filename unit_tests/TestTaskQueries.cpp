@@ -159,7 +159,7 @@ TYPED_TEST(TaskQueries, SchedulerOverDefaultConstructedPool) {
 // Seed 001 §3.2.2: memory() of a scheduler made over a pool is that pool (shared: the same
 // allocations), and of a default-constructed scheduler is null.
 TEST(TaskQueriesSeed, MemoryIsThePoolOrNull) {
-  using S = Kokkos::TaskScheduler<>;
+  using S = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   S empty;
   EXPECT_EQ(empty.memory(), nullptr);
   EXPECT_EQ(empty.allocation_capacity(), 0);

@@ -25,15 +25,19 @@ Scheduler make_scheduler(std::size_t bytes = 1 << 20, unsigned min_block = 64, u
 
 // ---- types and futures ---------------------------------------------------------------------
 TEST(TaskTypes, TraitsAndTypedefs) {
-  using S = Kokkos::TaskScheduler<>;
+  // The default execution space, as in Kokkos (with CUDA on, naming it is a static_assert: the
+  // task DAG runs on the host spaces only for now).
+  static_assert(std::is_same_v<Kokkos::TaskScheduler<>, Kokkos::TaskScheduler<Kokkos::DefaultExecutionSpace>>);
+  using H = Kokkos::DefaultHostExecutionSpace;
+  using S = Kokkos::TaskScheduler<H>;
   static_assert(Kokkos::is_scheduler<S>::value);
-  static_assert(Kokkos::is_scheduler<Kokkos::TaskSchedulerMultiple<>>::value);
-  static_assert(Kokkos::is_scheduler<Kokkos::ChaseLevTaskScheduler<>>::value);
-  static_assert(Kokkos::is_scheduler<Kokkos::DeprecatedTaskScheduler<>>::value);
-  static_assert(Kokkos::is_scheduler<Kokkos::DeprecatedTaskSchedulerMultiple<>>::value);
+  static_assert(Kokkos::is_scheduler<Kokkos::TaskSchedulerMultiple<H>>::value);
+  static_assert(Kokkos::is_scheduler<Kokkos::ChaseLevTaskScheduler<H>>::value);
+  static_assert(Kokkos::is_scheduler<Kokkos::DeprecatedTaskScheduler<H>>::value);
+  static_assert(Kokkos::is_scheduler<Kokkos::DeprecatedTaskSchedulerMultiple<H>>::value);
   static_assert(!Kokkos::is_scheduler<int>::value);
-  static_assert(!std::is_same_v<S, Kokkos::TaskSchedulerMultiple<>>);
-  static_assert(std::is_same_v<S::execution_space, Kokkos::DefaultExecutionSpace>);
+  static_assert(!std::is_same_v<S, Kokkos::TaskSchedulerMultiple<H>>);
+  static_assert(std::is_same_v<S::execution_space, H>);
   static_assert(std::is_same_v<S::memory_pool, Kokkos::MemoryPool<Kokkos::Device<S::execution_space, S::memory_space>>>);
   using F = S::future_type<int>;
   static_assert(Kokkos::is_future<F>::value && !Kokkos::is_future<int>::value);
@@ -51,26 +55,26 @@ TEST(TaskTypes, TraitsAndTypedefs) {
 }
 
 TEST(TaskTypes, NullFutureAndEmptyScheduler) {
-  Kokkos::TaskScheduler<>::future_type<long> f;
+  Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>::future_type<long> f;
   EXPECT_TRUE(f.is_null());
   EXPECT_TRUE(f.is_ready());
   f.clear();
   EXPECT_TRUE(f.is_null());
-  Kokkos::TaskScheduler<> empty;
+  Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace> empty;
   EXPECT_EQ(empty.memory(), nullptr);
-  Kokkos::TaskScheduler<> copy = empty;
+  Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace> copy = empty;
   EXPECT_TRUE(copy == empty);
 }
 
 struct TwoFuturesAndLong {
   using value_type = long;
-  Kokkos::TaskScheduler<>::future_type<long> a, b;
+  Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>::future_type<long> a, b;
   long n;
-  void operator()(Kokkos::TaskScheduler<>::member_type&, long&) {}
+  void operator()(Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>::member_type&, long&) {}
 };
 
 TEST(TaskTypes, HeaderAndAggregateFitSmallBlocks) {
-  using S = Kokkos::TaskScheduler<>;
+  using S = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   static_assert(std::is_same_v<S::future_type_for_functor<TwoFuturesAndLong>, S::future_type<long>>);
   using Node = Kokkos::Impl::TaskNode<TwoFuturesAndLong, long, S::member_type>;
   static_assert(sizeof(Kokkos::Impl::TaskBase) <= 64);
@@ -431,7 +435,7 @@ struct WhenAllMixed {
 using TaskMisuseDeathTest = ::testing::Test;
 
 TEST(TaskMisuseDeathTest, ClearMessages) {
-  using S = Sched<Kokkos::DefaultExecutionSpace>;
+  using S = Sched<Kokkos::DefaultHostExecutionSpace>;
   EXPECT_DEATH(
       {
         S s = make_scheduler<S>();

@@ -12,7 +12,7 @@ namespace {
 
 template <class Space>
 struct TeamNested : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(TeamNested, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(TeamNested, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // The team sizes a back end can run: 1, 2 when it has two threads, and AUTO (size 0 here).
 template <class Space>

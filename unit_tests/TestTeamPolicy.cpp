@@ -15,7 +15,7 @@ namespace {
 
 template <class Space>
 struct TeamPolicyTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(TeamPolicyTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(TeamPolicyTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Skips a test needing `team_size` threads per team when the back end has fewer.
 #define SKIP_UNLESS_TEAM_SIZE(Space, team_size)                                                             \

@@ -10,7 +10,7 @@ namespace {
 
 template <class Space>
 struct TeamScratch : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(TeamScratch, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(TeamScratch, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 template <class Space>
 std::vector<int> team_sizes() {

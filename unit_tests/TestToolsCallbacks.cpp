@@ -82,7 +82,7 @@ class ToolsCallbacksBase : public ::testing::Test {
 
 template <class Space>
 class ToolsKernels : public ToolsCallbacksBase {};
-TYPED_TEST_SUITE(ToolsKernels, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ToolsKernels, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 void install_kernel_callbacks() {
   KTE::set_begin_parallel_for_callback(begin_kernel<k_for>);
@@ -161,12 +161,12 @@ TYPED_TEST(ToolsKernels, NestedLaunchesFromOtherPoliciesAreReported) {
       },
       teams);
   EXPECT_EQ(teams, 4);
-  Kokkos::parallel_for(7, KOKKOS_LAMBDA(int){});  // an integral count: the default space
+  Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 7), KOKKOS_LAMBDA(int){});
   ASSERT_EQ(g_kernels.size(), 6u);
   EXPECT_EQ(g_kernels[0].name, "md");
   EXPECT_EQ(g_kernels[2].kind, "begin reduce");
   EXPECT_EQ(g_kernels[2].name, "team");
-  EXPECT_EQ(g_kernels[4].device_id, KTE::device_id(Kokkos::DefaultExecutionSpace()));
+  EXPECT_EQ(g_kernels[4].device_id, KTE::device_id(Kokkos::DefaultHostExecutionSpace()));
   for (int k = 0; k < 3; ++k) EXPECT_EQ(g_kernels[2 * k].kernel_id, g_kernels[2 * k + 1].kernel_id);
 }
 
@@ -224,7 +224,7 @@ TEST_F(ToolsFences, GlobalFenceReportsEveryBackEndAsAllInstances) {
 
 template <class Space>
 class ToolsInstanceFences : public ToolsFences {};
-TYPED_TEST_SUITE(ToolsInstanceFences, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ToolsInstanceFences, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ToolsInstanceFences, InstanceFenceNamesTheInstance) {
   using Space = TypeParam;
@@ -370,9 +370,10 @@ TEST_F(ToolsData, SetCallbacksInstallsAWholeTable) {
   events.begin_parallel_for = begin_kernel<k_for>;
   events.end_parallel_for = end_kernel<k_for>;
   KTE::set_callbacks(events);
-  Kokkos::parallel_for("in the table", 3, KOKKOS_LAMBDA(int){});
+  Kokkos::parallel_for("in the table", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 3), KOKKOS_LAMBDA(int){});
   int count = 0;
-  Kokkos::parallel_reduce("not in the table", 3, KOKKOS_LAMBDA(int, int& c) { ++c; }, count);
+  Kokkos::parallel_reduce("not in the table", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 3),
+                          KOKKOS_LAMBDA(int, int& c) { ++c; }, count);
   EXPECT_EQ(count, 3);
   ASSERT_EQ(g_kernels.size(), 2u);
   EXPECT_EQ(g_kernels[0].name, "in the table");
@@ -388,7 +389,7 @@ TEST_F(ToolsData, WithoutCallbacksEveryHookIsSilent) {
   // A callback set and cleared again leaves nothing behind.
   install_kernel_callbacks();
   KTE::set_callbacks({});
-  Kokkos::View<int*> v("v", 50);
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 50);
   Kokkos::parallel_for("f", v.extent(0), KOKKOS_LAMBDA(int i) { v(i) = i; });
   int sum = 0;
   Kokkos::parallel_reduce("r", v.extent(0), KOKKOS_LAMBDA(int i, int& s) { s += v(i); }, sum);

@@ -34,7 +34,7 @@ struct Occupancy {
 
 template <class Space>
 struct UniqueTokenTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(UniqueTokenTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(UniqueTokenTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(UniqueTokenTest, SizesFollowKokkos) {
   using Space = TypeParam;

@@ -12,7 +12,7 @@ namespace {
 
 template <class Space>
 struct UnorderedMapTyped : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(UnorderedMapTyped, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(UnorderedMapTyped, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 // Every key inserted by four items: one success each, the rest existing; the value kept is the
 // one of the successful insert (NoOp leaves existing values alone).
@@ -149,9 +149,9 @@ TYPED_TEST(UnorderedMapTyped, CollisionsEraseAndReinsert) {
 }
 
 TEST(UnorderedMap, RehashKeepsContentsAndClearEmpties) {
-  Kokkos::UnorderedMap<int, double> map(100);
+  Kokkos::UnorderedMap<int, double, Kokkos::DefaultHostExecutionSpace> map(100);
   EXPECT_EQ(map.capacity(), 128u);
-  EXPECT_EQ((Kokkos::UnorderedMap<int, int>(1000).capacity()), 1280u);
+  EXPECT_EQ((Kokkos::UnorderedMap<int, int, Kokkos::DefaultHostExecutionSpace>(1000).capacity()), 1280u);
   for (int k = 0; k < 100; ++k) EXPECT_TRUE(map.insert(k, k * 0.5).success());
   EXPECT_TRUE(map.insert(5, 99.0).existing());
   EXPECT_EQ(map.value_at(map.find(5)), 2.5);
@@ -170,14 +170,14 @@ TEST(UnorderedMap, RehashKeepsContentsAndClearEmpties) {
 }
 
 TEST(UnorderedMap, SetFormAndConstConversions) {
-  using Set = Kokkos::UnorderedMap<int, void>;
+  using Set = Kokkos::UnorderedMap<int, void, Kokkos::DefaultHostExecutionSpace>;
   static_assert(Set::is_set && Set::is_insertable_map);
   Set set(8);
   EXPECT_TRUE(set.insert(4).success());
   EXPECT_TRUE(set.insert(4).existing());
   EXPECT_TRUE(set.exists(4));
 
-  using Map = Kokkos::UnorderedMap<int, int>;
+  using Map = Kokkos::UnorderedMap<int, int, Kokkos::DefaultHostExecutionSpace>;
   Map map(8);
   map.insert(1, 10);
   Map::modifiable_map_type modifiable = map;
@@ -192,7 +192,7 @@ TEST(UnorderedMap, SetFormAndConstConversions) {
 }
 
 TEST(UnorderedMap, MirrorAndDeepCopy) {
-  using Map = Kokkos::UnorderedMap<int, int>;
+  using Map = Kokkos::UnorderedMap<int, int, Kokkos::DefaultHostExecutionSpace>;
   Map map(50);
   for (int k = 0; k < 50; ++k) map.insert(k, 2 * k);
   auto mirror = Kokkos::create_mirror(map);
@@ -222,7 +222,7 @@ TEST(UnorderedMap, PodHashAndEqualOnStructKeys) {
   EXPECT_NE(hash(Point{1, 2}, 1u), hash(Point{1, 2}, 2u));
   EXPECT_TRUE(eq(Point{3, 4}, Point{3, 4}));
   EXPECT_TRUE(ne(Point{3, 4}, Point{4, 3}));
-  Kokkos::UnorderedMap<Point, int> map(4);
+  Kokkos::UnorderedMap<Point, int, Kokkos::DefaultHostExecutionSpace> map(4);
   map.insert(Point{1, 1}, 5);
   EXPECT_EQ(map.value_at(map.find(Point{1, 1})), 5);
   EXPECT_FALSE(map.exists(Point{1, 2}));

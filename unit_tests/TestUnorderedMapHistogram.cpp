@@ -57,7 +57,7 @@ void expect_matches(const Histogram& h, const Reference& ref) {
 
 template <class Space>
 struct UnorderedMapHistogramTest : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(UnorderedMapHistogramTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(UnorderedMapHistogramTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(UnorderedMapHistogramTest, MatchesTheReferenceAfterConcurrentInserts) {
   using Space = TypeParam;

@@ -12,7 +12,7 @@ namespace {
 
 template <class Space>
 struct UnorderedMapStress : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(UnorderedMapStress, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(UnorderedMapStress, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(UnorderedMapStress, RandomKeysCountsAndRehash) {
   using Space = TypeParam;

@@ -11,28 +11,32 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Compile-time properties
-static_assert(Kokkos::View<double>::rank == 0);
-static_assert(Kokkos::View<double*>::rank == 1);
-static_assert(Kokkos::View<double**[3]>::rank == 3);
-static_assert(Kokkos::View<double**[3]>::rank() == 3);
-static_assert(Kokkos::View<double**[3]>::rank_dynamic == 2);
-static_assert(Kokkos::View<int*[2][3]>::rank_dynamic == 1);
-static_assert(Kokkos::View<int********>::rank == 8);
-static_assert(Kokkos::View<int[2][3]>::rank_dynamic == 0);
-static_assert(Kokkos::View<int*[2][3]>::static_extent(0) == 0);
-static_assert(Kokkos::View<int*[2][3]>::static_extent(1) == 2);
-static_assert(Kokkos::View<int*[2][3]>::static_extent(2) == 3);
-static_assert(std::is_same_v<Kokkos::View<const float*[2][4]>::value_type, const float>);
-static_assert(std::is_same_v<Kokkos::View<const float*[2][4]>::non_const_value_type, float>);
-static_assert(std::is_same_v<Kokkos::View<const float*[2][4]>::non_const_data_type, float*[2][4]>);
-static_assert(std::is_same_v<Kokkos::View<float*[2][4]>::const_data_type, const float*[2][4]>);
-static_assert(std::is_same_v<Kokkos::View<double*>::array_layout, Kokkos::LayoutRight>);
-static_assert(std::is_same_v<Kokkos::View<double*>::memory_space, Kokkos::HostSpace>);
+static_assert(Kokkos::View<double, Kokkos::HostSpace>::rank == 0);
+static_assert(Kokkos::View<double*, Kokkos::HostSpace>::rank == 1);
+static_assert(Kokkos::View<double**[3], Kokkos::HostSpace>::rank == 3);
+static_assert(Kokkos::View<double**[3], Kokkos::HostSpace>::rank() == 3);
+static_assert(Kokkos::View<double**[3], Kokkos::HostSpace>::rank_dynamic == 2);
+static_assert(Kokkos::View<int*[2][3], Kokkos::HostSpace>::rank_dynamic == 1);
+static_assert(Kokkos::View<int********, Kokkos::HostSpace>::rank == 8);
+static_assert(Kokkos::View<int[2][3], Kokkos::HostSpace>::rank_dynamic == 0);
+static_assert(Kokkos::View<int*[2][3], Kokkos::HostSpace>::static_extent(0) == 0);
+static_assert(Kokkos::View<int*[2][3], Kokkos::HostSpace>::static_extent(1) == 2);
+static_assert(Kokkos::View<int*[2][3], Kokkos::HostSpace>::static_extent(2) == 3);
+static_assert(std::is_same_v<Kokkos::View<const float*[2][4], Kokkos::HostSpace>::value_type, const float>);
+static_assert(std::is_same_v<Kokkos::View<const float*[2][4], Kokkos::HostSpace>::non_const_value_type, float>);
+static_assert(std::is_same_v<Kokkos::View<const float*[2][4], Kokkos::HostSpace>::non_const_data_type, float*[2][4]>);
+static_assert(std::is_same_v<Kokkos::View<float*[2][4], Kokkos::HostSpace>::const_data_type, const float*[2][4]>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::array_layout, Kokkos::LayoutRight>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::memory_space, Kokkos::HostSpace>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::execution_space, Kokkos::DefaultHostExecutionSpace>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::memory_traits, Kokkos::MemoryManaged>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::reference_type, double&>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::pointer_type, double*>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::size_type, std::size_t>);
+// Without a memory space, a View lives in the default execution space's memory.
+static_assert(std::is_same_v<Kokkos::View<double*>::memory_space, Kokkos::DefaultExecutionSpace::memory_space>);
 static_assert(std::is_same_v<Kokkos::View<double*>::execution_space, Kokkos::DefaultExecutionSpace>);
-static_assert(std::is_same_v<Kokkos::View<double*>::memory_traits, Kokkos::MemoryManaged>);
-static_assert(std::is_same_v<Kokkos::View<double*>::reference_type, double&>);
-static_assert(std::is_same_v<Kokkos::View<double*>::pointer_type, double*>);
-static_assert(std::is_same_v<Kokkos::View<double*>::size_type, std::size_t>);
+static_assert(std::is_same_v<Kokkos::View<double*>::array_layout, Kokkos::DefaultExecutionSpace::array_layout>);
 static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::execution_space,
                              Kokkos::DefaultHostExecutionSpace>);
 static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace,
@@ -46,13 +50,13 @@ static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::Device<Kokkos::Defaul
 static_assert(std::is_same_v<Kokkos::View<const int**, Kokkos::LayoutLeft>::HostMirror::data_type, int**>);
 static_assert(std::is_same_v<Kokkos::View<const int**, Kokkos::LayoutLeft>::HostMirror::array_layout,
                              Kokkos::LayoutLeft>);
-static_assert(std::is_same_v<Kokkos::View<const int**>::HostMirror::memory_space, Kokkos::HostSpace>);
-static_assert(std::is_same_v<Kokkos::View<int*>::const_type, Kokkos::View<const int*, Kokkos::LayoutRight,
-                                                                          Kokkos::View<int*>::device_type,
+static_assert(std::is_same_v<Kokkos::View<const int**, Kokkos::HostSpace>::HostMirror::memory_space, Kokkos::HostSpace>);
+static_assert(std::is_same_v<Kokkos::View<int*, Kokkos::HostSpace>::const_type, Kokkos::View<const int*, Kokkos::LayoutRight,
+                                                                          Kokkos::View<int*, Kokkos::HostSpace>::device_type,
                                                                           Kokkos::MemoryManaged>>);
-static_assert(std::is_same_v<Kokkos::View<const int*>::non_const_type::value_type, int>);
-static_assert(Kokkos::is_view_v<Kokkos::View<int*>>);
-static_assert(Kokkos::is_view<const Kokkos::View<int*>>::value);
+static_assert(std::is_same_v<Kokkos::View<const int*, Kokkos::HostSpace>::non_const_type::value_type, int>);
+static_assert(Kokkos::is_view_v<Kokkos::View<int*, Kokkos::HostSpace>>);
+static_assert(Kokkos::is_view<const Kokkos::View<int*, Kokkos::HostSpace>>::value);
 static_assert(!Kokkos::is_view_v<int*>);
 static_assert(Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::Atomic>::is_atomic);
 static_assert(Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::Atomic>::is_unmanaged);
@@ -65,11 +69,11 @@ template <std::size_t N>
 struct RankHolder {
   static constexpr std::size_t value = N;
 };
-static_assert(RankHolder<Kokkos::View<int***>::rank>::value == 3);
+static_assert(RankHolder<Kokkos::View<int***, Kokkos::HostSpace>::rank>::value == 3);
 
 // ---------------------------------------------------------------------------------------------
 TEST(ViewBasic, DefaultConstructedIsNull) {
-  Kokkos::View<double**> v;
+  Kokkos::View<double**, Kokkos::HostSpace> v;
   EXPECT_EQ(v.data(), nullptr);
   EXPECT_EQ(v.use_count(), 0);
   EXPECT_FALSE(v.is_allocated());
@@ -83,7 +87,7 @@ TEST(ViewBasic, DefaultConstructedIsNull) {
 }
 
 TEST(ViewBasic, Rank0) {
-  Kokkos::View<double> v("scalar");
+  Kokkos::View<double, Kokkos::HostSpace> v("scalar");
   EXPECT_EQ(v.rank(), 0u);
   EXPECT_EQ(v.size(), 1u);
   EXPECT_EQ(v.span(), 1u);
@@ -104,45 +108,45 @@ void fill_iota_check(const V& v) {
 }
 
 TEST(ViewBasic, RanksAndExtents) {
-  Kokkos::View<int*> v1("v1", 5);
+  Kokkos::View<int*, Kokkos::HostSpace> v1("v1", 5);
   EXPECT_EQ(v1.extent(0), 5u);
   EXPECT_EQ(v1.extent(1), 1u);  // ranks beyond the view's rank
   EXPECT_EQ(v1.size(), 5u);
   fill_iota_check(v1);
-  Kokkos::View<int**> v2("v2", 3, 4);
+  Kokkos::View<int**, Kokkos::HostSpace> v2("v2", 3, 4);
   EXPECT_EQ(v2.extent(0), 3u);
   EXPECT_EQ(v2.extent(1), 4u);
   EXPECT_EQ(v2.extent_int(1), 4);
   fill_iota_check(v2);
-  Kokkos::View<int***> v3("v3", 2, 3, 4);
+  Kokkos::View<int***, Kokkos::HostSpace> v3("v3", 2, 3, 4);
   EXPECT_EQ(v3.size(), 24u);
-  Kokkos::View<int****> v4("v4", 2, 1, 3, 2);
+  Kokkos::View<int****, Kokkos::HostSpace> v4("v4", 2, 1, 3, 2);
   EXPECT_EQ(v4.size(), 12u);
-  Kokkos::View<int*****> v5("v5", 1, 2, 1, 2, 3);
+  Kokkos::View<int*****, Kokkos::HostSpace> v5("v5", 1, 2, 1, 2, 3);
   EXPECT_EQ(v5.size(), 12u);
-  Kokkos::View<int******> v6("v6", 2, 2, 2, 2, 2, 2);
+  Kokkos::View<int******, Kokkos::HostSpace> v6("v6", 2, 2, 2, 2, 2, 2);
   EXPECT_EQ(v6.size(), 64u);
   fill_iota_check(v6);
-  Kokkos::View<int*******> v7("v7", 1, 1, 1, 1, 1, 1, 3);
+  Kokkos::View<int*******, Kokkos::HostSpace> v7("v7", 1, 1, 1, 1, 1, 1, 3);
   EXPECT_EQ(v7.size(), 3u);
   EXPECT_EQ(v7.extent(6), 3u);
-  Kokkos::View<int********> v8("v8", 2, 1, 2, 1, 2, 1, 2, 3);
+  Kokkos::View<int********, Kokkos::HostSpace> v8("v8", 2, 1, 2, 1, 2, 1, 2, 3);
   EXPECT_EQ(v8.size(), 48u);
   EXPECT_EQ(v8.extent(7), 3u);
   v8(1, 0, 1, 0, 1, 0, 1, 2) = 9;
   EXPECT_EQ(v8.data()[v8.span() - 1], 9);
   // zero extents
-  Kokkos::View<int**> z("z", 0, 7);
+  Kokkos::View<int**, Kokkos::HostSpace> z("z", 0, 7);
   EXPECT_EQ(z.size(), 0u);
   EXPECT_EQ(z.span(), 0u);
   EXPECT_EQ(z.extent(1), 7u);
-  Kokkos::View<double*> z1("z1", 0);
+  Kokkos::View<double*, Kokkos::HostSpace> z1("z1", 0);
   EXPECT_EQ(z1.size(), 0u);
   EXPECT_EQ(z1.use_count(), 1);
 }
 
 TEST(ViewBasic, MixedStaticExtents) {
-  Kokkos::View<double**[3]> a("a", 4, 5);
+  Kokkos::View<double**[3], Kokkos::HostSpace> a("a", 4, 5);
   EXPECT_EQ(a.extent(0), 4u);
   EXPECT_EQ(a.extent(1), 5u);
   EXPECT_EQ(a.extent(2), 3u);
@@ -151,22 +155,22 @@ TEST(ViewBasic, MixedStaticExtents) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 5; ++j)
       for (int k = 0; k < 3; ++k) EXPECT_EQ(&a(i, j, k) - a.data(), (i * 5 + j) * 3 + k);
-  Kokkos::View<int*[2][3]> b("b", 7);
+  Kokkos::View<int*[2][3], Kokkos::HostSpace> b("b", 7);
   EXPECT_EQ(b.extent(0), 7u);
   EXPECT_EQ(b.extent(1), 2u);
   EXPECT_EQ(b.extent(2), 3u);
   EXPECT_EQ(&b(6, 1, 2) - b.data(), 6 * 6 + 1 * 3 + 2);
   // all extents given, the static ones matching
-  Kokkos::View<int*[2][3]> c("c", 7, 2, 3);
+  Kokkos::View<int*[2][3], Kokkos::HostSpace> c("c", 7, 2, 3);
   EXPECT_EQ(c.size(), 42u);
-  Kokkos::View<int[2][3]> d("d");
+  Kokkos::View<int[2][3], Kokkos::HostSpace> d("d");
   EXPECT_EQ(d.size(), 6u);
-  Kokkos::View<int*[2], Kokkos::LayoutLeft> e("e", 5);
+  Kokkos::View<int*[2], Kokkos::LayoutLeft, Kokkos::HostSpace> e("e", 5);
   EXPECT_EQ(&e(3, 1) - e.data(), 3 + 1 * 5);
 }
 
 TEST(ViewBasic, LayoutRightOffsets) {
-  Kokkos::View<int***, Kokkos::LayoutRight> v("v", 3, 4, 5);
+  Kokkos::View<int***, Kokkos::LayoutRight, Kokkos::HostSpace> v("v", 3, 4, 5);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 5; ++k) ASSERT_EQ(&v(i, j, k) - v.data(), (i * 4 + j) * 5 + k);
@@ -190,7 +194,7 @@ TEST(ViewBasic, LayoutRightOffsets) {
 }
 
 TEST(ViewBasic, LayoutLeftOffsets) {
-  Kokkos::View<int***, Kokkos::LayoutLeft> v("v", 3, 4, 5);
+  Kokkos::View<int***, Kokkos::LayoutLeft, Kokkos::HostSpace> v("v", 3, 4, 5);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 5; ++k) ASSERT_EQ(&v(i, j, k) - v.data(), i + 3 * (j + 4 * k));
@@ -198,7 +202,7 @@ TEST(ViewBasic, LayoutLeftOffsets) {
   EXPECT_EQ(v.stride(1), 3u);
   EXPECT_EQ(v.stride(2), 12u);
   EXPECT_EQ(v.span(), 60u);
-  Kokkos::View<double****, Kokkos::LayoutLeft> w("w", 2, 3, 4, 5);
+  Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace> w("w", 2, 3, 4, 5);
   EXPECT_EQ(&w(1, 2, 3, 4) - w.data(), 1 + 2 * (2 + 3 * (3 + 4 * 4)));
   const Kokkos::LayoutLeft l = w.layout();
   EXPECT_EQ(l.dimension[3], 5u);
@@ -207,7 +211,7 @@ TEST(ViewBasic, LayoutLeftOffsets) {
 TEST(ViewBasic, LayoutStrideOffsets) {
   // 3 x 4 with padded rows (stride 6) and columns of stride 1
   Kokkos::LayoutStride ls(3, 6, 4, 1);
-  Kokkos::View<double**, Kokkos::LayoutStride> v("v", ls);
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> v("v", ls);
   EXPECT_EQ(v.extent(0), 3u);
   EXPECT_EQ(v.extent(1), 4u);
   EXPECT_EQ(v.stride(0), 6u);
@@ -228,37 +232,37 @@ TEST(ViewBasic, LayoutStrideOffsets) {
   EXPECT_EQ(o.stride[0], 12u);
   EXPECT_EQ(o.dimension[0], 2u);
   EXPECT_EQ(o.dimension[2], 4u);
-  Kokkos::View<int***, Kokkos::LayoutStride> w("w", o);
+  Kokkos::View<int***, Kokkos::LayoutStride, Kokkos::HostSpace> w("w", o);
   EXPECT_TRUE(w.span_is_contiguous());
   EXPECT_EQ(&w(1, 2, 3) - w.data(), 1 * 12 + 2 * 1 + 3 * 3);
 }
 
 TEST(ViewBasic, Labels) {
-  Kokkos::View<int*> a("alpha", 3);
+  Kokkos::View<int*, Kokkos::HostSpace> a("alpha", 3);
   EXPECT_EQ(a.label(), "alpha");
   const std::string name = "beta";
-  Kokkos::View<int*> b(name, 3);
+  Kokkos::View<int*, Kokkos::HostSpace> b(name, 3);
   EXPECT_EQ(b.label(), "beta");
-  Kokkos::View<int*> c(Kokkos::view_alloc("gamma"), 3);
+  Kokkos::View<int*, Kokkos::HostSpace> c(Kokkos::view_alloc("gamma"), 3);
   EXPECT_EQ(c.label(), "gamma");
   const char* cname = "delta";
-  Kokkos::View<int*> d(cname, 2);
+  Kokkos::View<int*, Kokkos::HostSpace> d(cname, 2);
   EXPECT_EQ(d.label(), "delta");
   auto s = Kokkos::subview(a, Kokkos::make_pair(0, 2));
   EXPECT_EQ(s.label(), "alpha");
-  Kokkos::View<int*> copy = a;
+  Kokkos::View<int*, Kokkos::HostSpace> copy = a;
   EXPECT_EQ(copy.label(), "alpha");
 }
 
 TEST(ViewBasic, UseCount) {
-  Kokkos::View<double*> a("a", 10);
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", 10);
   EXPECT_EQ(a.use_count(), 1);
   {
-    Kokkos::View<double*> b = a;
+    Kokkos::View<double*, Kokkos::HostSpace> b = a;
     EXPECT_EQ(a.use_count(), 2);
-    Kokkos::View<double*> c(b);
+    Kokkos::View<double*, Kokkos::HostSpace> c(b);
     EXPECT_EQ(a.use_count(), 3);
-    Kokkos::View<double*> d(std::move(c));
+    Kokkos::View<double*, Kokkos::HostSpace> d(std::move(c));
     EXPECT_EQ(a.use_count(), 3);
     EXPECT_EQ(c.use_count(), 0);
     EXPECT_EQ(c.data(), nullptr);
@@ -266,20 +270,20 @@ TEST(ViewBasic, UseCount) {
     auto s = Kokkos::subview(a, Kokkos::make_pair(2, 5));
     EXPECT_EQ(a.use_count(), 4);
     EXPECT_EQ(s.use_count(), 4);
-    Kokkos::View<const double*> k = a;
+    Kokkos::View<const double*, Kokkos::HostSpace> k = a;
     EXPECT_EQ(a.use_count(), 5);
-    Kokkos::View<double*> e;
+    Kokkos::View<double*, Kokkos::HostSpace> e;
     e = std::move(d);
     EXPECT_EQ(a.use_count(), 5);
-    Kokkos::View<double*>& e_ref = e;
+    Kokkos::View<double*, Kokkos::HostSpace>& e_ref = e;
     e = e_ref;  // self-assignment
     EXPECT_EQ(a.use_count(), 5);
-    e = Kokkos::View<double*>();
+    e = Kokkos::View<double*, Kokkos::HostSpace>();
     EXPECT_EQ(a.use_count(), 4);
   }
   EXPECT_EQ(a.use_count(), 1);
-  Kokkos::View<double*> other("other", 3);
-  Kokkos::View<double*> x = a;
+  Kokkos::View<double*, Kokkos::HostSpace> other("other", 3);
+  Kokkos::View<double*, Kokkos::HostSpace> x = a;
   x = other;  // release a, acquire other
   EXPECT_EQ(a.use_count(), 1);
   EXPECT_EQ(other.use_count(), 2);
@@ -287,12 +291,12 @@ TEST(ViewBasic, UseCount) {
 
 // kokkos/kokkos#7464: default-constructed View then assigned under g++ 12 optimisation.
 struct HolderOfView {
-  Kokkos::View<int*> v;
+  Kokkos::View<int*, Kokkos::HostSpace> v;
 };
 TEST(ViewBasic, DefaultConstructThenAssign) {
-  Kokkos::View<int*> src("src", 8);
+  Kokkos::View<int*, Kokkos::HostSpace> src("src", 8);
   {
-    Kokkos::View<int*> dst;
+    Kokkos::View<int*, Kokkos::HostSpace> dst;
     dst = src;
     EXPECT_EQ(dst.use_count(), 2);
     EXPECT_EQ(src.use_count(), 2);
@@ -301,7 +305,7 @@ TEST(ViewBasic, DefaultConstructThenAssign) {
     EXPECT_EQ(src.use_count(), 3);
     HolderOfView h2 = h;
     EXPECT_EQ(src.use_count(), 4);
-    std::vector<Kokkos::View<int*>> many(5);
+    std::vector<Kokkos::View<int*, Kokkos::HostSpace>> many(5);
     for (auto& m : many) m = src;
     EXPECT_EQ(src.use_count(), 9);
   }
@@ -320,15 +324,15 @@ struct Counted {
 TEST(ViewBasic, FreedExactlyOnce) {
   ASSERT_EQ(Counted::alive, 0);
   {
-    Kokkos::View<Counted*> a("a", 5);
+    Kokkos::View<Counted*, Kokkos::HostSpace> a("a", 5);
     EXPECT_EQ(Counted::alive, 5);
     EXPECT_EQ(a(3).value, 7);
-    Kokkos::View<Counted*> b;
+    Kokkos::View<Counted*, Kokkos::HostSpace> b;
     b = a;
-    Kokkos::View<Counted*> c(a);
-    a = Kokkos::View<Counted*>();
+    Kokkos::View<Counted*, Kokkos::HostSpace> c(a);
+    a = Kokkos::View<Counted*, Kokkos::HostSpace>();
     EXPECT_EQ(Counted::alive, 5);
-    b = Kokkos::View<Counted*>();
+    b = Kokkos::View<Counted*, Kokkos::HostSpace>();
     EXPECT_EQ(Counted::alive, 5);
   }
   EXPECT_EQ(Counted::alive, 0);
@@ -346,20 +350,20 @@ TEST(ViewBasic, Unmanaged) {
   EXPECT_EQ(u.impl_allocation_base(), storage.data());
   EXPECT_EQ(u.impl_allocation_bytes(), 12 * sizeof(double));
   // a plain View over a pointer is unmanaged too
-  Kokkos::View<double*> p(storage.data(), 12);
+  Kokkos::View<double*, Kokkos::HostSpace> p(storage.data(), 12);
   EXPECT_EQ(p.use_count(), 0);
   p(0) = -1;
   EXPECT_EQ(storage[0], -1.0);
-  Kokkos::View<double*> p2 = p;
+  Kokkos::View<double*, Kokkos::HostSpace> p2 = p;
   EXPECT_EQ(p2.use_count(), 0);
   // via view_wrap and with a layout
-  Kokkos::View<double**, Kokkos::LayoutLeft> l(Kokkos::view_wrap(storage.data()), 4, 3);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> l(Kokkos::view_wrap(storage.data()), 4, 3);
   EXPECT_EQ(&l(1, 2) - storage.data(), 1 + 2 * 4);
-  Kokkos::View<double**, Kokkos::LayoutStride> s(storage.data(), Kokkos::LayoutStride(3, 1, 4, 3));
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> s(storage.data(), Kokkos::LayoutStride(3, 1, 4, 3));
   EXPECT_EQ(&s(2, 1) - storage.data(), 2 + 3);
   // managed -> Unmanaged trait: shares data, no reference
-  Kokkos::View<int*> m("m", 4);
-  Kokkos::View<int*, Kokkos::MemoryUnmanaged> um = m;
+  Kokkos::View<int*, Kokkos::HostSpace> m("m", 4);
+  Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> um = m;
   EXPECT_EQ(m.use_count(), 1);
   EXPECT_EQ(um.use_count(), 0);
   EXPECT_EQ(um.data(), m.data());
@@ -367,50 +371,50 @@ TEST(ViewBasic, Unmanaged) {
 }
 
 TEST(ViewBasic, ConstAndLayoutConversions) {
-  Kokkos::View<int*> a("a", 4);
+  Kokkos::View<int*, Kokkos::HostSpace> a("a", 4);
   a(2) = 5;
-  Kokkos::View<const int*> c = a;
+  Kokkos::View<const int*, Kokkos::HostSpace> c = a;
   EXPECT_EQ(c(2), 5);
   EXPECT_EQ(c.data(), a.data());
-  Kokkos::View<const int*> c2;
+  Kokkos::View<const int*, Kokkos::HostSpace> c2;
   c2 = a;
   EXPECT_EQ(c2.use_count(), 3);
   // rank-1 LayoutRight <-> LayoutLeft
-  Kokkos::View<int*, Kokkos::LayoutLeft> l = a;
+  Kokkos::View<int*, Kokkos::LayoutLeft, Kokkos::HostSpace> l = a;
   EXPECT_EQ(l(2), 5);
-  Kokkos::View<int*, Kokkos::LayoutRight> r = l;
+  Kokkos::View<int*, Kokkos::LayoutRight, Kokkos::HostSpace> r = l;
   EXPECT_EQ(&r(3), &a(3));
   // any -> LayoutStride
-  Kokkos::View<double**> m("m", 3, 4);
-  Kokkos::View<double**, Kokkos::LayoutStride> s = m;
+  Kokkos::View<double**, Kokkos::HostSpace> m("m", 3, 4);
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> s = m;
   EXPECT_EQ(s.stride(0), 4u);
   EXPECT_EQ(s.stride(1), 1u);
   EXPECT_EQ(&s(2, 3), &m(2, 3));
-  Kokkos::View<double**, Kokkos::LayoutLeft> ml("ml", 3, 4);
-  Kokkos::View<const double**, Kokkos::LayoutStride> sl = ml;
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> ml("ml", 3, 4);
+  Kokkos::View<const double**, Kokkos::LayoutStride, Kokkos::HostSpace> sl = ml;
   EXPECT_EQ(sl.stride(0), 1u);
   EXPECT_EQ(sl.stride(1), 3u);
   // LayoutStride -> LayoutRight with compatible strides
-  Kokkos::View<double**, Kokkos::LayoutRight> back = s;
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> back = s;
   EXPECT_EQ(&back(1, 2), &m(1, 2));
   // static <-> dynamic extents
-  Kokkos::View<int*[3]> st("st", 2);
-  Kokkos::View<int**> dyn = st;
+  Kokkos::View<int*[3], Kokkos::HostSpace> st("st", 2);
+  Kokkos::View<int**, Kokkos::HostSpace> dyn = st;
   EXPECT_EQ(dyn.extent(1), 3u);
-  Kokkos::View<int*[3]> st2 = dyn;
+  Kokkos::View<int*[3], Kokkos::HostSpace> st2 = dyn;
   EXPECT_EQ(st2.data(), st.data());
   // Unmanaged + const
-  Kokkos::View<const int*, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>> ra = a;
+  Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>> ra = a;
   EXPECT_EQ(ra(2), 5);
-  EXPECT_TRUE(a == Kokkos::View<int*>(a));
-  EXPECT_FALSE(a == Kokkos::View<int*>("other", 4));
+  EXPECT_TRUE((a == Kokkos::View<int*, Kokkos::HostSpace>(a)));
+  EXPECT_FALSE((a == Kokkos::View<int*, Kokkos::HostSpace>("other", 4)));
 }
 
 TEST(ViewBasicDeath, DynamicToStaticExtentMismatch) {
-  Kokkos::View<int**> dyn("dyn", 2, 4);
+  Kokkos::View<int**, Kokkos::HostSpace> dyn("dyn", 2, 4);
   EXPECT_DEATH(
       {
-        Kokkos::View<int*[3]> st = dyn;
+        Kokkos::View<int*[3], Kokkos::HostSpace> st = dyn;
         (void)st;
       },
       "compile-time extent");
@@ -419,7 +423,7 @@ TEST(ViewBasicDeath, DynamicToStaticExtentMismatch) {
 TEST(ViewBasicDeath, WrongNumberOfExtents) {
   EXPECT_DEATH(
       {
-        Kokkos::View<int**> v("badargs", 3);
+        Kokkos::View<int**, Kokkos::HostSpace> v("badargs", 3);
         (void)v;
       },
       "badargs.*mismatched number of arguments");
@@ -429,34 +433,34 @@ TEST(ViewBasicDeath, AllocationAfterFinalize) {
   EXPECT_DEATH(
       {
         Kokkos::finalize();
-        Kokkos::View<int*> late("late", 3);
+        Kokkos::View<int*, Kokkos::HostSpace> late("late", 3);
       },
       "Kokkos::View \\(label \"late\"\\) allocation used after Kokkos::finalize");
 }
 
 TEST(ViewBasic, ViewAllocProperties) {
-  Kokkos::View<int*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "noinit"), 16);
+  Kokkos::View<int*, Kokkos::HostSpace> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "noinit"), 16);
   EXPECT_EQ(a.label(), "noinit");
   EXPECT_EQ(a.extent(0), 16u);
-  Kokkos::View<int*> b(Kokkos::view_alloc("inspace", Kokkos::HostSpace()), 4);
+  Kokkos::View<int*, Kokkos::HostSpace> b(Kokkos::view_alloc("inspace", Kokkos::HostSpace()), 4);
   EXPECT_EQ(b.label(), "inspace");
   EXPECT_EQ(b(3), 0);
-  Kokkos::View<int*> c(Kokkos::view_alloc(Kokkos::DefaultExecutionSpace(), std::string("withexec"),
+  Kokkos::View<int*, Kokkos::HostSpace> c(Kokkos::view_alloc(Kokkos::DefaultHostExecutionSpace(), std::string("withexec"),
                                           Kokkos::AllowPadding),
                        4);
   EXPECT_EQ(c.label(), "withexec");
-  Kokkos::View<int**> d(Kokkos::view_alloc(Kokkos::WithoutInitializing), 2, 2);
+  Kokkos::View<int**, Kokkos::HostSpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing), 2, 2);
   EXPECT_EQ(d.label(), "");
   EXPECT_EQ(d.size(), 4u);
-  Kokkos::View<double**, Kokkos::LayoutLeft> e(Kokkos::view_alloc("layout"), Kokkos::LayoutLeft(5, 6));
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> e(Kokkos::view_alloc("layout"), Kokkos::LayoutLeft(5, 6));
   EXPECT_EQ(e.extent(0), 5u);
   EXPECT_EQ(e.extent(1), 6u);
-  Kokkos::View<double**> f("f", Kokkos::LayoutRight(2, 9));
+  Kokkos::View<double**, Kokkos::HostSpace> f("f", Kokkos::LayoutRight(2, 9));
   EXPECT_EQ(f.extent(1), 9u);
 }
 
 TEST(ViewBasic, AllocationIdentity) {
-  Kokkos::View<double**> a("a", 4, 5);
+  Kokkos::View<double**, Kokkos::HostSpace> a("a", 4, 5);
   EXPECT_EQ(a.impl_allocation_base(), static_cast<const void*>(a.data()));
   EXPECT_EQ(a.impl_allocation_bytes(), 20 * sizeof(double));
   EXPECT_NE(a.impl_track(), nullptr);
@@ -468,17 +472,17 @@ TEST(ViewBasic, AllocationIdentity) {
   auto col = Kokkos::subview(a, Kokkos::ALL, 1);
   EXPECT_EQ(col.impl_allocation_base(), a.impl_allocation_base());
   EXPECT_EQ(col.impl_allocation_offset(), 1u);
-  Kokkos::View<double**> b("b", 4, 5);
+  Kokkos::View<double**, Kokkos::HostSpace> b("b", 4, 5);
   EXPECT_NE(b.impl_allocation_base(), a.impl_allocation_base());
 }
 
 TEST(ViewBasic, AccessAndBracket) {
-  Kokkos::View<int*> v("v", 4);
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 4);
   v[1] = 3;
   EXPECT_EQ(v(1), 3);
   EXPECT_EQ(v.access(1), 3);
   EXPECT_EQ(v.access(1, 0, 0), 3);
-  Kokkos::View<int**> w("w", 2, 3);
+  Kokkos::View<int**, Kokkos::HostSpace> w("w", 2, 3);
   w(1, 2) = 8;
   EXPECT_EQ(w.access(1, 2), 8);
   EXPECT_EQ(w.access(1, 2, 0, 0, 0, 0, 0, 0), 8);
@@ -488,7 +492,7 @@ TEST(ViewBasic, AccessAndBracket) {
 // ---------------------------------------------------------------------------------------------
 template <class Space>
 class ViewSpaceTest : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ViewSpaceTest, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ViewSpaceTest, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ViewSpaceTest, FillInParallel) {
   using Space = TypeParam;
@@ -527,7 +531,7 @@ TYPED_TEST(ViewSpaceTest, AtomicTrait) {
   EXPECT_EQ(counts(3), n / 4 - n);
   EXPECT_EQ(double(sum()), 0.5 * n);
   // the other operators
-  Kokkos::View<int*, Kokkos::MemoryTraits<Kokkos::Atomic>> x("x", 1);
+  Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Atomic>> x("x", 1);
   x(0) = 6;
   EXPECT_EQ(int(x(0)), 6);
   EXPECT_EQ(x(0) *= 3, 18);

@@ -50,7 +50,7 @@ static_assert(Kokkos::is_view<V2>::value && Kokkos::is_view_v<const V2> && !Kokk
 static_assert(!std::is_same_v<Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>>::handle_type,
                               const double*>);
 static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>>::handle_type, double*>);
-static_assert(std::is_same_v<Kokkos::View<double*>::handle_type, double*>);
+static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::HostSpace>::handle_type, double*>);
 static_assert(std::is_same_v<Kokkos::View<double*, Kokkos::MemoryTraits<Kokkos::Restrict>>::pointer_type, double*>);
 
 // ---------------------------------------------------------------------------------------------
@@ -71,7 +71,7 @@ TEST(ViewConstructors, UnmanagedFromPointerAndArray) {
   EXPECT_EQ(cchars(3), 'z');
 
   double buf[10] = {};
-  Kokkos::View<double*, Kokkos::MemoryUnmanaged> v(buf, 10);
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> v(buf, 10);
   EXPECT_EQ(v.data(), buf);
   v(9) = 4.5;
   EXPECT_EQ(buf[9], 4.5);
@@ -283,6 +283,7 @@ TEST(ViewConstructorsDeath, LayoutStrideToLayoutLeftRightMismatch) {
 // ---------------------------------------------------------------------------------------------
 // Mirrors
 TEST(ViewConstructors, Mirrors) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   Kokkos::View<int**, Kokkos::LayoutLeft> d("d", 3, 2);
   Kokkos::parallel_for(
       Kokkos::RangePolicy<>(0, 3), KOKKOS_LAMBDA(int i) {

@@ -23,14 +23,14 @@ bool equal3(const V& v) {
 }
 
 TEST(ViewCopy, SameLayoutContiguous) {
-  Kokkos::View<double***> a("a", 3, 4, 5), b("b", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::HostSpace> a("a", 3, 4, 5), b("b", 3, 4, 5);
   iota3(a);
   Kokkos::deep_copy(b, a);
   EXPECT_TRUE(equal3(b));
   EXPECT_NE(a.data(), b.data());
   // const source
-  Kokkos::View<const double***> ca = a;
-  Kokkos::View<double***> c("c", 3, 4, 5);
+  Kokkos::View<const double***, Kokkos::HostSpace> ca = a;
+  Kokkos::View<double***, Kokkos::HostSpace> c("c", 3, 4, 5);
   Kokkos::deep_copy(c, ca);
   EXPECT_TRUE(equal3(c));
   // self copy is a no-op
@@ -39,20 +39,20 @@ TEST(ViewCopy, SameLayoutContiguous) {
 }
 
 TEST(ViewCopy, BetweenLayouts) {
-  Kokkos::View<double***, Kokkos::LayoutRight> r("r", 3, 4, 5);
-  Kokkos::View<double***, Kokkos::LayoutLeft> l("l", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> r("r", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 3, 4, 5);
   iota3(r);
   Kokkos::deep_copy(l, r);
   EXPECT_TRUE(equal3(l));
-  Kokkos::View<double***, Kokkos::LayoutRight> r2("r2", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> r2("r2", 3, 4, 5);
   Kokkos::deep_copy(r2, l);
   EXPECT_TRUE(equal3(r2));
   // LayoutStride with padding
-  Kokkos::View<double***, Kokkos::LayoutStride> s("s", Kokkos::LayoutStride(3, 40, 4, 8, 5, 1));
+  Kokkos::View<double***, Kokkos::LayoutStride, Kokkos::HostSpace> s("s", Kokkos::LayoutStride(3, 40, 4, 8, 5, 1));
   Kokkos::deep_copy(s, l);
   EXPECT_TRUE(equal3(s));
   // into a strided subview and back
-  Kokkos::View<double***> big("big", 5, 6, 7);
+  Kokkos::View<double***, Kokkos::HostSpace> big("big", 5, 6, 7);
   auto sub = Kokkos::subview(big, Kokkos::make_pair(1, 4), Kokkos::make_pair(2, 6), Kokkos::make_pair(0, 5));
   Kokkos::deep_copy(sub, r);
   EXPECT_TRUE(equal3(sub));
@@ -60,13 +60,13 @@ TEST(ViewCopy, BetweenLayouts) {
   EXPECT_EQ(big(1, 2, 0), 0.0 + 0);
   EXPECT_EQ(big(3, 5, 4), 234.0);
   EXPECT_EQ(big(3, 5, 5), 0.0);
-  Kokkos::View<double***, Kokkos::LayoutLeft> back("back", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> back("back", 3, 4, 5);
   Kokkos::deep_copy(back, sub);
   EXPECT_TRUE(equal3(back));
 }
 
 TEST(ViewCopy, ExtentMismatchThrowsWithClearMessage) {
-  Kokkos::View<int**> a("alpha", 2, 3), b("beta", 3, 2);
+  Kokkos::View<int**, Kokkos::HostSpace> a("alpha", 2, 3), b("beta", 3, 2);
   try {
     Kokkos::deep_copy(a, b);
     FAIL() << "deep_copy did not throw";
@@ -76,13 +76,13 @@ TEST(ViewCopy, ExtentMismatchThrowsWithClearMessage) {
     EXPECT_NE(msg.find("\"alpha\" (2,3)"), std::string::npos) << msg;
     EXPECT_NE(msg.find("\"beta\" (3,2)"), std::string::npos) << msg;
   }
-  Kokkos::View<int*> c("c", 4), d("d", 5);
+  Kokkos::View<int*, Kokkos::HostSpace> c("c", 4), d("d", 5);
   EXPECT_THROW(Kokkos::deep_copy(c, d), std::runtime_error);
   EXPECT_THROW(Kokkos::deep_copy(Kokkos::DefaultHostExecutionSpace(), c, d), std::runtime_error);
 }
 
 TEST(ViewCopy, ScalarFillAndRank0) {
-  Kokkos::View<double**> a("a", 3, 4);
+  Kokkos::View<double**, Kokkos::HostSpace> a("a", 3, 4);
   Kokkos::deep_copy(a, 2.5);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) ASSERT_EQ(a(i, j), 2.5);
@@ -96,13 +96,13 @@ TEST(ViewCopy, ScalarFillAndRank0) {
     EXPECT_EQ(a(i, 1), 1.0);
   }
   // rank 0
-  Kokkos::View<int> s("s");
+  Kokkos::View<int, Kokkos::HostSpace> s("s");
   Kokkos::deep_copy(s, 17);
   EXPECT_EQ(s(), 17);
   int out = 0;
   Kokkos::deep_copy(out, s);
   EXPECT_EQ(out, 17);
-  Kokkos::View<int> t("t");
+  Kokkos::View<int, Kokkos::HostSpace> t("t");
   Kokkos::deep_copy(t, s);
   EXPECT_EQ(t(), 17);
   int out2 = 0;
@@ -111,13 +111,13 @@ TEST(ViewCopy, ScalarFillAndRank0) {
   Kokkos::deep_copy(Kokkos::DefaultHostExecutionSpace(), t, 4);
   EXPECT_EQ(t(), 4);
   // empty views
-  Kokkos::View<int*> e1("e1", 0), e2;
+  Kokkos::View<int*, Kokkos::HostSpace> e1("e1", 0), e2;
   Kokkos::deep_copy(e1, e2);
   Kokkos::deep_copy(e2, 3);
 }
 
 TEST(ViewCopy, Mirrors) {
-  Kokkos::View<double**> a("a", 3, 4);
+  Kokkos::View<double**, Kokkos::HostSpace> a("a", 3, 4);
   a(1, 2) = 5;
   auto mv = Kokkos::create_mirror_view(a);
   static_assert(std::is_same_v<typename decltype(mv)::memory_space, Kokkos::HostSpace>);
@@ -146,26 +146,26 @@ TEST(ViewCopy, Mirrors) {
   auto mc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
   EXPECT_EQ(mc.data(), a.data());
   // a const source: the host mirror is non-const, so create_mirror_view allocates
-  Kokkos::View<const double**> ca = a;
+  Kokkos::View<const double**, Kokkos::HostSpace> ca = a;
   auto mcv = Kokkos::create_mirror_view(ca);
   static_assert(std::is_same_v<typename decltype(mcv)::value_type, double>);
   EXPECT_NE(mcv.data(), a.data());
   // other layouts keep theirs
-  Kokkos::View<int**, Kokkos::LayoutLeft> l("l", 2, 3);
+  Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 2, 3);
   auto ml = Kokkos::create_mirror(l);
   static_assert(std::is_same_v<typename decltype(ml)::array_layout, Kokkos::LayoutLeft>);
-  Kokkos::View<double**, Kokkos::LayoutStride> st("st", Kokkos::LayoutStride(2, 5, 3, 1));
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> st("st", Kokkos::LayoutStride(2, 5, 3, 1));
   auto mst = Kokkos::create_mirror(st);
   EXPECT_EQ(mst.extent(0), 2u);
   EXPECT_EQ(mst.extent(1), 3u);
-  Kokkos::View<int*[3]> sx("sx", 4);
+  Kokkos::View<int*[3], Kokkos::HostSpace> sx("sx", 4);
   auto msx = Kokkos::create_mirror(sx);
   EXPECT_EQ(msx.extent(1), 3u);
 }
 
 TEST(ViewCopy, Resize) {
   // 1D grow and shrink
-  Kokkos::View<int*> v("v", 4);
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 4);
   for (int i = 0; i < 4; ++i) v(i) = i + 1;
   const int* old = v.data();
   Kokkos::resize(v, 6);
@@ -182,8 +182,8 @@ TEST(ViewCopy, Resize) {
   Kokkos::resize(v, 2);  // unchanged extents: no reallocation
   EXPECT_EQ(v.data(), same);
   // 2D LayoutRight and LayoutLeft
-  Kokkos::View<int**> r("r", 3, 4);
-  Kokkos::View<int**, Kokkos::LayoutLeft> l("l", 3, 4);
+  Kokkos::View<int**, Kokkos::HostSpace> r("r", 3, 4);
+  Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 3, 4);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) r(i, j) = l(i, j) = 10 * i + j;
   Kokkos::resize(r, 5, 2);
@@ -193,7 +193,7 @@ TEST(ViewCopy, Resize) {
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 6; ++j) EXPECT_EQ(l(i, j), j < 4 ? 10 * i + j : 0);
   // 3D with a static extent
-  Kokkos::View<double**[3]> t("t", 2, 2);
+  Kokkos::View<double**[3], Kokkos::HostSpace> t("t", 2, 2);
   iota3(t);
   Kokkos::resize(t, 4, 1);
   EXPECT_EQ(t.extent(0), 4u);
@@ -202,7 +202,7 @@ TEST(ViewCopy, Resize) {
   EXPECT_EQ(t(1, 0, 2), 102.0);
   EXPECT_EQ(t(3, 0, 2), 0.0);
   // WithoutInitializing and view_alloc forms, and from empty
-  Kokkos::View<int*> w;
+  Kokkos::View<int*, Kokkos::HostSpace> w;
   Kokkos::resize(Kokkos::WithoutInitializing, w, 3);
   EXPECT_EQ(w.extent(0), 3u);
   w(0) = 1;
@@ -213,22 +213,22 @@ TEST(ViewCopy, Resize) {
   Kokkos::resize(Kokkos::DefaultHostExecutionSpace(), w, 1);
   EXPECT_EQ(w(0), 1);
   // old views keep the old allocation alive
-  Kokkos::View<int*> keep("keep", 2);
+  Kokkos::View<int*, Kokkos::HostSpace> keep("keep", 2);
   keep(1) = 9;
-  Kokkos::View<int*> alias = keep;
+  Kokkos::View<int*, Kokkos::HostSpace> alias = keep;
   Kokkos::resize(keep, 3);
   EXPECT_EQ(alias.use_count(), 1);
   EXPECT_EQ(alias(1), 9);
   EXPECT_EQ(keep(1), 9);
   // layout form
-  Kokkos::View<int**> rl("rl", 2, 2);
+  Kokkos::View<int**, Kokkos::HostSpace> rl("rl", 2, 2);
   rl(1, 1) = 4;
   Kokkos::resize(rl, Kokkos::LayoutRight(3, 3));
   EXPECT_EQ(rl(1, 1), 4);
 }
 
 TEST(ViewCopy, Realloc) {
-  Kokkos::View<int**> v("v", 2, 3);
+  Kokkos::View<int**, Kokkos::HostSpace> v("v", 2, 3);
   v(1, 1) = 5;
   Kokkos::realloc(v, 4, 4);
   EXPECT_EQ(v.extent(0), 4u);
@@ -249,7 +249,7 @@ TEST(ViewCopy, Realloc) {
 
 template <class Space>
 class ViewCopySpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ViewCopySpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(ViewCopySpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ViewCopySpace, DeviceToHostRoundTrip) {
   using Space = TypeParam;

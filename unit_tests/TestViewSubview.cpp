@@ -42,15 +42,15 @@ static_assert(std::is_same_v<Kokkos::Subview<V3L, Kokkos::ALL_t, Kokkos::ALL_t, 
 static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int**, LayoutStride>, int, Kokkos::ALL_t>::array_layout,
                              LayoutStride>);
 // compile-time extents survive ALL
-static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int*[3]>, int, Kokkos::ALL_t>::data_type, int[3]>);
-static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int**[3]>, int, Kokkos::ALL_t, Kokkos::ALL_t>::data_type,
+static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int*[3], Kokkos::HostSpace>, int, Kokkos::ALL_t>::data_type, int[3]>);
+static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int**[3], Kokkos::HostSpace>, int, Kokkos::ALL_t, Kokkos::ALL_t>::data_type,
                              int*[3]>);
-static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int*[3][4]>, Kokkos::ALL_t, Kokkos::ALL_t, P>::data_type,
+static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int*[3][4], Kokkos::HostSpace>, Kokkos::ALL_t, Kokkos::ALL_t, P>::data_type,
                              int***>);
-static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<const double***>, int, Kokkos::ALL_t, int>::value_type,
+static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<const double***, Kokkos::HostSpace>, int, Kokkos::ALL_t, int>::value_type,
                              const double>);
 static_assert(std::is_same_v<
-              Kokkos::Subview<Kokkos::View<int*, Kokkos::MemoryTraits<Kokkos::Atomic>>, P>::memory_traits,
+              Kokkos::Subview<Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Atomic>>, P>::memory_traits,
               Kokkos::MemoryTraits<Kokkos::Atomic>>);
 
 template <class V>
@@ -182,16 +182,16 @@ TEST(ViewSubview, ThreeDimensional) {
 }
 
 TEST(ViewSubview, StaticExtents) {
-  Kokkos::View<double**[3]> a("a", 4, 5);
+  Kokkos::View<double**[3], Kokkos::HostSpace> a("a", 4, 5);
   a(2, 3, 1) = 7.5;
   auto s = subview(a, 2, ALL, ALL);
   static_assert(std::is_same_v<decltype(s)::data_type, double*[3]>);
   EXPECT_EQ(s.extent(0), 5u);
   EXPECT_EQ(s.extent(1), 3u);
   EXPECT_EQ(s(3, 1), 7.5);
-  Kokkos::View<double**> d = s;  // static -> dynamic
+  Kokkos::View<double**, Kokkos::HostSpace> d = s;  // static -> dynamic
   EXPECT_EQ(d(3, 1), 7.5);
-  Kokkos::View<int*[2][3]> b("b", 4);
+  Kokkos::View<int*[2][3], Kokkos::HostSpace> b("b", 4);
   auto t = subview(b, 3, ALL, ALL);
   static_assert(std::is_same_v<decltype(t)::data_type, int[2][3]>);
   EXPECT_EQ(t.size(), 6u);
@@ -199,12 +199,12 @@ TEST(ViewSubview, StaticExtents) {
 }
 
 TEST(ViewSubview, RankEightAndRankOne) {
-  Kokkos::View<int********> a("a", 2, 2, 2, 2, 2, 2, 2, 3);
+  Kokkos::View<int********, Kokkos::HostSpace> a("a", 2, 2, 2, 2, 2, 2, 2, 3);
   a(1, 0, 1, 0, 1, 0, 1, 2) = 42;
   auto s = subview(a, 1, 0, 1, 0, 1, 0, 1, ALL);
   EXPECT_EQ(s.extent(0), 3u);
   EXPECT_EQ(s(2), 42);
-  Kokkos::View<int*> v("v", 10);
+  Kokkos::View<int*, Kokkos::HostSpace> v("v", 10);
   for (int i = 0; i < 10; ++i) v(i) = i;
   auto r = subview(v, make_pair(3, 7));
   static_assert(std::is_same_v<decltype(r)::array_layout, LayoutRight>);
@@ -214,7 +214,7 @@ TEST(ViewSubview, RankEightAndRankOne) {
   EXPECT_EQ(all.data(), v.data());
   auto one = subview(v, 9);
   EXPECT_EQ(one(), 9);
-  Kokkos::View<int> zero("zero");
+  Kokkos::View<int, Kokkos::HostSpace> zero("zero");
   auto z = subview(zero);
   EXPECT_EQ(z.data(), zero.data());
 }
@@ -229,7 +229,7 @@ TEST(ViewSubview, SharesReferenceCount) {
   }
   EXPECT_EQ(a.use_count(), 1);
   // the subview keeps the allocation alive
-  Kokkos::View<int*> row;
+  Kokkos::View<int*, Kokkos::HostSpace> row;
   {
     V2R b("b", 2, 3);
     b(1, 2) = 12;
@@ -238,11 +238,11 @@ TEST(ViewSubview, SharesReferenceCount) {
   EXPECT_EQ(row.use_count(), 1);
   EXPECT_EQ(row(2), 12);
   // constructor form
-  Kokkos::View<int*> r2(a, 3, ALL);
+  Kokkos::View<int*, Kokkos::HostSpace> r2(a, 3, ALL);
   EXPECT_EQ(r2.data(), &a(3, 0));
   EXPECT_EQ(a.use_count(), 2);
   // unmanaged source: no count
-  Kokkos::View<int**, Kokkos::MemoryUnmanaged> u(a.data(), 4, 5);
+  Kokkos::View<int**, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> u(a.data(), 4, 5);
   auto us = subview(u, 2, ALL);
   EXPECT_EQ(us.use_count(), 0);
   EXPECT_EQ(us.impl_allocation_base(), static_cast<const void*>(a.data()));
@@ -258,7 +258,7 @@ TEST(ViewSubviewDeath, OutOfRange) {
 
 template <class Space>
 class SubviewSpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(SubviewSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(SubviewSpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(SubviewSpace, WriteThroughSubviewsInParallel) {
   using Space = TypeParam;

@@ -24,6 +24,7 @@
 #include <Kokkos_Concepts.hpp>
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Macros.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_MemoryPoolLanes.hpp>
 #include <impl/Kokkos_SuperblockState.hpp>
 
@@ -202,6 +203,9 @@ inline void memory_pool_describe_misuse(char* out, std::size_t n, MemoryPoolMisu
 template <class DeviceType>
 class MemoryPool {
   using traits = Impl::SpaceTraits<DeviceType>;
+  static_assert(Impl::is_host_backend<typename traits::execution_space>::value,
+                "Kokkos::MemoryPool does not run on Kokkos::Cuda yet; build the pool in a host memory space "
+                "(e.g. Kokkos::MemoryPool<Kokkos::HostSpace>)");
 
  public:
   using memory_space = typename traits::memory_space;

@@ -26,6 +26,7 @@
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Future.hpp>
 #include <Kokkos_MemoryPool.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_HostTaskExec.hpp>
 #include <impl/Kokkos_TaskBase.hpp>
 #include <impl/Kokkos_TaskQueue.hpp>
@@ -79,6 +80,10 @@ enum class TaskSpawnSite { Host, Task, Either };
 
 template <class ExecSpace, class Kind>
 class BasicTaskScheduler {
+  static_assert(Impl::is_host_backend<ExecSpace>::value,
+                "Kokkos::TaskScheduler: the task DAG does not run on Kokkos::Cuda yet; name a host execution space "
+                "(e.g. Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>)");
+
  public:
   using execution_space = ExecSpace;
   using memory_space = typename ExecSpace::memory_space;

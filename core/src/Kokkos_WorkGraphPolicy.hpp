@@ -41,6 +41,7 @@
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_View.hpp>
+#include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_MeasuredChoice.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 #include <impl/Kokkos_WorkGraphAnalysis.hpp>
@@ -549,6 +550,9 @@ inline constexpr bool work_graph_priority_element_v = std::is_integral_v<T> || s
 template <class... Properties>
 class WorkGraphPolicy {
   using traits = Impl::PolicyTraits<Properties...>;
+  static_assert(Impl::is_host_backend<typename traits::execution_space>::value,
+                "Kokkos::WorkGraphPolicy does not run on Kokkos::Cuda yet; name a host execution space "
+                "(e.g. Kokkos::WorkGraphPolicy<Kokkos::DefaultHostExecutionSpace>)");
 
  public:
   using execution_policy = WorkGraphPolicy<Properties...>;
