@@ -134,44 +134,54 @@ struct CudaKernel {
   }
 
   // The block size that gives the highest occupancy for `shmem_per_thread` dynamic shared
-  // bytes per thread (plus `shmem_per_block`), a power of two of at least one warp when the
-  // kernel allows, cached per kernel for the last (shmem_per_thread, shmem_per_block) asked.
-  static int block_size(const char* pattern, int device, std::size_t shmem_per_thread, std::size_t shmem_per_block) {
+  // bytes per thread (plus `shmem_per_block`), a power of two, and how many such blocks one
+  // multiprocessor holds; cached per kernel for the last (shmem_per_thread, shmem_per_block).
+  struct Shape {
+    int block;
+    int blocks_per_sm;
+  };
+  static Shape occupancy_shape(const char* pattern, int device, std::size_t shmem_per_thread,
+                               std::size_t shmem_per_block) {
     const std::uint64_t key = (std::uint64_t(shmem_per_thread) << 32) ^ std::uint64_t(shmem_per_block);
     static std::atomic<std::uint64_t> cached_key{~std::uint64_t(0)};
-    static std::atomic<int> cached_block{0};
+    static std::atomic<std::uint64_t> cached_shape{0};
     if (cached_key.load(std::memory_order_acquire) == key) {
-      const int b = cached_block.load(std::memory_order_relaxed);
-      if (b > 0) return b;
+      const std::uint64_t packed = cached_shape.load(std::memory_order_relaxed);
+      if (packed != 0) return Shape{static_cast<int>(packed >> 32), static_cast<int>(packed & 0xffffffffu)};
     }
     const cudaFuncAttributes& attr = attributes(pattern);
     const CudaLaunchLimits& limits = cuda_launch_limits(device);
-    int best_block = 0, best_threads = -1;
+    Shape best{0, 0};
+    int best_threads = -1;
     for (int block = 1024; block >= 1; block /= 2) {
       if (block > attr.maxThreadsPerBlock) continue;
       const std::size_t shmem = shmem_per_block + shmem_per_thread * std::size_t(block);
       if (shmem + attr.sharedSizeBytes > limits.shmem_per_block) continue;
       int blocks_per_sm = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, address(), block, shmem) != cudaSuccess)
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, address(), block, shmem) != cudaSuccess ||
+          blocks_per_sm < 1)
         continue;
       const int threads = blocks_per_sm * block;
-      // Prefer the largest block among equally occupied ones (fewer, fuller blocks reduce
-      // the inter-block combine), but never above 256 threads when occupancy is equal.
-      if (threads > best_threads || (threads == best_threads && block <= 256 && best_block > 256)) {
+      // Among equally occupied sizes prefer 256 threads or fewer (Kokkos' default): cheaper
+      // block-level combines, finer load balance.
+      if (threads > best_threads || (threads == best_threads && block <= 256 && best.block > 256)) {
         best_threads = threads;
-        best_block = block;
+        best = Shape{block, blocks_per_sm};
       }
-      if (block <= 32 && best_block > 0) break;
+      if (block <= 32 && best.block > 0) break;
     }
-    if (best_block <= 0) {
+    if (best.block <= 0) {
       cuda_launch_error(pattern, "no block size fits: " + std::to_string(shmem_per_block) + " + " +
                                      std::to_string(shmem_per_thread) +
                                      " bytes of shared memory per thread exceed the device's " +
                                      std::to_string(limits.shmem_per_block) + " bytes per block");
     }
-    cached_block.store(best_block, std::memory_order_relaxed);
+    cached_shape.store((std::uint64_t(best.block) << 32) | std::uint64_t(best.blocks_per_sm), std::memory_order_relaxed);
     cached_key.store(key, std::memory_order_release);
-    return best_block;
+    return best;
+  }
+  static int block_size(const char* pattern, int device, std::size_t shmem_per_thread, std::size_t shmem_per_block) {
+    return occupancy_shape(pattern, device, shmem_per_thread, shmem_per_block).block;
   }
 
   // Raises the kernel's dynamic shared memory limit when a launch needs more than 48 KiB.
