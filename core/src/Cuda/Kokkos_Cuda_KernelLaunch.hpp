@@ -142,12 +142,17 @@ struct CudaKernel {
   };
   static Shape occupancy_shape(const char* pattern, int device, std::size_t shmem_per_thread,
                                std::size_t shmem_per_block) {
-    const std::uint64_t key = (std::uint64_t(shmem_per_thread) << 32) ^ std::uint64_t(shmem_per_block);
-    static std::atomic<std::uint64_t> cached_key{~std::uint64_t(0)};
-    static std::atomic<std::uint64_t> cached_shape{0};
-    if (cached_key.load(std::memory_order_acquire) == key) {
-      const std::uint64_t packed = cached_shape.load(std::memory_order_relaxed);
-      if (packed != 0) return Shape{static_cast<int>(packed >> 32), static_cast<int>(packed & 0xffffffffu)};
+    // One 64-bit word holds the key and the answer, so concurrent launches never pair one key
+    // with another's answer: shmem_per_thread (24 bits), shmem_per_block (23 bits), block (11),
+    // blocks per SM (6).  Keys too large for their fields are not cached.
+    const bool cacheable = shmem_per_thread < (std::size_t(1) << 24) && shmem_per_block < (std::size_t(1) << 23);
+    const std::uint64_t key = (std::uint64_t(shmem_per_thread) << 40) | (std::uint64_t(shmem_per_block) << 17);
+    constexpr std::uint64_t key_mask = ~((std::uint64_t(1) << 17) - 1);
+    static std::atomic<std::uint64_t> cached{0};  // block 0: nothing cached yet
+    if (cacheable) {
+      const std::uint64_t packed = cached.load(std::memory_order_relaxed);
+      const int block = static_cast<int>((packed >> 6) & 0x7ff);
+      if ((packed & key_mask) == key && block > 0) return Shape{block, static_cast<int>(packed & 0x3f)};
     }
     const cudaFuncAttributes& attr = attributes(pattern);
     const CudaLaunchLimits& limits = cuda_launch_limits(device);
@@ -176,8 +181,9 @@ struct CudaKernel {
                                      " bytes of shared memory per thread exceed the device's " +
                                      std::to_string(limits.shmem_per_block) + " bytes per block");
     }
-    cached_shape.store((std::uint64_t(best.block) << 32) | std::uint64_t(best.blocks_per_sm), std::memory_order_relaxed);
-    cached_key.store(key, std::memory_order_release);
+    if (cacheable && best.blocks_per_sm < 64) {
+      cached.store(key | (std::uint64_t(best.block) << 6) | std::uint64_t(best.blocks_per_sm), std::memory_order_relaxed);
+    }
     return best;
   }
   static int block_size(const char* pattern, int device, std::size_t shmem_per_thread, std::size_t shmem_per_block) {
