@@ -1,4 +1,5 @@
-// (cuda-suite's TestCudaPatterns.cpp, renamed beside cuda-par's) The parallel patterns on Kokkos::Cuda, written the way a Kokkos CUDA user writes them: data in
+// cuda-suite's TestCudaPatterns.cpp, renamed so that it sits beside cuda-par's.
+// The parallel patterns on Kokkos::Cuda, written the way a Kokkos CUDA user writes them: data in
 // CudaSpace, KOKKOS_LAMBDA kernels, results checked through host mirrors.  Every test skips,
 // naming why, where no GPU is visible.  Built only with Kokkos_ENABLE_CUDA.
 #include "TestCommon.hpp"
