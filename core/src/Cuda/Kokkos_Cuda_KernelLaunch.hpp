@@ -231,13 +231,24 @@ void cuda_parallel_launch(const char* pattern, const Driver& driver, dim3 grid, 
     // Too large for the parameter space: a device copy, ordered with the launch on the stream.
     // cudaMemcpyAsync from pageable memory returns once the bytes are staged, so the host
     // driver may go away after it.
+    // Where stream-ordered allocation is not supported, a plain allocation freed after the
+    // stream has drained.
     void* copy = nullptr;
-    cuda_check_launch(pattern, cudaMallocAsync(&copy, sizeof(Driver), stream), "cudaMallocAsync (functor copy)");
+    const bool ordered = cudaMallocAsync(&copy, sizeof(Driver), stream) == cudaSuccess;
+    if (!ordered) {
+      (void)cudaGetLastError();
+      cuda_check_launch(pattern, cudaMalloc(&copy, sizeof(Driver)), "cudaMalloc (functor copy)");
+    }
     cuda_check_launch(pattern, cudaMemcpyAsync(copy, &driver, sizeof(Driver), cudaMemcpyHostToDevice, stream),
                       "cudaMemcpyAsync (functor copy)");
     cuda_parallel_launch_global_memory<Driver, Bounds><<<grid, block, shmem, stream>>>(static_cast<const Driver*>(copy));
     const cudaError_t launched = cudaGetLastError();
-    cuda_check_launch(pattern, cudaFreeAsync(copy, stream), "cudaFreeAsync (functor copy)");
+    if (ordered) {
+      cuda_check_launch(pattern, cudaFreeAsync(copy, stream), "cudaFreeAsync (functor copy)");
+    } else {
+      cuda_check_launch(pattern, cudaStreamSynchronize(stream), "cudaStreamSynchronize (functor copy)");
+      cuda_check_launch(pattern, cudaFree(copy), "cudaFree (functor copy)");
+    }
     cuda_check_launch(pattern, launched, "kernel launch");
   }
 }
