@@ -30,12 +30,17 @@ TEST(KokkosMalloc, MallocWriteFree) {
   EXPECT_EQ(p[99], 99);
   Kokkos::kokkos_free<Kokkos::HostSpace>(p);
 
-  // default space, no label; an execution space names its memory space
+  // an execution space names its memory space
+  void* r = Kokkos::kokkos_malloc<Kokkos::DefaultHostExecutionSpace>("exec", 8);
+  Kokkos::kokkos_free<Kokkos::HostSpace>(r);
+}
+
+// No space named: the default execution space's memory space, no label.
+TEST(KokkosMalloc, DefaultSpace) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
   void* q = Kokkos::kokkos_malloc(64);
   ASSERT_NE(q, nullptr);
   Kokkos::kokkos_free(q);
-  void* r = Kokkos::kokkos_malloc<Kokkos::DefaultHostExecutionSpace>("exec", 8);
-  Kokkos::kokkos_free<Kokkos::HostSpace>(r);
 }
 
 TEST(KokkosMalloc, ZeroBytesAndNull) {

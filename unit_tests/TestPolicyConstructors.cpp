@@ -149,8 +149,8 @@ TEST(PolicyConstructors, ReversedBoundsGiveAnEmptyRange) {
   EXPECT_EQ(md.m_num_tiles, 0);
   // Negative bounds with a signed index type are a valid, non-empty range.
   long sum = 0;
-  Kokkos::parallel_reduce(Kokkos::RangePolicy<Kokkos::IndexType<int>>(-3, 2), KOKKOS_LAMBDA(int i, long& s) { s += i; },
-                          sum);
+  Kokkos::parallel_reduce(Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>(-3, 2),
+                          KOKKOS_LAMBDA(int i, long& s) { s += i; }, sum);
   EXPECT_EQ(sum, -5);
 }
 

@@ -387,14 +387,19 @@ TYPED_TEST(Reduce, StaticScheduleIsBitwiseReproducible) {
   EXPECT_NEAR(first, std::log(200001.0) + 0.5772156649, 1e-5);
 }
 
-// A reduction inside a reduction's functor runs on the calling worker, with its own scratch.
-TYPED_TEST(Reduce, NestedReduction) {
+// Host back ends only (no device back end runs a top-level pattern inside a kernel): a
+// reduction inside a reduction's functor runs on the calling worker, with its own scratch.
+template <class Space>
+struct ReduceOnHost : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(ReduceOnHost, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
+
+TYPED_TEST(ReduceOnHost, NestedReduction) {
   I64 total = 0;
   Kokkos::parallel_reduce(
       Kokkos::RangePolicy<TypeParam>(0, 20),
-      KOKKOS_LAMBDA(I64 i, I64 & v) {
+      [=](I64 i, I64& v) {
         I64 inner = 0;
-        Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam>(0, i), KOKKOS_LAMBDA(I64 j, I64 & w) { w += j; }, inner);
+        Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam>(0, i), [=](I64 j, I64& w) { w += j; }, inner);
         v += inner;
       },
       total);

@@ -410,11 +410,15 @@ TEST(ViewBasic, ConstAndLayoutConversions) {
   EXPECT_FALSE((a == Kokkos::View<int*, Kokkos::HostSpace>("other", 4)));
 }
 
+// A host View, spelled without a comma so that it can stand inside EXPECT_DEATH's block.
+template <class T>
+using HostView = Kokkos::View<T, Kokkos::HostSpace>;
+
 TEST(ViewBasicDeath, DynamicToStaticExtentMismatch) {
   Kokkos::View<int**, Kokkos::HostSpace> dyn("dyn", 2, 4);
   EXPECT_DEATH(
       {
-        Kokkos::View<int*[3], Kokkos::HostSpace> st = dyn;
+        HostView<int* [3]> st = dyn;
         (void)st;
       },
       "compile-time extent");
@@ -423,7 +427,7 @@ TEST(ViewBasicDeath, DynamicToStaticExtentMismatch) {
 TEST(ViewBasicDeath, WrongNumberOfExtents) {
   EXPECT_DEATH(
       {
-        Kokkos::View<int**, Kokkos::HostSpace> v("badargs", 3);
+        HostView<int**> v("badargs", 3);
         (void)v;
       },
       "badargs.*mismatched number of arguments");
@@ -433,7 +437,7 @@ TEST(ViewBasicDeath, AllocationAfterFinalize) {
   EXPECT_DEATH(
       {
         Kokkos::finalize();
-        Kokkos::View<int*, Kokkos::HostSpace> late("late", 3);
+        HostView<int*> late("late", 3);
       },
       "Kokkos::View \\(label \"late\"\\) allocation used after Kokkos::finalize");
 }
