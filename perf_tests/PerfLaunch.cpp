@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -95,9 +96,15 @@ void report(benchmark::State& state, double seconds, double omp_us, int threads)
 // Traced: parallel_for with a Chrome trace being written (Kokkos_Trace.hpp); once the calling
 // thread's ring is full the rest of the launches' events are dropped (counted), as in a long
 // traced run between fences.  untraced_ratio = this time per launch / the untraced For's.
+// The untraced For's microseconds per launch, by space, for ForTraced's ratio.
+std::map<std::string, double>& untraced_for_us() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
 template <class Space, bool Traced = false>
 void For(benchmark::State& state) {
-  static double untraced_us = 0;
+  double& untraced_us = untraced_for_us()[Space::name()];
   constexpr int n = 2;
   std::vector<int> data(n, 0);
   int* out = data.data();
