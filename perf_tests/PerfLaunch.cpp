@@ -3,6 +3,7 @@
 //
 //   For/<Space>     parallel_for over 2 indices (one store each)  vs  #pragma omp parallel for
 //   Reduce/<Space>  parallel_reduce summing 1000 ints             vs  #pragma omp parallel for reduction(+:)
+//   ForTraced/<Space>  For with a Chrome trace running; untraced_ratio = its time / For's
 //
 // Counters: us_per_launch (this back end), omp_us_per_launch (the baseline with the same thread
 // count, timed right after for about as long), ratio_to_omp = us_per_launch / omp_us_per_launch.
@@ -11,6 +12,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
 
 #if defined(KOKKOS_ENABLE_OPENMP)
@@ -89,18 +93,37 @@ void report(benchmark::State& state, double seconds, double omp_us, int threads)
   state.counters["threads"] = threads;
 }
 
-template <class Space>
+// Traced: parallel_for with a Chrome trace being written (Kokkos_Trace.hpp); once the calling
+// thread's ring is full the rest of the launches' events are dropped (counted), as in a long
+// traced run between fences.  untraced_ratio = this time per launch / the untraced For's.
+// The untraced For's microseconds per launch, by space, for ForTraced's ratio.
+std::map<std::string, double>& untraced_for_us() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
+template <class Space, bool Traced = false>
 void For(benchmark::State& state) {
+  double& untraced_us = untraced_for_us()[Space::name()];
   constexpr int n = 2;
   std::vector<int> data(n, 0);
   int* out = data.data();
   const Kokkos::RangePolicy<Space> policy(0, n);
+  const std::string trace = "/tmp/kdag_perf_launch_trace.json";
+  if (Traced) Kokkos::Experimental::start_trace(trace);
   const auto start = Clock::now();
   for (auto _ : state) {
     Kokkos::parallel_for(policy, KOKKOS_LAMBDA(std::int64_t i) { out[i] = int(i); });
     benchmark::ClobberMemory();
   }
   const double seconds = seconds_since(start);
+  if (Traced) {
+    Kokkos::Experimental::stop_trace();
+    std::remove(trace.c_str());
+    if (untraced_us > 0) state.counters["untraced_ratio"] = 1e6 * seconds / double(state.iterations()) / untraced_us;
+  } else {
+    untraced_us = 1e6 * seconds / double(state.iterations());
+  }
   report(state, seconds, omp_for_us(budget_for(state, seconds), out, n), Space().impl_thread_pool_size());
 }
 
@@ -127,14 +150,17 @@ void Reduce(benchmark::State& state) {
 #if defined(KOKKOS_ENABLE_SERIAL)
 BENCHMARK(For<Kokkos::Serial>)->Name("For/Serial")->UseRealTime();
 BENCHMARK(Reduce<Kokkos::Serial>)->Name("Reduce/Serial")->UseRealTime();
+BENCHMARK(For<Kokkos::Serial, true>)->Name("ForTraced/Serial")->UseRealTime();
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
 BENCHMARK(For<Kokkos::OpenMP>)->Name("For/OpenMP")->UseRealTime();
 BENCHMARK(Reduce<Kokkos::OpenMP>)->Name("Reduce/OpenMP")->UseRealTime();
+BENCHMARK(For<Kokkos::OpenMP, true>)->Name("ForTraced/OpenMP")->UseRealTime();
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
 BENCHMARK(For<Kokkos::Threads>)->Name("For/Threads")->UseRealTime();
 BENCHMARK(Reduce<Kokkos::Threads>)->Name("Reduce/Threads")->UseRealTime();
+BENCHMARK(For<Kokkos::Threads, true>)->Name("ForTraced/Threads")->UseRealTime();
 #endif
 
 }  // namespace

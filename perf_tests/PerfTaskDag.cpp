@@ -6,6 +6,7 @@
 //            vs_tbb        this time / oneTBB task_group's time for the same n and threads
 //                          (the TBB and OpenMP benchmarks are registered first and run first)
 //            speedup       (2-thread run) the 1-thread (Serial) time for the same n / this time
+//            vs_untraced   (BM_KokkosFibTraced) this time / the untraced time, same n and threads
 //            METG_us       smallest task duration keeping >= 50% efficiency (stencil)
 //            low_behind_high  (priority DAG) fraction of Low tasks that started while more
 //                          High tasks were ready than the other workers could have taken and not
@@ -18,6 +19,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <string>
 #include <map>
 #include <utility>
 #include <vector>
@@ -74,12 +77,22 @@ struct Fib {
   }
 };
 
+// Untraced seconds by (n, threads), for the traced runs' ratio.
+std::map<std::pair<long, int>, double>& untraced_seconds() {
+  static std::map<std::pair<long, int>, double> m;
+  return m;
+}
+
 // Space = Serial is the 1-thread run; the default host space runs on all its threads.
-template <class Space>
+// Traced: the same with a Chrome trace being written (Kokkos_Trace.hpp), each wait() flushing
+// the rings to the file; vs_untraced = this time / the untraced run's.
+template <class Space, bool Traced = false>
 void BM_KokkosFib(benchmark::State& state) {
   using Scheduler = Kokkos::TaskSchedulerMultiple<Space>;
   const long n = state.range(0);
   Scheduler sched(typename Scheduler::memory_space(), 64u << 20, 32, 128, 4096);
+  const std::string trace = "/tmp/kdag_perf_fib_trace.json";
+  if (Traced) Kokkos::Experimental::start_trace(trace);
   double seconds = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -92,6 +105,17 @@ void BM_KokkosFib(benchmark::State& state) {
   const double per_iter = seconds / static_cast<double>(state.iterations());
   state.counters["threads"] = threads;
   state.counters["tasks/s"] = static_cast<double>(fib_tasks_and_aggregates(n)) / per_iter;
+  if (Traced) {
+    state.counters["dropped_per_iter"] =
+        static_cast<double>(Kokkos::Experimental::trace_dropped_events()) / static_cast<double>(state.iterations());
+    Kokkos::Experimental::stop_trace();
+    std::remove(trace.c_str());
+    if (auto plain = untraced_seconds().find({n, threads}); plain != untraced_seconds().end()) {
+      state.counters["vs_untraced"] = per_iter / plain->second;
+    }
+    return;
+  }
+  untraced_seconds()[{n, threads}] = per_iter;
   auto it = tbb_seconds().find({n, threads});
   if (it != tbb_seconds().end()) state.counters["vs_tbb"] = per_iter / it->second;
   if (threads == 1) {
@@ -165,6 +189,17 @@ BENCHMARK(BM_OmpTaskFib)->ArgsProduct({{20, 25, 30}, {1, 2}})->Unit(benchmark::k
 BENCHMARK(BM_KokkosFib<Kokkos::Serial>)->Arg(20)->Arg(25)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
 BENCHMARK(BM_KokkosFib<Kokkos::DefaultHostExecutionSpace>)
+    ->Arg(20)
+    ->Arg(25)
+    ->Arg(30)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+#if defined(KOKKOS_ENABLE_SERIAL)
+BENCHMARK(BM_KokkosFib<Kokkos::Serial, true>)->Name("BM_KokkosFibTraced<Kokkos::Serial>")->Arg(20)->Arg(25)->Arg(30)
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+BENCHMARK(BM_KokkosFib<Kokkos::DefaultHostExecutionSpace, true>)
+    ->Name("BM_KokkosFibTraced<Kokkos::DefaultHostExecutionSpace>")
     ->Arg(20)
     ->Arg(25)
     ->Arg(30)

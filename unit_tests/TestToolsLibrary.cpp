@@ -132,7 +132,7 @@ TEST(ToolsLibrary, CallbacksOfEveryEventReachBothLibrariesInOrder) {
     graph.entries = typename Policy::graph_type::entries_type("entries", 2);
     auto rows = Kokkos::create_mirror_view(graph.row_map);
     auto entries = Kokkos::create_mirror_view(graph.entries);
-    rows(0) = 0, rows(1) = 1, rows(2) = 2, rows(3) = 2;  // 0 <- 1 <- 2 (each depends on the next)
+    rows(0) = 0, rows(1) = 1, rows(2) = 2, rows(3) = 2;  // 0 -> 1 -> 2 (each runs after the previous)
     entries(0) = 1, entries(1) = 2;
     Kokkos::deep_copy(graph.row_map, rows);
     Kokkos::deep_copy(graph.entries, entries);

@@ -75,6 +75,7 @@
 #include <Kokkos_Core.hpp>
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_FusionReport.hpp>
 #include <impl/Kokkos_FusionWindow.hpp>
 
 #include <array>
@@ -253,6 +254,12 @@ void fusion_flush(const ExecSpace&) {
 }
 // Launches recorded and not yet run on this thread.
 inline std::size_t fusion_pending_launches() { return Kokkos::Impl::FusionWindow::this_thread_window().size(); }
+// The fusion analysis of this thread's pending launches as a Graphviz digraph (`dot -Tsvg`):
+// one cluster per run, "fused" edges inside a run, and between runs the constraint of seed 003
+// that refused the pair (communication, launch_domain, true_dependence, anti_dependence,
+// reduction).  The launches stay pending.  Nodes carry the launches' labels while a Kokkos tool
+// or a trace listens (the window keeps names only then), and are numbered otherwise.
+inline std::string fusion_window_dot() { return Kokkos::Impl::FusionWindow::this_thread_window().dot(); }
 
 // RAII window: launches with declared accesses issued while it lives are recorded; they run
 // (fused) at the latest when it ends.  Scopes nest; each end flushes.
@@ -385,15 +392,19 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
  private:
   void execute_on_host() const {
     FusionWindow& window = FusionWindow::this_thread_window();
+    const auto run_now = [&] {
+      fusion_run_reported<Functor>(false, m_policy.policy(),
+                                   [&] { ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute(); });
+    };
     if (!window.recording()) {
       window.complete_messages_before(m_policy.impl_decls().data(), N);
-      ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+      run_now();
       return;
     }
     if (window.size() == 0 && fusion_runs_inline(m_policy.space(), m_policy.impl_decls())) {
       window.complete_messages_before(m_policy.impl_decls().data(), N);
       window.count_inline();
-      ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+      run_now();
       return;
     }
     const auto& decls = m_policy.impl_decls();
@@ -433,8 +444,10 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
     }
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
     window.complete_messages_before(m_policy.impl_decls().data(), N);
-    ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
-        .execute();
+    fusion_run_reported<typename CombinedFunctorReducer::functor_type>(true, m_policy.policy(), [&] {
+      ParallelReduce<CombinedFunctorReducer, Policy, ExecSpace>(m_functor_reducer, m_policy.policy(), m_result)
+          .execute();
+    });
   }
 };
 

@@ -35,6 +35,12 @@ void dispatch_parallel_for(const std::string& label, const Policy& policy, const
   check_initialized("Kokkos::parallel_for");
   const CurrentLaunchLabel current_label(label);
   fusion_before_dispatch(policy);
+  if constexpr (is_fusion_access_policy<Policy>::value) {
+    // Reported where it runs: at once, or in its fused run.
+    const FusionLaunchLabel named(label);
+    ParallelFor<Functor, Policy, typename Policy::execution_space>(functor, policy).execute();
+    return;
+  }
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_for<Functor>(policy, label, kernel_id);
   {

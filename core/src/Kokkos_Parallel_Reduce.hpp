@@ -42,6 +42,13 @@ void dispatch_parallel_reduce(const std::string& label, const Policy& policy,
   check_initialized("Kokkos::parallel_reduce");
   const CurrentLaunchLabel current_label(label);
   fusion_before_dispatch(policy);
+  if constexpr (is_fusion_access_policy<Policy>::value) {
+    // Reported where it runs: at once, or at the end of its fused run.
+    const FusionLaunchLabel named(label);
+    ParallelReduce<CombinedFunctorReducerType, Policy, typename Policy::execution_space>(functor_reducer, policy, result)
+        .execute();
+    return;
+  }
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_reduce<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
   {

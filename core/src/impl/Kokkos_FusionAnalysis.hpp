@@ -123,6 +123,7 @@ struct FusionRun {
   std::int32_t split = -1;  // run-relative index of the first tail launch, -1: no skew
   std::int64_t lag = 0, halo_lo = 0, halo_hi = 0;
   std::int64_t bytes_per_index = 0;  // drives the chunk size of the fused loop
+  FusionConstraint ended_by = FusionConstraint::none;  // refused the next launch (none: the window's end)
   mutable FusionDispatchChoice dispatch;  // learnt while the plan is memoized
 };
 
@@ -264,6 +265,7 @@ inline FusionPlan analyze_fusion_window(const FusionLaunchSummary* launches, std
       }
       if (broken != FusionConstraint::none) {
         ++plan.barriers[static_cast<int>(broken)];
+        run.ended_by = broken;
         break;
       }
       if (new_split) run.split = static_cast<std::int32_t>(j - i);

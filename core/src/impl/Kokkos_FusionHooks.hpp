@@ -10,6 +10,7 @@
 //   deep_copy (and mirror copies):       Impl::fusion_flush_touching(base, bytes);  per View
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace Kokkos::Impl {
@@ -50,6 +51,17 @@ inline void fusion_flush_touching(const void* base, std::size_t bytes) {
 
 template <class Policy>
 struct is_fusion_access_policy : std::false_type {};
+
+// The label of the launch with declared accesses being dispatched on this thread: the fusion
+// layer reports the launch where it runs (impl/Kokkos_FusionReport.hpp), not at dispatch.
+inline thread_local const std::string* t_fusion_launch_label = nullptr;
+struct FusionLaunchLabel {
+  explicit FusionLaunchLabel(const std::string& label) : previous(t_fusion_launch_label) { t_fusion_launch_label = &label; }
+  ~FusionLaunchLabel() { t_fusion_launch_label = previous; }
+  FusionLaunchLabel(const FusionLaunchLabel&) = delete;
+  FusionLaunchLabel& operator=(const FusionLaunchLabel&) = delete;
+  const std::string* previous;
+};
 
 // Called by every launch front end before dispatch: a launch that does not declare its
 // accesses may touch anything, so everything recorded before it runs first.

@@ -18,6 +18,7 @@
 #include <Kokkos_ExecPolicy.hpp>
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/Kokkos_FusionReport.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_HostParallelMDRange.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
@@ -257,6 +258,7 @@ struct FusionLaunch {
   void (*drive)(const void* blob, const FusedRun& run, bool on_caller) = nullptr;
   int (*pool_size)(const void* blob) = nullptr;  // of the launch's execution space
   void (*destroy)(void* blob) = nullptr;
+  std::uint32_t tools_device_id = 0;  // reported with the launch (impl/Kokkos_FusionReport.hpp)
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
 };
@@ -276,10 +278,6 @@ struct FusedRun {
     for (std::uint32_t k = from; k < to; ++k) launches[k].run_chunk(launches[k].blob, b, e);
   }
   bool skewed() const { return split < num_for; }
-  // Each launch dispatched alone, in program order: what KOKKOS_FUSION=0 does.
-  void run_unfused() const {
-    for (std::uint32_t k = 0; k < num_for + (reduces ? 1 : 0); ++k) launches[k].execute_alone(launches[k].blob);
-  }
   bool needs_halo_pass() const { return skewed() && workers.load(std::memory_order_relaxed) > 1 && (halo_lo > 0 || halo_hi > 0); }
 
   // The launches and their functors were just written by the recording thread: a worker
@@ -517,8 +515,10 @@ class FusionWindow {
       launch.end = static_cast<std::int64_t>(policy.end());
     }
     const bool fusible = HostBackend<typename Policy::execution_space>;
+    launch.tools_device_id = Tools::Impl::policy_device_id(policy);
     push(launch, fusible ? FusionLaunchKind::range_for : FusionLaunchKind::opaque,
          type_tag<typename Policy::execution_space>(), decls, n);
+    m_report_names.push_back(fusion_recorded_name<Functor, Policy>());
   }
 
   template <class CombinedFunctorReducer, class Policy>
@@ -529,14 +529,18 @@ class FusionWindow {
     launch.begin = static_cast<std::int64_t>(policy.begin());
     launch.end = static_cast<std::int64_t>(policy.end());
     const bool fusible = HostBackend<typename Policy::execution_space>;
+    launch.tools_device_id = Tools::Impl::policy_device_id(policy);
     push(launch, fusible ? FusionLaunchKind::range_reduce : FusionLaunchKind::opaque,
          type_tag<typename Policy::execution_space>(), decls, n);
+    m_report_names.push_back(fusion_recorded_name<typename CombinedFunctorReducer::functor_type, Policy>());
   }
 
   template <class Functor, class Policy>
   void record_opaque(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
-    const FusionLaunch launch = copy_launch<FusionOpaqueBlob<Functor, Policy>>(functor, policy);
+    FusionLaunch launch = copy_launch<FusionOpaqueBlob<Functor, Policy>>(functor, policy);
+    launch.tools_device_id = Tools::Impl::policy_device_id(policy);
     push(launch, FusionLaunchKind::opaque, type_tag<typename Policy::execution_space>(), decls, n);
+    m_report_names.push_back(fusion_recorded_name<Functor, Policy>());
   }
 
   bool touches(const void* base, std::size_t bytes) const {
@@ -557,6 +561,39 @@ class FusionWindow {
   }
 
   void flush(FusionFlush reason);
+
+  // The analysis of the launches recorded so far, as a Graphviz digraph (they stay recorded).
+  std::string dot() const {
+    const FusionPlan plan = analyze_fusion_window(m_summaries.data(), m_summaries.size(), m_accesses.data());
+    auto node_label = [&](std::size_t k) {
+      return m_report_names[k].empty() ? "launch " + std::to_string(k) : m_report_names[k];
+    };
+    std::string out = "digraph fusion_window {\n  rankdir=LR;\n  node [shape=box];\n";
+    for (std::size_t r = 0; r < plan.runs.size(); ++r) {
+      const FusionRun& run = plan.runs[r];
+      out += "  subgraph cluster_run" + std::to_string(r) + " {\n    label=\"" +
+             (run.count > 1 ? "fused run " + std::to_string(r) + " (" + std::to_string(run.count) + " launches" +
+                                  (run.split >= 0 ? ", skewed" : "") + ")"
+                            : "run " + std::to_string(r) + " (alone)") +
+             "\";\n";
+      for (std::uint32_t k = run.first; k < run.first + run.count; ++k) {
+        out += "    l" + std::to_string(k) + " [label=" + dot_quoted(node_label(k)) + "];\n";
+      }
+      out += "  }\n";
+      for (std::uint32_t k = run.first; k + 1 < run.first + run.count; ++k) {
+        out += "  l" + std::to_string(k) + " -> l" + std::to_string(k + 1) + " [label=\"fused\"];\n";
+      }
+      if (run.ended_by != FusionConstraint::none) {
+        const std::uint32_t last = run.first + run.count - 1;
+        out += "  l" + std::to_string(last) + " -> l" + std::to_string(last + 1) + " [label=\"refused: " +
+               fusion_constraint_name(run.ended_by) + "\", color=red, style=dashed];\n";
+      } else if (r + 1 < plan.runs.size()) {
+        const std::uint32_t last = run.first + run.count - 1;
+        out += "  l" + std::to_string(last) + " -> l" + std::to_string(last + 1) + " [style=dotted];\n";
+      }
+    }
+    return out + "}\n";
+  }
 
   // Communication (mpi/src/Kokkos_MPI.hpp): a message is an access by the host outside any
   // launch.  Runs now only the recorded launches that conflict with `access` and, transitively,
@@ -651,6 +688,15 @@ class FusionWindow {
  private:
 
  private:
+  static std::string dot_quoted(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
   template <class ExecSpace>
   static const void* type_tag() {
     static const char tag = 0;
@@ -751,6 +797,26 @@ class FusionWindow {
 
   // Returns how a run of two or more was executed (workers for a run of one).
   FusionDispatchChoice::Way execute(const FusionRun& run, bool adapt);
+  // Launch `index` dispatched alone, reported as a normal launch.
+  void execute_alone_reported(std::size_t index) const {
+    const FusionLaunch& launch = m_launches[index];
+    if (KOKKOS_IMPL_LIKELY(m_report_names[index].empty())) {
+      launch.execute_alone(launch.blob);
+      return;
+    }
+    fusion_report_launch(m_summaries[index].kind == FusionLaunchKind::range_reduce, m_report_names[index],
+                         launch.tools_device_id, [&] { launch.execute_alone(launch.blob); });
+  }
+  // The run's one dispatch, reported as one launch named after its members.
+  template <class Body>
+  void drive_reported(const FusionRun& run, bool reduces, const Body& body) const {
+    if (KOKKOS_IMPL_LIKELY(m_report_names[run.first].empty())) {
+      body();
+      return;
+    }
+    fusion_report_launch(reduces, fused_run_name(&m_report_names[run.first], run.count),
+                         m_launches[run.first].tools_device_id, body, true);
+  }
   void clear();
 
  public:
@@ -771,6 +837,7 @@ class FusionWindow {
   std::vector<std::int64_t> m_key;
   std::vector<const void*> m_names;
   std::vector<SharedAllocationRecord*> m_held;  // one counted reference per declared allocation
+  std::vector<std::string> m_report_names;      // per launch: its reported name, "" when nobody listens
   std::uint64_t m_inline = 0;
   int m_depth = 0;
   bool m_flushing = false;
@@ -788,6 +855,7 @@ inline void FusionWindow::clear() {
   for (FusionLaunch& l : m_launches) l.destroy(l.blob);
   m_launches.clear();
   m_summaries.clear();
+  m_report_names.clear();
   m_accesses.clear();
   // The launches flush_dependences left recorded still live in the arena, name shapes and
   // domains by index, and need their allocations held.
@@ -810,11 +878,11 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
   const FusionLaunch& last = launches[run.count - 1];
   const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
   if (run.count == 1) {
-    launches[0].execute_alone(launches[0].blob);
+    execute_alone_reported(run.first);
     return Way::workers;
   }
   if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
-    if (reduces) last.execute_alone(last.blob);
+    if (reduces) execute_alone_reported(run.first + run.count - 1);
     return Way::workers;
   }
   FusedRun fused;
@@ -838,7 +906,7 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
   fused.chunk = std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
   const FusionLaunch& driver = reduces ? last : launches[0];
   if (!adapt) {
-    driver.drive(driver.blob, fused, false);
+    drive_reported(run, reduces, [&] { driver.drive(driver.blob, fused, false); });
     return Way::workers;
   }
   const int workers = driver.pool_size(driver.blob);
@@ -848,11 +916,16 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
   const FusionDispatchChoice::Decision decision = run.dispatch.next(workers, long_chunks_differ, short_chunks_differ);
   const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   switch (decision.way) {
-    case Way::unfused: fused.run_unfused(); break;
-    case Way::short_chunks: fused.chunk = short_chunk; driver.drive(driver.blob, fused, false); break;
-    case Way::long_chunks: fused.chunk *= FusionDispatchChoice::long_chunk_factor; [[fallthrough]];
-    case Way::workers: driver.drive(driver.blob, fused, false); break;
-    case Way::caller: driver.drive(driver.blob, fused, true); break;
+    case Way::unfused:  // each launch alone, in program order: what KOKKOS_FUSION=0 does
+      for (std::uint32_t k = 0; k < run.count; ++k) execute_alone_reported(run.first + k);
+      break;
+    case Way::short_chunks: fused.chunk = short_chunk; [[fallthrough]];
+    case Way::workers: drive_reported(run, reduces, [&] { driver.drive(driver.blob, fused, false); }); break;
+    case Way::long_chunks:
+      fused.chunk *= FusionDispatchChoice::long_chunk_factor;
+      drive_reported(run, reduces, [&] { driver.drive(driver.blob, fused, false); });
+      break;
+    case Way::caller: drive_reported(run, reduces, [&] { driver.drive(driver.blob, fused, true); }); break;
   }
   if (decision.timed) {
     run.dispatch.record(decision.way,
@@ -963,6 +1036,7 @@ inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, F
   std::vector<FusionLaunch> run_launches, kept_launches;
   std::vector<FusionLaunchSummary> run_summaries, kept_summaries;
   std::vector<FusionAccess> run_accesses, kept_accesses;
+  std::vector<std::string> run_names, kept_names;
   for (std::size_t k = 0; k < n; ++k) {
     auto& launches = needed[k] ? run_launches : kept_launches;
     auto& summaries = needed[k] ? run_summaries : kept_summaries;
@@ -973,8 +1047,10 @@ inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, F
     accesses.insert(accesses.end(), first, first + s.num_accesses);
     launches.push_back(m_launches[k]);
     summaries.push_back(s);
+    (needed[k] ? run_names : kept_names).push_back(std::move(m_report_names[k]));
   }
   m_launches.swap(run_launches);
+  m_report_names.swap(run_names);
   m_summaries.swap(run_summaries);
   m_accesses.swap(run_accesses);
   m_partial = true;
@@ -983,14 +1059,16 @@ inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, F
     std::vector<FusionLaunch>& launches;
     std::vector<FusionLaunchSummary>& summaries;
     std::vector<FusionAccess>& accesses;
+    std::vector<std::string>& names;
     ~Restore() {
       w.m_partial = false;
       w.m_launches.swap(launches);
+      w.m_report_names.swap(names);
       w.m_summaries.swap(summaries);
       w.m_accesses.swap(accesses);
       t_fusion_hooks.pending = !w.m_launches.empty();
     }
-  } restore{*this, kept_launches, kept_summaries, kept_accesses};
+  } restore{*this, kept_launches, kept_summaries, kept_accesses, kept_names};
   flush(reason);
   return count;
 }

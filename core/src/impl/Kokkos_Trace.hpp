@@ -4,8 +4,8 @@
 // executor, fused runs).
 //
 // Cost model: with tracing off every event site costs one relaxed load and one predictable
-// branch (trace_begin() returns 0).  With tracing on, an event is two clock reads and one
-// 96-byte store into the calling thread's ring: no allocation after the thread's first event,
+// branch (trace_begin() returns 0).  With tracing on, an event is two reads of the time-stamp
+// counter (steady_clock where there is none) and one 96-byte store into the calling thread's ring: no allocation after the thread's first event,
 // no lock, nothing shared with other threads but the ring's publication counter, which only a
 // flush reads.  A full ring drops events (counted) until the next flush (Kokkos::fence,
 // Kokkos::wait on a scheduler, finalize, stop_trace).
@@ -22,7 +22,7 @@ enum class TraceKind : std::uint8_t { parallel_for, parallel_reduce, parallel_sc
 // One slice.  `type_name` is a string that lives as long as the program (a typeid name); the
 // label (a launch's, truncated) is copied into the event so that no string outlives its launch.
 struct TraceEvent {
-  std::uint64_t begin_ns = 0, end_ns = 0;
+  std::uint64_t begin_ns = 0, end_ns = 0;  // trace_clock() ticks; nanoseconds in the file
   const char* type_name = nullptr;
   std::uint64_t count = 0;  // work-graph unit: items; fused run: index of its merged labels
   TraceKind kind = TraceKind::parallel_for;
@@ -34,12 +34,20 @@ static_assert(sizeof(TraceEvent) == 96);
 
 inline std::atomic<bool> g_trace_on{false};
 
-// Nanoseconds since the trace started.
+// Clock ticks since the trace started (converted to nanoseconds when written).
 std::uint64_t trace_clock();
 
-// 0 when tracing is off: the one branch of an event site.  Otherwise the start time (never 0).
+// Set by a thread whose ring was full: until a flush makes room its events are only counted,
+// without reading the clock.
+inline thread_local bool t_trace_ring_full = false;
+// Counts one dropped event of this thread; true when a flush has made room since.
+bool trace_ring_has_room_again();
+
+// 0 when tracing is off: the one branch of an event site.  Otherwise the start time (never 0),
+// or 0 when the calling thread's ring is full (the event is counted as dropped).
 inline std::uint64_t trace_begin() {
   if (KOKKOS_IMPL_LIKELY(!g_trace_on.load(std::memory_order_acquire))) return 0;
+  if (KOKKOS_IMPL_UNLIKELY(t_trace_ring_full) && !trace_ring_has_room_again()) return 0;
   return trace_clock() | 1;
 }
 
