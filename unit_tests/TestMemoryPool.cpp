@@ -689,13 +689,14 @@ template <class Space>
 struct MemoryPoolOnSpace : Kokkos::Test::SpaceTest<Space> {};
 TYPED_TEST_SUITE(MemoryPoolOnSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
-template <class Exec>
-using SpacePool = Kokkos::MemoryPool<Kokkos::Device<Exec, typename Exec::memory_space>>;
+template <class Exec, class Mem = typename Exec::memory_space>
+using SpacePool = Kokkos::MemoryPool<Kokkos::Device<Exec, Mem>>;
+template <class Mem>
+using Pointers = Kokkos::View<std::uintptr_t*, Mem>;
 
 // Item i allocates a block of size_of(i) bytes and writes i into every word of it.
-template <class Exec, class SizeOf>
-void fill_owned(const SpacePool<Exec>& pool, const Kokkos::View<std::uintptr_t*, typename Exec::memory_space>& ptrs,
-                SizeOf size_of) {
+template <class Exec, class Mem, class SizeOf>
+void fill_owned(const SpacePool<Exec, Mem>& pool, const Pointers<Mem>& ptrs, SizeOf size_of) {
   Kokkos::parallel_for(
       Kokkos::RangePolicy<Exec>(0, ptrs.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
         auto* p = static_cast<std::int64_t*>(pool.allocate(size_of(i)));
@@ -708,9 +709,8 @@ void fill_owned(const SpacePool<Exec>& pool, const Kokkos::View<std::uintptr_t*,
 
 // The items whose block is missing, misaligned, or no longer holds their id everywhere (a
 // block handed to two items holds only one id).
-template <class Exec, class SizeOf>
-long count_not_owned(const SpacePool<Exec>& pool,
-                     const Kokkos::View<std::uintptr_t*, typename Exec::memory_space>& ptrs, SizeOf size_of) {
+template <class Exec, class Mem, class SizeOf>
+long count_not_owned(const SpacePool<Exec, Mem>& pool, const Pointers<Mem>& ptrs, SizeOf size_of) {
   long bad = 0;
   Kokkos::parallel_reduce(
       Kokkos::RangePolicy<Exec>(0, ptrs.extent(0)),
@@ -733,9 +733,8 @@ long count_not_owned(const SpacePool<Exec>& pool,
   return bad;
 }
 
-template <class Exec, class SizeOf>
-void drain(const SpacePool<Exec>& pool, const Kokkos::View<std::uintptr_t*, typename Exec::memory_space>& ptrs,
-           SizeOf size_of) {
+template <class Exec, class Mem, class SizeOf>
+void drain(const SpacePool<Exec, Mem>& pool, const Pointers<Mem>& ptrs, SizeOf size_of) {
   Kokkos::parallel_for(
       Kokkos::RangePolicy<Exec>(0, ptrs.extent(0)),
       KOKKOS_LAMBDA(std::int64_t i) { pool.deallocate(reinterpret_cast<void*>(ptrs(i)), size_of(i)); });
@@ -760,7 +759,7 @@ TYPED_TEST(MemoryPoolOnSpace, FillToExhaustionDrainAndRefillWithOwnershipChecks)
   // while room is left, whatever the interleaving), and is then full.
   const FixedSize quarter_kib{256};
   const std::int64_t n = std::int64_t(MiB / 256);
-  Kokkos::View<std::uintptr_t*, Mem> ptrs("ptrs", n);
+  Pointers<Mem> ptrs("ptrs", n);
   fill_owned<Exec>(pool, ptrs, quarter_kib);
   Kokkos::fence();
   EXPECT_EQ(count_not_owned<Exec>(pool, ptrs, quarter_kib), 0);
@@ -804,7 +803,7 @@ TYPED_TEST(MemoryPoolOnSpace, FillToExhaustionDrainAndRefillWithOwnershipChecks)
   // Four sizes at once, about half the capacity: the emptied superblocks are reassigned.
   const FourSizes four;
   const std::int64_t m = 2048;  // 512 of each: 480 KiB of blocks
-  Kokkos::View<std::uintptr_t*, Mem> mixed("mixed", m);
+  Pointers<Mem> mixed("mixed", m);
   fill_owned<Exec>(pool, mixed, four);
   Kokkos::fence();
   EXPECT_EQ(count_not_owned<Exec>(pool, mixed, four), 0);
@@ -816,6 +815,29 @@ TYPED_TEST(MemoryPoolOnSpace, FillToExhaustionDrainAndRefillWithOwnershipChecks)
   pool.get_usage_statistics(s);
   EXPECT_EQ(s.consumed_blocks, 0u);
 }
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// Managed memory: the host writes the pool's metadata in place and reads its statistics in
+// place (after a fence), device threads allocate from it.
+TEST(MemoryPool, CudaUVMSpacePoolFromDeviceThreads) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  using Mem = Kokkos::CudaUVMSpace;
+  const SpacePool<Kokkos::Cuda, Mem> pool(Mem(), MiB, 64, 4096, 64 * KiB);
+  const FourSizes four;
+  Pointers<Mem> ptrs("ptrs", 2048);
+  fill_owned<Kokkos::Cuda>(pool, ptrs, four);
+  Kokkos::fence();
+  EXPECT_EQ(count_not_owned<Kokkos::Cuda>(pool, ptrs, four), 0);
+  typename SpacePool<Kokkos::Cuda, Mem>::usage_statistics s;
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 2048u);
+  EXPECT_EQ(s.consumed_bytes, std::size_t(512) * (64 + 128 + 256 + 512));
+  drain<Kokkos::Cuda>(pool, ptrs, four);
+  Kokkos::fence();
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 0u);
+}
+#endif
 
 TEST(MemoryPool, SuperblockReservesForSeveralAtOnce) {
   // One compare-exchange reserves as many of the wanted blocks as are free (a GPU warp's lanes).

@@ -407,7 +407,7 @@ struct DeviceChurn {
   Pool pool;
   Kokkos::View<std::uintptr_t*, Mem> ptr;
   Kokkos::View<std::uint32_t*, Mem> size;
-  Kokkos::View<long, Mem> errors, refused;
+  Kokkos::View<long*, Mem> counts;  // [0] blocks found overwritten, [1] refused allocations
   std::uint64_t seed;
 
   // 32..4096 bytes, a multiple of 8.
@@ -424,7 +424,7 @@ struct DeviceChurn {
     const std::uint32_t bytes = random_bytes(device_mix(seed ^ (std::uint64_t(i) * 0x9E37u) ^ salt));
     auto* p = static_cast<std::int64_t*>(pool.allocate(bytes, 8));
     if (p == nullptr) {
-      Kokkos::atomic_add(&refused(), 1L);
+      Kokkos::atomic_add(&counts(1), 1L);
       return;
     }
     for (std::uint32_t k = 0; k < bytes / 8; ++k) p[k] = i;
@@ -433,7 +433,7 @@ struct DeviceChurn {
   }
   KOKKOS_INLINE_FUNCTION void drop(std::int64_t i) const {
     if (ptr(i) == 0) return;
-    if (!owns(i, ptr(i), size(i))) Kokkos::atomic_add(&errors(), 1L);
+    if (!owns(i, ptr(i), size(i))) Kokkos::atomic_add(&counts(0), 1L);
     pool.deallocate(reinterpret_cast<void*>(ptr(i)), size(i));
     ptr(i) = 0;
   }
@@ -448,8 +448,7 @@ TYPED_TEST(MemoryPoolStressInSpace, RandomSizesFromEveryThreadNeverOverlap) {
   Churn c{typename Churn::Pool(typename Churn::Mem(), std::size_t(n) * 4096 + (4 << 20), 32, 4096, 256 << 10),
           Kokkos::View<std::uintptr_t*, typename Churn::Mem>("ptr", n),
           Kokkos::View<std::uint32_t*, typename Churn::Mem>("size", n),
-          Kokkos::View<long, typename Churn::Mem>("errors"), Kokkos::View<long, typename Churn::Mem>("refused"),
-          0};
+          Kokkos::View<long*, typename Churn::Mem>("counts", 2), 0};
   for (std::uint64_t round = 0; round < 3; ++round) {
     c.seed = mix(test_seed() + round);
     const Churn k = c;
@@ -469,14 +468,13 @@ TYPED_TEST(MemoryPoolStressInSpace, RandomSizesFromEveryThreadNeverOverlap) {
           auto* p = static_cast<std::int64_t*>(k.pool.allocate(bytes, 8));
           if (p == nullptr) return;
           for (std::uint32_t w = 0; w < bytes / 8; ++w) p[w] = -i - 1;
-          if (!k.owns(-i - 1, reinterpret_cast<std::uintptr_t>(p), bytes)) Kokkos::atomic_add(&k.errors(), 1L);
+          if (!k.owns(-i - 1, reinterpret_cast<std::uintptr_t>(p), bytes)) Kokkos::atomic_add(&k.counts(0), 1L);
           k.pool.deallocate(p, bytes);
         });
     Kokkos::parallel_for("verify and free", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::int64_t i) { k.drop(i); });
     Kokkos::fence();
-    long errors = 0, refused = 0;
-    Kokkos::deep_copy(errors, c.errors);
-    Kokkos::deep_copy(refused, c.refused);
+    const auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.counts);
+    const long errors = counts(0), refused = counts(1);
     ASSERT_EQ(errors, 0) << "round " << round << ": blocks overwritten by another owner";
     EXPECT_EQ(refused, 0) << "round " << round;
     typename Churn::Pool::usage_statistics s;
