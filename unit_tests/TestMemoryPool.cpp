@@ -837,6 +837,14 @@ TEST(MemoryPool, CudaUVMSpacePoolFromDeviceThreads) {
   pool.get_usage_statistics(s);
   EXPECT_EQ(s.consumed_blocks, 0u);
 }
+
+TEST(MemoryPoolDeathTest, CudaSpacePoolUsedOnTheHostAborts) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  const Kokkos::MemoryPool<Kokkos::Cuda> pool(Kokkos::CudaSpace(), MiB, 64, 4096, 64 * KiB);
+  EXPECT_DEATH((void)pool.allocate(64), "MemoryPool::allocate called on the host for a pool in memory the host cannot");
+  int x = 0;
+  EXPECT_DEATH(pool.deallocate(&x, 4), "MemoryPool::deallocate called on the host for a pool in memory the host");
+}
 #endif
 
 TEST(MemoryPool, SuperblockReservesForSeveralAtOnce) {

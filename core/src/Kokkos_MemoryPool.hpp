@@ -341,6 +341,10 @@ class MemoryPool {
   // 0, the pool is empty, or `attempt_limit` searches found no room (attempt_limit < 1 makes no
   // search).  A request above max_block_size() aborts.
   KOKKOS_INLINE_FUNCTION void* allocate(std::size_t alloc_size, std::int32_t attempt_limit = 1) const noexcept {
+    if constexpr (!host_accessible) {
+      KOKKOS_IF_ON_HOST((::Kokkos::abort("Kokkos::MemoryPool::allocate called on the host for a pool in memory the "
+                                         "host cannot access; call it inside a kernel of the pool's execution space");))
+    }
     if (KOKKOS_IMPL_UNLIKELY(alloc_size - 1 >= max_block_size())) {
       if (alloc_size == 0 || m_sb_count == 0) return nullptr;
       Impl::memory_pool_abort_too_large(alloc_size, max_block_size());
@@ -365,6 +369,10 @@ class MemoryPool {
   // debug builds (KOKKOS_ENABLE_DEBUG): it must fit the block.
   KOKKOS_INLINE_FUNCTION void deallocate(void* ptr, std::size_t alloc_size) const noexcept {
     if (ptr == nullptr) return;
+    if constexpr (!host_accessible) {
+      KOKKOS_IF_ON_HOST((::Kokkos::abort("Kokkos::MemoryPool::deallocate called on the host for a pool in memory the "
+                                         "host cannot access; call it inside a kernel of the pool's execution space");))
+    }
     const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(ptr) - reinterpret_cast<std::uintptr_t>(m_data);
     if (KOKKOS_IMPL_UNLIKELY(offset >= capacity())) {
       Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::outside_pool,
