@@ -681,6 +681,189 @@ TYPED_TEST(MemoryPoolTest, AllocatesInsideFunctors) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// In each back end's own memory, from its own threads (on Cuda: device memory, device threads,
+// whole warps allocating at once)
+// ------------------------------------------------------------------------------------------------
+
+template <class Space>
+struct MemoryPoolOnSpace : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(MemoryPoolOnSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+template <class Exec, class Mem = typename Exec::memory_space>
+using SpacePool = Kokkos::MemoryPool<Kokkos::Device<Exec, Mem>>;
+template <class Mem>
+using Pointers = Kokkos::View<std::uintptr_t*, Mem>;
+
+// Item i allocates a block of size_of(i) bytes and writes i into every word of it.
+template <class Exec, class Mem, class SizeOf>
+void fill_owned(const SpacePool<Exec, Mem>& pool, const Pointers<Mem>& ptrs, SizeOf size_of) {
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Exec>(0, ptrs.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+        auto* p = static_cast<std::int64_t*>(pool.allocate(size_of(i)));
+        ptrs(i) = reinterpret_cast<std::uintptr_t>(p);
+        if (p != nullptr) {
+          for (std::size_t k = 0; k < size_of(i) / sizeof(std::int64_t); ++k) p[k] = i;
+        }
+      });
+}
+
+// The items whose block is missing, misaligned, or no longer holds their id everywhere (a
+// block handed to two items holds only one id).
+template <class Exec, class Mem, class SizeOf>
+long count_not_owned(const SpacePool<Exec, Mem>& pool, const Pointers<Mem>& ptrs, SizeOf size_of) {
+  long bad = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<Exec>(0, ptrs.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i, long& errors) {
+        const std::uintptr_t p = ptrs(i);
+        const std::size_t block = pool.allocate_block_size(size_of(i));
+        if (p == 0 || p % block != 0) {
+          ++errors;
+          return;
+        }
+        const auto* words = reinterpret_cast<const std::int64_t*>(p);
+        for (std::size_t k = 0; k < size_of(i) / sizeof(std::int64_t); ++k) {
+          if (words[k] != i) {
+            ++errors;
+            return;
+          }
+        }
+      },
+      bad);
+  return bad;
+}
+
+template <class Exec, class Mem, class SizeOf>
+void drain(const SpacePool<Exec, Mem>& pool, const Pointers<Mem>& ptrs, SizeOf size_of) {
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Exec>(0, ptrs.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i) { pool.deallocate(reinterpret_cast<void*>(ptrs(i)), size_of(i)); });
+}
+
+struct FixedSize {
+  std::size_t bytes;
+  KOKKOS_INLINE_FUNCTION std::size_t operator()(std::int64_t) const { return bytes; }
+};
+struct FourSizes {  // 64, 128, 256, 512 bytes in turn
+  KOKKOS_INLINE_FUNCTION std::size_t operator()(std::int64_t i) const { return std::size_t(64) << (i % 4); }
+};
+
+TYPED_TEST(MemoryPoolOnSpace, FillToExhaustionDrainAndRefillWithOwnershipChecks) {
+  using Exec = TypeParam;
+  using Mem = typename Exec::memory_space;
+  using Pool = SpacePool<Exec>;
+  Pool pool(Mem(), MiB, 64, 4096, 64 * KiB);  // 16 superblocks
+  ASSERT_EQ(pool.capacity(), MiB);
+
+  // Every block of 256 bytes, one per item: the pool packs exactly (no allocation may fail
+  // while room is left, whatever the interleaving), and is then full.
+  const FixedSize quarter_kib{256};
+  const std::int64_t n = std::int64_t(MiB / 256);
+  Pointers<Mem> ptrs("ptrs", n);
+  fill_owned<Exec>(pool, ptrs, quarter_kib);
+  Kokkos::fence();
+  EXPECT_EQ(count_not_owned<Exec>(pool, ptrs, quarter_kib), 0);
+
+  long refused = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<Exec>(0, 256),
+      KOKKOS_LAMBDA(std::int64_t i, long& r) {
+        // Every size, from many threads: all refused.
+        if (pool.allocate(std::size_t(64) << (i % 7), 4) == nullptr) ++r;
+      },
+      refused);
+  EXPECT_EQ(refused, 256) << "allocations from a full pool must return nullptr";
+
+  typename Pool::usage_statistics s;
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.capacity_bytes, MiB);
+  EXPECT_EQ(s.capacity_superblocks, 16u);
+  EXPECT_EQ(s.consumed_superblocks, 16u);
+  EXPECT_EQ(s.consumed_blocks, std::size_t(n));
+  EXPECT_EQ(s.consumed_bytes, MiB);
+  EXPECT_EQ(s.reserved_blocks, 0u);
+  EXPECT_EQ(s.reserved_bytes, 0u);
+  std::size_t used_total = 0;
+  for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
+    std::size_t size = 0, count = 0, used = 0;
+    pool.superblock_state(sb, size, count, used);
+    EXPECT_EQ(size, 256u) << "superblock " << sb;
+    EXPECT_EQ(used, count) << "superblock " << sb;
+    used_total += used;
+  }
+  EXPECT_EQ(used_total, std::size_t(n));
+
+  drain<Exec>(pool, ptrs, quarter_kib);
+  Kokkos::fence();
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 0u);
+  EXPECT_EQ(s.consumed_superblocks, 0u);
+  EXPECT_EQ(s.consumed_bytes, 0u);
+
+  // Four sizes at once, about half the capacity: the emptied superblocks are reassigned.
+  const FourSizes four;
+  const std::int64_t m = 2048;  // 512 of each: 480 KiB of blocks
+  Pointers<Mem> mixed("mixed", m);
+  fill_owned<Exec>(pool, mixed, four);
+  Kokkos::fence();
+  EXPECT_EQ(count_not_owned<Exec>(pool, mixed, four), 0);
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, std::size_t(m));
+  EXPECT_EQ(s.consumed_bytes, std::size_t(512) * (64 + 128 + 256 + 512));
+  drain<Exec>(pool, mixed, four);
+  Kokkos::fence();
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 0u);
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// Managed memory: the host writes the pool's metadata in place and reads its statistics in
+// place (after a fence), device threads allocate from it.
+TEST(MemoryPool, CudaUVMSpacePoolFromDeviceThreads) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  using Mem = Kokkos::CudaUVMSpace;
+  const SpacePool<Kokkos::Cuda, Mem> pool(Mem(), MiB, 64, 4096, 64 * KiB);
+  const FourSizes four;
+  Pointers<Mem> ptrs("ptrs", 2048);
+  fill_owned<Kokkos::Cuda>(pool, ptrs, four);
+  Kokkos::fence();
+  EXPECT_EQ(count_not_owned<Kokkos::Cuda>(pool, ptrs, four), 0);
+  typename SpacePool<Kokkos::Cuda, Mem>::usage_statistics s;
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 2048u);
+  EXPECT_EQ(s.consumed_bytes, std::size_t(512) * (64 + 128 + 256 + 512));
+  drain<Kokkos::Cuda>(pool, ptrs, four);
+  Kokkos::fence();
+  pool.get_usage_statistics(s);
+  EXPECT_EQ(s.consumed_blocks, 0u);
+}
+
+TEST(MemoryPoolDeathTest, CudaSpacePoolUsedOnTheHostAborts) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  const Kokkos::MemoryPool<Kokkos::Cuda> pool(Kokkos::CudaSpace(), MiB, 64, 4096, 64 * KiB);
+  EXPECT_DEATH((void)pool.allocate(64), "MemoryPool::allocate called on the host for a pool in memory the host cannot");
+  int x = 0;
+  EXPECT_DEATH(pool.deallocate(&x, 4), "MemoryPool::deallocate called on the host for a pool in memory the host");
+}
+#endif
+
+TEST(MemoryPool, SuperblockReservesForSeveralAtOnce) {
+  // One compare-exchange reserves as many of the wanted blocks as are free (a GPU warp's lanes).
+  alignas(64) std::uint32_t word = Kokkos::Impl::SuperblockState::make(3, 0);
+  alignas(64) std::uint64_t bits[1] = {0};
+  const Kokkos::Impl::SuperblockState state(&word, bits);
+  EXPECT_EQ(state.try_reserve_up_to(3, 8, 5), 5u);
+  EXPECT_EQ(state.try_reserve_up_to(3, 8, 5), 3u);
+  EXPECT_EQ(state.try_reserve_up_to(3, 8, 1), 0u);
+  EXPECT_EQ(Kokkos::Impl::SuperblockState::used(word), 8u);
+  word = Kokkos::Impl::SuperblockState::make(2, 1);
+  EXPECT_EQ(state.try_reserve_up_to(3, 8, 4), 0u) << "a superblock of another block size";
+  EXPECT_EQ(word, Kokkos::Impl::SuperblockState::make(2, 1));
+  EXPECT_TRUE(state.try_reserve(2, 8));
+  EXPECT_EQ(Kokkos::Impl::SuperblockState::used(word), 2u);
+}
+
+// ------------------------------------------------------------------------------------------------
 // Misuse
 // ------------------------------------------------------------------------------------------------
 

@@ -386,4 +386,102 @@ TYPED_TEST(MemoryPoolStressOn, ParallelForRoundsNeverOverlap) {
   EXPECT_EQ(refused.load(), 0);
 }
 
+// The same churn from each back end's own threads on a pool in its own memory (on Cuda: device
+// threads, warps whose lanes allocate at once, random sizes per lane).  Ownership: every block
+// holds its owner's id in every word, checked before it is freed.
+template <class Space>
+struct MemoryPoolStressInSpace : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(MemoryPoolStressInSpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+KOKKOS_INLINE_FUNCTION std::uint64_t device_mix(std::uint64_t x) {  // splitmix64
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+template <class Exec>
+struct DeviceChurn {
+  using Mem = typename Exec::memory_space;
+  using Pool = Kokkos::MemoryPool<Kokkos::Device<Exec, Mem>>;
+  Pool pool;
+  Kokkos::View<std::uintptr_t*, Mem> ptr;
+  Kokkos::View<std::uint32_t*, Mem> size;
+  Kokkos::View<long*, Mem> counts;  // [0] blocks found overwritten, [1] refused allocations
+  std::uint64_t seed;
+
+  // 32..4096 bytes, a multiple of 8.
+  KOKKOS_INLINE_FUNCTION static std::uint32_t random_bytes(std::uint64_t r) {
+    return std::uint32_t(32 + (r % 4065)) & ~7u;
+  }
+  KOKKOS_INLINE_FUNCTION bool owns(std::int64_t i, std::uintptr_t p, std::uint32_t bytes) const {
+    const auto* w = reinterpret_cast<const std::int64_t*>(p);
+    for (std::uint32_t k = 0; k < bytes / 8; ++k)
+      if (w[k] != i) return false;
+    return true;
+  }
+  KOKKOS_INLINE_FUNCTION void fill(std::int64_t i, std::uint64_t salt) const {
+    const std::uint32_t bytes = random_bytes(device_mix(seed ^ (std::uint64_t(i) * 0x9E37u) ^ salt));
+    auto* p = static_cast<std::int64_t*>(pool.allocate(bytes, 8));
+    if (p == nullptr) {
+      Kokkos::atomic_add(&counts(1), 1L);
+      return;
+    }
+    for (std::uint32_t k = 0; k < bytes / 8; ++k) p[k] = i;
+    ptr(i) = reinterpret_cast<std::uintptr_t>(p);
+    size(i) = bytes;
+  }
+  KOKKOS_INLINE_FUNCTION void drop(std::int64_t i) const {
+    if (ptr(i) == 0) return;
+    if (!owns(i, ptr(i), size(i))) Kokkos::atomic_add(&counts(0), 1L);
+    pool.deallocate(reinterpret_cast<void*>(ptr(i)), size(i));
+    ptr(i) = 0;
+  }
+};
+
+TYPED_TEST(MemoryPoolStressInSpace, RandomSizesFromEveryThreadNeverOverlap) {
+  KDAG_SEED_TRACE();
+  using Exec = TypeParam;
+  using Churn = DeviceChurn<Exec>;
+  const std::int64_t n = Kokkos::Test::needs_device<Exec> ? 100000 : 10000 / sanitizer_slowdown;
+  // At most n blocks of at most 4 KiB live: the capacity always suffices.
+  Churn c{typename Churn::Pool(typename Churn::Mem(), std::size_t(n) * 4096 + (4 << 20), 32, 4096, 256 << 10),
+          Kokkos::View<std::uintptr_t*, typename Churn::Mem>("ptr", n),
+          Kokkos::View<std::uint32_t*, typename Churn::Mem>("size", n),
+          Kokkos::View<long*, typename Churn::Mem>("counts", 2), 0};
+  for (std::uint64_t round = 0; round < 3; ++round) {
+    c.seed = mix(test_seed() + round);
+    const Churn k = c;
+    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::int64_t i) { k.fill(i, 1); });
+    Kokkos::parallel_for(
+        "free some", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
+          if (device_mix(k.seed + std::uint64_t(i)) % 3 == 0) k.drop(i);
+        });
+    Kokkos::parallel_for(
+        "refill and churn", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
+          if (k.ptr(i) == 0) {
+            k.fill(i, 2);
+            return;
+          }
+          // A short-lived block beside the long-lived ones.
+          const std::uint32_t bytes = Churn::random_bytes(device_mix(k.seed - std::uint64_t(i)));
+          auto* p = static_cast<std::int64_t*>(k.pool.allocate(bytes, 8));
+          if (p == nullptr) return;
+          for (std::uint32_t w = 0; w < bytes / 8; ++w) p[w] = -i - 1;
+          if (!k.owns(-i - 1, reinterpret_cast<std::uintptr_t>(p), bytes)) Kokkos::atomic_add(&k.counts(0), 1L);
+          k.pool.deallocate(p, bytes);
+        });
+    Kokkos::parallel_for("verify and free", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::int64_t i) { k.drop(i); });
+    Kokkos::fence();
+    const auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.counts);
+    const long errors = counts(0), refused = counts(1);
+    ASSERT_EQ(errors, 0) << "round " << round << ": blocks overwritten by another owner";
+    EXPECT_EQ(refused, 0) << "round " << round;
+    typename Churn::Pool::usage_statistics s;
+    c.pool.get_usage_statistics(s);
+    EXPECT_EQ(s.consumed_blocks, 0u) << "round " << round;
+    EXPECT_EQ(s.consumed_bytes, 0u) << "round " << round;
+  }
+}
+
 }  // namespace

@@ -22,6 +22,7 @@
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Concepts.hpp>
+#include <Kokkos_View.hpp>  // Impl::DeepCopy
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Macros.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
@@ -37,6 +38,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define KOKKOS_IMPL_MEMORY_POOL_COLD __attribute__((noinline, cold))
@@ -159,43 +161,36 @@ inline constexpr const char* memory_pool_label = "Kokkos::MemoryPool";
 
 enum class MemoryPoolMisuse { outside_pool, never_allocated, not_block_boundary, size_exceeds_block, not_allocated };
 
-// What is wrong with a deallocation; `a` and `b` are the figures each case quotes.
-inline void memory_pool_describe_misuse(char* out, std::size_t n, MemoryPoolMisuse misuse, std::size_t a,
-                                        std::size_t b) {
+// What is wrong with a deallocation, as a format of the two figures (unsigned long long) each
+// case quotes: one table for the host's message and the device's printf, so both say the same.
+KOKKOS_INLINE_FUNCTION const char* memory_pool_misuse_format(MemoryPoolMisuse misuse) noexcept {
   switch (misuse) {
-    case MemoryPoolMisuse::outside_pool:
-      std::snprintf(out, n, "the pointer is not inside the pool [%#zx, %#zx)", a, a + b);
-      return;
+    case MemoryPoolMisuse::outside_pool: return "the pointer is not inside the pool [%#llx, %#llx)";
     case MemoryPoolMisuse::never_allocated:
-      std::snprintf(out, n, "the block is not allocated (superblock %zu has never held blocks)", a);
-      return;
+      return "the block is not allocated (superblock %llu has never held blocks)";
     case MemoryPoolMisuse::not_block_boundary:
-      std::snprintf(out, n, "the pointer is not at a block boundary (blocks of %zu bytes there; it is %zu bytes into one)",
-                    a, b);
-      return;
+      return "the pointer is not at a block boundary (blocks of %llu bytes there; it is %llu bytes into one)";
     case MemoryPoolMisuse::size_exceeds_block:
-      std::snprintf(out, n, "the size is larger than the block of %zu bytes at that address", a);
-      return;
+      return "the size is larger than the block of %llu bytes at that address";
     case MemoryPoolMisuse::not_allocated:
-      std::snprintf(out, n,
-                    "the block is not allocated (already deallocated, or never allocated; block %zu of superblock %zu)",
-                    a, b);
-      return;
+      return "the block is not allocated (already deallocated, or never allocated; block %llu of superblock %llu)";
   }
-  std::snprintf(out, n, "erroneous pointer");
+  return "erroneous pointer";
 }
 
 [[noreturn]] KOKKOS_IMPL_MEMORY_POOL_COLD KOKKOS_INLINE_FUNCTION void memory_pool_abort_deallocate(
     const void* ptr, std::size_t size, MemoryPoolMisuse misuse, std::size_t a, std::size_t b) {
-  KOKKOS_IF_ON_HOST((char detail[192]; memory_pool_describe_misuse(detail, sizeof(detail), misuse, a, b);
-                     char message[320];
+  const char* const format = memory_pool_misuse_format(misuse);
+  const auto a_ = static_cast<unsigned long long>(a);
+  const auto b_ = static_cast<unsigned long long>(b);
+  KOKKOS_IF_ON_HOST((char detail[192]; std::snprintf(detail, sizeof(detail), format, a_, b_); char message[320];
                      std::snprintf(message, sizeof(message), "Kokkos::MemoryPool::deallocate(%p, %zu): %s", ptr, size,
                                    detail);
                      ::Kokkos::abort(message);))
-  KOKKOS_IF_ON_DEVICE((::printf("Kokkos::MemoryPool::deallocate(%p, %llu): erroneous pointer (case %d: %llu, %llu)\n",
-                                ptr, (unsigned long long)size, int(misuse), (unsigned long long)a,
-                                (unsigned long long)b);
-                       ::Kokkos::abort("Kokkos::MemoryPool::deallocate: erroneous pointer");))
+  // Device printf has no %s of a formatted buffer: the same words in three calls, then abort.
+  KOKKOS_IF_ON_DEVICE((::printf("Kokkos::MemoryPool::deallocate(%p, %llu): ", ptr, (unsigned long long)size);
+                       ::printf(format, a_, b_); ::printf("\n");
+                       ::Kokkos::abort("Kokkos::MemoryPool::deallocate: erroneous pointer (see the message above)");))
 }
 
 }  // namespace Impl
@@ -203,9 +198,6 @@ inline void memory_pool_describe_misuse(char* out, std::size_t n, MemoryPoolMisu
 template <class DeviceType>
 class MemoryPool {
   using traits = Impl::SpaceTraits<DeviceType>;
-  static_assert(Impl::is_host_backend<typename traits::execution_space>::value,
-                "Kokkos::MemoryPool does not run on Kokkos::Cuda yet; build the pool in a host memory space "
-                "(e.g. Kokkos::MemoryPool<Kokkos::HostSpace>)");
 
  public:
   using memory_space = typename traits::memory_space;
@@ -242,9 +234,6 @@ class MemoryPool {
   // std::runtime_error for invalid sizes, before allocating anything.
   MemoryPool(const memory_space& space, std::size_t min_total_alloc_size, std::size_t min_block_alloc_size = 0,
              std::size_t max_block_alloc_size = 0, std::size_t min_superblock_size = 0) {
-    static_assert(SpaceAccessibility<HostSpace, memory_space>::accessible,
-                  "Kokkos::MemoryPool: pools in memory the host cannot access need the back end's copy; not "
-                  "implemented yet");
     const Impl::MemoryPoolSizes sizes = Impl::memory_pool_sizes(min_total_alloc_size, min_block_alloc_size,
                                                                 max_block_alloc_size, min_superblock_size);
     constexpr std::size_t line = KOKKOS_IMPL_CACHE_LINE;
@@ -284,22 +273,16 @@ class MemoryPool {
 
     const auto align_up = [](std::uintptr_t p, std::size_t a) { return (p + a - 1) / a * a; };
     char* const meta = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(allocation->base), line));
-    std::memset(meta, 0, meta_bytes);
     m_hints = reinterpret_cast<std::uint32_t*>(meta);
     m_sb_records = meta + hint_bytes;
     m_data = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(meta + meta_bytes), data_align));
-
-    // Each lane's hint starts at its SBStart, and that superblock is assigned to the hint's block
-    // size if no other (size, lane) claimed it first: threads of different lanes then allocate
-    // from different superblocks from the first allocation on.  Assigned but empty superblocks
-    // remain free to be reassigned.
-    for (std::uint32_t lane = 0; lane < lanes; ++lane) {
-      for (std::uint32_t n = 0; n < m_size_count; ++n) {
-        const std::uint32_t sb = superblock_start(n, lane);
-        m_hints[lane * m_hint_stride + n] = sb;
-        std::uint32_t* const state = superblock_word(sb);
-        if (*state == 0) *state = Impl::SuperblockState::make(n + 1, 0);
-      }
+    if constexpr (host_accessible) {
+      initialize_metadata(meta, lanes);
+    } else {
+      // Device memory: the hints and states are written on the host and copied in one piece.
+      std::vector<char> image(meta_bytes);
+      initialize_metadata(image.data(), lanes);
+      Impl::DeepCopy<memory_space, HostSpace>(meta, image.data(), meta_bytes);
     }
   }
 
@@ -358,6 +341,10 @@ class MemoryPool {
   // 0, the pool is empty, or `attempt_limit` searches found no room (attempt_limit < 1 makes no
   // search).  A request above max_block_size() aborts.
   KOKKOS_INLINE_FUNCTION void* allocate(std::size_t alloc_size, std::int32_t attempt_limit = 1) const noexcept {
+    if constexpr (!host_accessible) {
+      KOKKOS_IF_ON_HOST((::Kokkos::abort("Kokkos::MemoryPool::allocate called on the host for a pool in memory the "
+                                         "host cannot access; call it inside a kernel of the pool's execution space");))
+    }
     if (KOKKOS_IMPL_UNLIKELY(alloc_size - 1 >= max_block_size())) {
       if (alloc_size == 0 || m_sb_count == 0) return nullptr;
       Impl::memory_pool_abort_too_large(alloc_size, max_block_size());
@@ -367,8 +354,12 @@ class MemoryPool {
     const std::uint32_t code = block_lg2 - m_min_block_lg2 + 1;
     const std::uint32_t lane = Impl::memory_pool_thread_lane() & m_lane_mask;
     std::uint32_t* const hint = m_hints + lane * m_hint_stride + (code - 1);
-    const std::uint32_t sb = Impl::atomic_load_relaxed(hint);
-    if (KOKKOS_IMPL_LIKELY(superblock(sb).try_reserve(code, block_count(block_lg2)))) return claim(sb, block_lg2);
+    std::uint32_t sb = 0;
+    bool reserved = false;
+    KOKKOS_IF_ON_HOST((sb = Impl::atomic_load_relaxed(hint);
+                       reserved = superblock(sb).try_reserve(code, block_count(block_lg2));))
+    KOKKOS_IF_ON_DEVICE((reserved = reserve_with_peers(code, block_lg2, hint, sb);))
+    if (KOKKOS_IMPL_LIKELY(reserved)) return claim(sb, block_lg2);
     return allocate_by_search(code, lane, hint, attempt_limit);
   }
 
@@ -378,10 +369,15 @@ class MemoryPool {
   // debug builds (KOKKOS_ENABLE_DEBUG): it must fit the block.
   KOKKOS_INLINE_FUNCTION void deallocate(void* ptr, std::size_t alloc_size) const noexcept {
     if (ptr == nullptr) return;
+    if constexpr (!host_accessible) {
+      KOKKOS_IF_ON_HOST((::Kokkos::abort("Kokkos::MemoryPool::deallocate called on the host for a pool in memory the "
+                                         "host cannot access; call it inside a kernel of the pool's execution space");))
+    }
     const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(ptr) - reinterpret_cast<std::uintptr_t>(m_data);
     if (KOKKOS_IMPL_UNLIKELY(offset >= capacity())) {
       Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::outside_pool,
-                                         std::size_t(reinterpret_cast<std::uintptr_t>(m_data)), capacity());
+                                         std::size_t(reinterpret_cast<std::uintptr_t>(m_data)),
+                                         std::size_t(reinterpret_cast<std::uintptr_t>(m_data)) + capacity());
     }
     const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
     const Impl::SuperblockState state = superblock(sb);
@@ -414,19 +410,22 @@ class MemoryPool {
   // ---------------------------------------------------------------------------------------------
 
   // Block size and block counts of superblock `sb_id`; all 0 for a superblock never assigned a
-  // block size or an id out of range.
+  // block size or an id out of range.  Called on the host for a pool in device memory, it copies
+  // the state back (after the work on the default instance that used the pool).
   template <class Int>
   KOKKOS_INLINE_FUNCTION void superblock_state(int sb_id, Int& block_size, Int& block_count_capacity,
                                                Int& block_count_used) const noexcept {
     block_size = block_count_capacity = block_count_used = 0;
     if (sb_id < 0 || std::uint32_t(sb_id) >= m_sb_count) return;
-    const std::uint32_t state = superblock(std::uint32_t(sb_id)).load();
-    const std::uint32_t code = Impl::SuperblockState::code(state);
-    if (code == 0) return;
-    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
-    block_size = Int(std::size_t(1) << block_lg2);
-    block_count_capacity = Int(block_count(block_lg2));
-    block_count_used = Int(Impl::SuperblockState::used(state));
+    std::uint32_t state = 0;
+    if constexpr (host_accessible) {
+      state = superblock(std::uint32_t(sb_id)).load();
+    } else {
+      KOKKOS_IF_ON_DEVICE((state = superblock(std::uint32_t(sb_id)).load();))
+      KOKKOS_IF_ON_HOST((Impl::DeepCopy<HostSpace, memory_space>(&state, superblock_word(std::uint32_t(sb_id)),
+                                                                 sizeof(state));))
+    }
+    decode(state, block_size, block_count_capacity, block_count_used);
   }
 
   void get_usage_statistics(usage_statistics& stats) const {
@@ -436,9 +435,10 @@ class MemoryPool {
     stats.max_block_bytes = max_block_size();
     stats.min_block_bytes = min_block_size();
     stats.capacity_superblocks = m_sb_count;
-    for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) {
+    const std::vector<std::uint32_t> states = state_snapshot();
+    for (std::uint32_t state : states) {
       std::size_t size = 0, count = 0, used = 0;
-      superblock_state(int(sb), size, count, used);
+      decode(state, size, count, used);
       if (used == 0) continue;
       ++stats.consumed_superblocks;
       stats.consumed_blocks += used;
@@ -453,9 +453,10 @@ class MemoryPool {
     s << "Kokkos::MemoryPool { capacity " << capacity() << " bytes in " << m_sb_count << " superblocks of "
       << (m_sb_count ? std::size_t(1) << m_sb_lg2 : 0) << " bytes, blocks of " << min_block_size() << " to "
       << max_block_size() << " bytes }\n";
+    const std::vector<std::uint32_t> states = state_snapshot();
     for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) {
       std::size_t size = 0, count = 0, used = 0;
-      superblock_state(int(sb), size, count, used);
+      decode(states[sb], size, count, used);
       s << "  Superblock[ " << sb << " / " << m_sb_count << " ] { ";
       if (size == 0) {
         s << "unassigned }\n";
@@ -467,6 +468,54 @@ class MemoryPool {
 
  private:
   static constexpr std::uint32_t no_superblock = ~std::uint32_t(0);
+  static constexpr bool host_accessible = SpaceAccessibility<HostSpace, memory_space>::accessible;
+
+  // Zeroes the hints and superblock records at `meta` (the pool's own memory, or a host image
+  // of it) and starts each lane's hint at its SBStart, assigning that superblock to the hint's
+  // block size if no other (size, lane) claimed it first: threads of different lanes then
+  // allocate from different superblocks from the first allocation on.  Assigned but empty
+  // superblocks remain free to be reassigned.
+  void initialize_metadata(char* meta, std::uint32_t lanes) const {
+    const std::size_t hint_bytes = std::size_t(lanes) * m_hint_stride * sizeof(std::uint32_t);
+    std::memset(meta, 0, hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes);
+    auto* const hints = reinterpret_cast<std::uint32_t*>(meta);
+    char* const records = meta + hint_bytes;
+    for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+      for (std::uint32_t n = 0; n < m_size_count; ++n) {
+        const std::uint32_t sb = superblock_start(n, lane);
+        hints[lane * m_hint_stride + n] = sb;
+        auto* const state = reinterpret_cast<std::uint32_t*>(records + std::size_t(sb) * m_sb_record_bytes);
+        if (*state == 0) *state = Impl::SuperblockState::make(n + 1, 0);
+      }
+    }
+  }
+
+  // Every superblock's state word, read on the host (copied back from device memory).
+  std::vector<std::uint32_t> state_snapshot() const {
+    std::vector<std::uint32_t> states(m_sb_count);
+    if constexpr (host_accessible) {
+      for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) states[sb] = superblock(sb).load();
+    } else if (m_sb_count > 0) {
+      std::vector<char> records(std::size_t(m_sb_count) * m_sb_record_bytes);
+      Impl::DeepCopy<HostSpace, memory_space>(records.data(), m_sb_records, records.size());
+      for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) {
+        std::memcpy(&states[sb], records.data() + std::size_t(sb) * m_sb_record_bytes, sizeof(std::uint32_t));
+      }
+    }
+    return states;
+  }
+
+  template <class Int>
+  KOKKOS_INLINE_FUNCTION void decode(std::uint32_t state, Int& block_size, Int& block_count_capacity,
+                                     Int& block_count_used) const noexcept {
+    block_size = block_count_capacity = block_count_used = 0;
+    const std::uint32_t code = Impl::SuperblockState::code(state);
+    if (code == 0) return;
+    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
+    block_size = Int(std::size_t(1) << block_lg2);
+    block_count_capacity = Int(block_count(block_lg2));
+    block_count_used = Int(Impl::SuperblockState::used(state));
+  }
 
   KOKKOS_FORCEINLINE_FUNCTION std::uint32_t block_lg2_for(std::size_t alloc_size) const noexcept {
     const std::uint32_t lg2 = Impl::memory_pool_ceil_lg2(alloc_size);
@@ -489,6 +538,38 @@ class MemoryPool {
     const std::uint64_t slots = std::uint64_t(m_size_count) * (m_lane_mask + 1);
     return std::uint32_t((std::uint64_t(lane) * m_size_count + size_index) * m_sb_count / slots);
   }
+
+#if defined(__CUDA_ARCH__)
+  // The hinted reservation on a GPU: the lanes of a warp that allocate the same block size from
+  // this pool at once (all of them, in a kernel where every thread allocates) reserve their
+  // blocks in the hinted superblock with one compare-exchange by the lowest of them; the first
+  // `reserved` of them in lane order get one each and claim their own bits.  The others, as a
+  // lane that found the hint full on the host, go on to the search.  Sets `sb` to the hint.
+  __device__ bool reserve_with_peers(std::uint32_t code, std::uint32_t block_lg2, std::uint32_t* hint,
+                                     std::uint32_t& sb) const noexcept {
+    const unsigned active = __activemask();
+    // m_sb_records is cache-line aligned, so the low bits are free to carry the block size.
+    const unsigned long long key = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(m_sb_records)) |
+                                   block_lg2;
+    const unsigned peers = __match_any_sync(active, key);
+    const int leader = __ffs(peers) - 1;
+    unsigned lanes_below;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanes_below));
+    const unsigned rank = __popc(peers & lanes_below);
+    std::uint32_t reserved = 0;
+    if (rank == 0) {
+      sb = Impl::atomic_load_relaxed(hint);
+      reserved = superblock(sb).try_reserve_up_to(code, block_count(block_lg2), __popc(peers));
+    }
+    sb = __shfl_sync(peers, sb, leader);
+    reserved = __shfl_sync(peers, reserved, leader);
+    if (rank >= reserved) return false;
+    // The leader's compare-exchange acquired the previous owners' releases; a shuffle does not
+    // carry that ordering to the other lanes, their own acquire does.
+    if (rank != 0) superblock(sb).acquire();
+    return true;
+  }
+#endif
 
   // Claims a block in superblock `sb`, where one block of 2^block_lg2 bytes is reserved.
   KOKKOS_FORCEINLINE_FUNCTION void* claim(std::uint32_t sb, std::uint32_t block_lg2) const noexcept {

@@ -60,12 +60,27 @@ class SuperblockState {
 
   // Reserves one block if the superblock holds blocks of `code` and fewer than `capacity` are used.
   KOKKOS_FORCEINLINE_FUNCTION bool try_reserve(std::uint32_t code, std::uint32_t capacity) const noexcept {
+    return try_reserve_up_to(code, capacity, 1) != 0;
+  }
+
+  // Reserves as many of `wanted` blocks as are free (at least one) with one compare-exchange, if
+  // the superblock holds blocks of `code`; returns how many, 0 when none.  A GPU warp whose
+  // lanes allocate at once reserves for all of them this way (one atomic on the state word
+  // instead of one per lane); each lane then claims its own bit.
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t try_reserve_up_to(std::uint32_t code, std::uint32_t capacity,
+                                                              std::uint32_t wanted) const noexcept {
     std::uint32_t state = load();
     while (SuperblockState::code(state) == code && used(state) < capacity) {
-      if (atomic_compare_exchange_weak_acq_rel(m_word, state, state + 1)) return true;
+      const std::uint32_t room = capacity - used(state);
+      const std::uint32_t taken = wanted < room ? wanted : room;
+      if (atomic_compare_exchange_weak_acq_rel(m_word, state, state + taken)) return taken;
     }
-    return false;
+    return 0;
   }
+
+  // Makes the writes of whoever released blocks of this superblock visible to a lane whose
+  // reservation another lane of its warp made (see try_reserve_up_to).
+  KOKKOS_FORCEINLINE_FUNCTION void acquire() const noexcept { (void)atomic_load_acquire(m_word); }
 
   // Reassigns the superblock, observed empty as `empty_state`, to `code` and reserves one of its
   // blocks in the same step.  Fails if anything changed since `empty_state` was read.
