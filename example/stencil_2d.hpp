@@ -22,6 +22,15 @@ using Grid = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 using Range = std::pair<std::int64_t, std::int64_t>;
 
 // grid is (n + 2) x (n + 2) for n x n avg and work; its border stays fixed.
+// out = a + b, row by row (a named function: nvcc accepts no KOKKOS_LAMBDA in a generic lambda).
+template <class Space, class A, class B>
+void add_rows(const Kokkos::RangePolicy<Space>& rows, std::int64_t n, const A& a, const B& b, const Grid& out) {
+  Kokkos::parallel_for("add", KE::with_accesses(rows, KE::reads(a), KE::reads(b), KE::writes(out)),
+                       KOKKOS_LAMBDA(std::int64_t i) {
+                         for (std::int64_t j = 0; j < n; ++j) out(i, j) = a(i, j) + b(i, j);
+                       });
+}
+
 template <class Space>
 void iterate(const Space& space, const Grid& grid, const Grid& avg, const Grid& work, int iterations) {
   const std::int64_t n = static_cast<std::int64_t>(avg.extent(0));
@@ -31,12 +40,7 @@ void iterate(const Space& space, const Grid& grid, const Grid& avg, const Grid& 
   const auto east = Kokkos::subview(grid, Range(1, n + 1), Range(2, n + 2));
   const auto west = Kokkos::subview(grid, Range(1, n + 1), Range(0, n));
   Kokkos::RangePolicy<Space> rows(space, 0, n);
-  auto add = [&](const auto& a, const auto& b, const Grid& out) {
-    Kokkos::parallel_for("add", KE::with_accesses(rows, KE::reads(a), KE::reads(b), KE::writes(out)),
-                         KOKKOS_LAMBDA(std::int64_t i) {
-                           for (std::int64_t j = 0; j < n; ++j) out(i, j) = a(i, j) + b(i, j);
-                         });
-  };
+  auto add = [&](const auto& a, const auto& b, const Grid& out) { add_rows(rows, n, a, b, out); };
   for (int it = 0; it < iterations; ++it) {
     add(center, north, avg);
     add(avg, east, avg);

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -592,6 +594,33 @@ TEST(CudaLaunch, LargeClosureGoesThroughGlobalMemory) {
   Kokkos::parallel_for("big-closure", Kokkos::RangePolicy<Cuda>(0, 6000), *big);
   const auto h = to_host(big->out);
   for (int i = 0; i < 6000; ++i) ASSERT_EQ(h(i), 3L * i);
+}
+
+TEST(CudaLaunch, PrintfAndAbortInKernels) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  testing::internal::CaptureStdout();
+  Kokkos::parallel_for("printf", Kokkos::RangePolicy<Cuda>(0, 3),
+                       KOKKOS_LAMBDA(const int i) { Kokkos::printf("kdag-device-printf-%d\n", i); });
+  Kokkos::fence();
+  std::fflush(stdout);
+  const std::string out = testing::internal::GetCapturedStdout();
+  for (int i = 0; i < 3; ++i) EXPECT_NE(out.find("kdag-device-printf-" + std::to_string(i)), std::string::npos) << out;
+
+  // The device abort prints and traps, so the next fence fails (a kernel that returned would
+  // let the statement finish, which fails the death test).
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        try {
+          Kokkos::parallel_for("abort", Kokkos::RangePolicy<Cuda>(0, 1),
+                               KOKKOS_LAMBDA(const int) { Kokkos::abort("kdag-device-abort\n"); });
+          Kokkos::fence();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "fence after the device abort: %s\n", e.what());
+          std::abort();
+        }
+      },
+      "fence after the device abort");
 }
 
 }  // namespace

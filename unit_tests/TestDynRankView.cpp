@@ -81,7 +81,7 @@ TEST(DynRankView, ViewAllocLayoutAndUnmanaged) {
   EXPECT_EQ(raw.rank(), 2u);
   EXPECT_EQ(raw.label(), "raw");
 
-  DynRankView<double, Kokkos::LayoutLeft> left("left", Kokkos::LayoutLeft(3, 2));
+  DynRankView<double, Kokkos::LayoutLeft, Kokkos::HostSpace> left("left", Kokkos::LayoutLeft(3, 2));
   EXPECT_EQ(left.rank(), 2u);
   EXPECT_EQ(left.stride(0), 1u);
   EXPECT_EQ(left.stride(1), 3u);
@@ -115,8 +115,8 @@ TEST(DynRankView, FromAndToViews) {
   DynRankView<const double, Kokkos::HostSpace> from_view = v;
   EXPECT_EQ(from_view.rank(), 2u);
 
-  Kokkos::View<int*, Kokkos::LayoutLeft> l("l", 5);
-  DynRankView<int, Kokkos::LayoutStride> s = l;  // any layout into LayoutStride
+  Kokkos::View<int*, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 5);
+  DynRankView<int, Kokkos::LayoutStride, Kokkos::HostSpace> s = l;  // any layout into LayoutStride
   l(4) = 9;
   EXPECT_EQ(s(4), 9);
 
@@ -210,7 +210,7 @@ TEST(DynRankView, DeepCopy) {
   Kokkos::deep_copy(v, a);
   EXPECT_EQ(v(0, 0), -1);
 
-  Kokkos::View<int**, Kokkos::LayoutLeft> left("left", 3, 4);  // layouts may differ
+  Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace> left("left", 3, 4);  // layouts may differ
   Kokkos::deep_copy(left, a);
   EXPECT_EQ(left(1, 1), 9);
 
@@ -233,7 +233,7 @@ TEST(DynRankView, DeepCopy) {
 }
 
 TEST(DynRankView, Mirrors) {
-  DynRankView<double, Kokkos::LayoutLeft> a("a", 2, 3, 4);
+  DynRankView<double, Kokkos::LayoutLeft, Kokkos::HostSpace> a("a", 2, 3, 4);
   a(1, 2, 3) = 7;
   auto m = Kokkos::create_mirror(a);
   static_assert(std::is_same_v<decltype(m)::array_layout, Kokkos::LayoutLeft>);

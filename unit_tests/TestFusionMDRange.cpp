@@ -70,6 +70,13 @@ TYPED_TEST(FusionMDRange, PointwiseLaunchesFuseWithEachOtherAndWithRowLaunches) 
   }
 }
 
+// out = x + y over box (a named function: nvcc refuses a KOKKOS_LAMBDA inside a generic lambda).
+template <class Box, class X, class Y>
+void add_into(const Box& box, const X& x, const Y& y, const Grid& out) {
+  Kokkos::parallel_for("add", KE::with_accesses(box, KE::reads(x), KE::reads(y), KE::writes(out)),
+                       KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { out(i, j) = x(i, j) + y(i, j); });
+}
+
 // Seed 003 Figure 1a with MDRange launches: each sweep is one fused run (the copy into the
 // grid trails the others by a row), consecutive sweeps are split by the true dependence.
 template <class Space>
@@ -81,10 +88,7 @@ void five_point_sweeps(const Grid& grid, const Grid& avg, const Grid& work, int 
   const auto east = Kokkos::subview(grid, Rows(1, n + 1), Rows(2, m + 2));
   const auto west = Kokkos::subview(grid, Rows(1, n + 1), Rows(0, m));
   const MD2<Space> box({0, 0}, {n, m});
-  auto add = [&](const auto& x, const auto& y, const Grid& out) {
-    Kokkos::parallel_for("add", KE::with_accesses(box, KE::reads(x), KE::reads(y), KE::writes(out)),
-                         KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { out(i, j) = x(i, j) + y(i, j); });
-  };
+  auto add = [&](const auto& x, const auto& y, const Grid& out) { add_into(box, x, y, out); };
   for (int it = 0; it < sweeps; ++it) {
     add(center, north, avg);
     add(avg, east, avg);

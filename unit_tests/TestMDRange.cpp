@@ -197,7 +197,7 @@ TYPED_TEST(MDRange, WorkTagsIndexTypeAndReducers) {
 // ---- policy construction and bad input ---------------------------------------------------------
 
 TEST(MDRangePolicy, AccessorsAndDefaults) {
-  using P = Kokkos::MDRangePolicy<Kokkos::Rank<3>>;
+  using P = Kokkos::MDRangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Rank<3>>;
   static_assert(P::rank == 3);
   static_assert(P::outer_direction == Iterate::Right && P::inner_direction == Iterate::Right);
   static_assert(Kokkos::is_execution_policy_v<P>);
@@ -222,7 +222,7 @@ TEST(MDRangePolicy, AccessorsAndDefaults) {
   EXPECT_EQ(q.m_tile[2], 8);
   EXPECT_EQ(q.m_num_tiles, 4 * 3 * 1);
 
-  using L = Kokkos::MDRangePolicy<Kokkos::Rank<2, Iterate::Left, Iterate::Left>>;
+  using L = Kokkos::MDRangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Rank<2, Iterate::Left, Iterate::Left>>;
   L l({0, 0}, {6, 9});
   EXPECT_EQ(l.m_tile[0], 6);
   EXPECT_EQ(l.m_tile[1], 2);
@@ -242,7 +242,7 @@ TEST(MDRangePolicy, AccessorsAndDefaults) {
 }
 
 TEST(MDRangePolicy, BadBoundsThrowNamingTheDimension) {
-  using P = Kokkos::MDRangePolicy<Kokkos::Rank<3>>;
+  using P = Kokkos::MDRangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Rank<3>>;
   // Reversed bounds are an empty box with a warning, as in Kokkos 4.6 (TestPolicyConstructors).
   try {
     P p({0, 0, 0}, {4, 4, 4}, {1, 1, -2});
@@ -253,7 +253,7 @@ TEST(MDRangePolicy, BadBoundsThrowNamingTheDimension) {
   std::array<int, 2> wrong{0, 0};
   std::array<int, 3> hi{1, 1, 1};
   EXPECT_THROW(P(wrong, hi), std::runtime_error);
-  EXPECT_THROW((Kokkos::MDRangePolicy<Kokkos::Rank<2>, Kokkos::IndexType<int>>({0, 0}, {1, I64(1) << 40})),
+  EXPECT_THROW((Kokkos::MDRangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>>({0, 0}, {1, I64(1) << 40})),
                std::runtime_error);
 }
 

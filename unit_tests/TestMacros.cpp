@@ -21,7 +21,7 @@ namespace {
 #error "the configured C++ standard must be announced (KOKKOS_ENABLE_CXX20 ...)"
 #endif
 #if !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_SERIAL) && !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_OPENMP) && \
-    !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS)
+    !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_THREADS) && !defined(KOKKOS_ENABLE_DEFAULT_DEVICE_TYPE_CUDA)
 #error "the default device type must be announced"
 #endif
 

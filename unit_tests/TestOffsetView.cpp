@@ -109,7 +109,7 @@ TEST(OffsetView, BadAllocationRanges) {
 }
 
 TEST(OffsetView, ViewAllocWithLayoutAndRank0AndRank3) {
-  OffsetView<float***, Kokkos::LayoutLeft> a(Kokkos::view_alloc("a", Kokkos::WithoutInitializing),
+  OffsetView<float***, Kokkos::LayoutLeft, Kokkos::HostSpace> a(Kokkos::view_alloc("a", Kokkos::WithoutInitializing),
                                               Kokkos::LayoutLeft(2, 3, 4), {-1, 0, 1});
   EXPECT_EQ(a.label(), "a");
   EXPECT_EQ(a.end(2), 5);

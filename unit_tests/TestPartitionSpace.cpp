@@ -10,11 +10,17 @@
 
 namespace {
 
+#if defined(KOKKOS_ENABLE_CUDA)
+static_assert(std::is_same_v<Kokkos::SharedSpace, Kokkos::CudaUVMSpace>);
+static_assert(std::is_same_v<Kokkos::SharedHostPinnedSpace, Kokkos::CudaHostPinnedSpace>);
+#else
 static_assert(std::is_same_v<Kokkos::SharedSpace, Kokkos::HostSpace>);
 static_assert(std::is_same_v<Kokkos::SharedHostPinnedSpace, Kokkos::HostSpace>);
+#endif
 static_assert(Kokkos::has_shared_space && Kokkos::has_shared_host_pinned_space);
 
 TEST(SharedSpace, ViewIsUsableFromEveryHostSpace) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::SharedSpace);
   Kokkos::View<int*, Kokkos::SharedSpace> v("shared", 100);
   Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 100),
                        KOKKOS_LAMBDA(int i) { v(i) = 2 * i; });

@@ -10,6 +10,8 @@
 #include <numeric>
 #include <string>
 
+// nvcc accepts no KOKKOS_LAMBDA inside a generic lambda: the functors written inside the
+// for_each_layout bodies below are plain [=] lambdas (these tests run on the host spaces).
 namespace {
 
 using namespace Kokkos::Test::StdAlg;
@@ -50,11 +52,11 @@ TEST(StdModifyingElementwise, FillGenerateCopyMoveTransformReplaceMatchStd) {
     std::transform(h.begin(), h.end(), expect.begin(), IsMultipleOf{3});
     check(offset(KE::transform(space, KE::cbegin(v), KE::cend(v), KE::begin(out), IsMultipleOf{3}), out), n,
           "transform unary");
-    auto sum = KOKKOS_LAMBDA(int a, int b) { return a + 10 * b; };
+    auto sum = [=](int a, int b) { return a + 10 * b; };
     std::transform(h.begin(), h.end(), h.rbegin(), expect.begin(), sum);
     auto rev = contiguous(std::vector<int>(h.rbegin(), h.rend()));
     check(offset(KE::transform("label", space, v, rev, out, sum), out), n, "transform binary");
-    auto gen = KOKKOS_LAMBDA() { return 42; };
+    auto gen = [=]() { return 42; };
     KE::generate(space, v, gen);
     std::fill(h2.begin(), h2.end(), 42);
     EXPECT_EQ(to_vector(v), h2);
@@ -197,7 +199,7 @@ TYPED_TEST(StdModifying, CompactionsMatchStd) {
                    "unique");
     // a predicate must be an equivalence (std's precondition): same parity.  Each group keeps
     // its first element, as std does.
-    auto same_parity = KOKKOS_LAMBDA(int a, int b) { return (a - b) % 2 == 0; };
+    auto same_parity = [=](int a, int b) { return (a - b) % 2 == 0; };
     check_in_place([&](auto& w) { return KE::unique(space, KE::begin(w), KE::end(w), same_parity); },
                    [&](auto& s) { return std::unique(s.begin(), s.end(), same_parity); }, "unique with predicate");
     check_in_place([&](auto& w) { return KE::remove(space, w, 0); },

@@ -165,12 +165,12 @@ TEST(ViewBasic, MixedStaticExtents) {
   EXPECT_EQ(c.size(), 42u);
   Kokkos::View<int[2][3], Kokkos::HostSpace> d("d");
   EXPECT_EQ(d.size(), 6u);
-  Kokkos::View<int*[2], Kokkos::LayoutLeft> e("e", 5);
+  Kokkos::View<int*[2], Kokkos::LayoutLeft, Kokkos::HostSpace> e("e", 5);
   EXPECT_EQ(&e(3, 1) - e.data(), 3 + 1 * 5);
 }
 
 TEST(ViewBasic, LayoutRightOffsets) {
-  Kokkos::View<int***, Kokkos::LayoutRight> v("v", 3, 4, 5);
+  Kokkos::View<int***, Kokkos::LayoutRight, Kokkos::HostSpace> v("v", 3, 4, 5);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 5; ++k) ASSERT_EQ(&v(i, j, k) - v.data(), (i * 4 + j) * 5 + k);
@@ -194,7 +194,7 @@ TEST(ViewBasic, LayoutRightOffsets) {
 }
 
 TEST(ViewBasic, LayoutLeftOffsets) {
-  Kokkos::View<int***, Kokkos::LayoutLeft> v("v", 3, 4, 5);
+  Kokkos::View<int***, Kokkos::LayoutLeft, Kokkos::HostSpace> v("v", 3, 4, 5);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 5; ++k) ASSERT_EQ(&v(i, j, k) - v.data(), i + 3 * (j + 4 * k));
@@ -202,7 +202,7 @@ TEST(ViewBasic, LayoutLeftOffsets) {
   EXPECT_EQ(v.stride(1), 3u);
   EXPECT_EQ(v.stride(2), 12u);
   EXPECT_EQ(v.span(), 60u);
-  Kokkos::View<double****, Kokkos::LayoutLeft> w("w", 2, 3, 4, 5);
+  Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace> w("w", 2, 3, 4, 5);
   EXPECT_EQ(&w(1, 2, 3, 4) - w.data(), 1 + 2 * (2 + 3 * (3 + 4 * 4)));
   const Kokkos::LayoutLeft l = w.layout();
   EXPECT_EQ(l.dimension[3], 5u);
@@ -211,7 +211,7 @@ TEST(ViewBasic, LayoutLeftOffsets) {
 TEST(ViewBasic, LayoutStrideOffsets) {
   // 3 x 4 with padded rows (stride 6) and columns of stride 1
   Kokkos::LayoutStride ls(3, 6, 4, 1);
-  Kokkos::View<double**, Kokkos::LayoutStride> v("v", ls);
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> v("v", ls);
   EXPECT_EQ(v.extent(0), 3u);
   EXPECT_EQ(v.extent(1), 4u);
   EXPECT_EQ(v.stride(0), 6u);
@@ -232,7 +232,7 @@ TEST(ViewBasic, LayoutStrideOffsets) {
   EXPECT_EQ(o.stride[0], 12u);
   EXPECT_EQ(o.dimension[0], 2u);
   EXPECT_EQ(o.dimension[2], 4u);
-  Kokkos::View<int***, Kokkos::LayoutStride> w("w", o);
+  Kokkos::View<int***, Kokkos::LayoutStride, Kokkos::HostSpace> w("w", o);
   EXPECT_TRUE(w.span_is_contiguous());
   EXPECT_EQ(&w(1, 2, 3) - w.data(), 1 * 12 + 2 * 1 + 3 * 3);
 }
@@ -357,13 +357,13 @@ TEST(ViewBasic, Unmanaged) {
   Kokkos::View<double*, Kokkos::HostSpace> p2 = p;
   EXPECT_EQ(p2.use_count(), 0);
   // via view_wrap and with a layout
-  Kokkos::View<double**, Kokkos::LayoutLeft> l(Kokkos::view_wrap(storage.data()), 4, 3);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> l(Kokkos::view_wrap(storage.data()), 4, 3);
   EXPECT_EQ(&l(1, 2) - storage.data(), 1 + 2 * 4);
-  Kokkos::View<double**, Kokkos::LayoutStride> s(storage.data(), Kokkos::LayoutStride(3, 1, 4, 3));
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> s(storage.data(), Kokkos::LayoutStride(3, 1, 4, 3));
   EXPECT_EQ(&s(2, 1) - storage.data(), 2 + 3);
   // managed -> Unmanaged trait: shares data, no reference
   Kokkos::View<int*, Kokkos::HostSpace> m("m", 4);
-  Kokkos::View<int*, Kokkos::MemoryUnmanaged> um = m;
+  Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> um = m;
   EXPECT_EQ(m.use_count(), 1);
   EXPECT_EQ(um.use_count(), 0);
   EXPECT_EQ(um.data(), m.data());
@@ -380,22 +380,22 @@ TEST(ViewBasic, ConstAndLayoutConversions) {
   c2 = a;
   EXPECT_EQ(c2.use_count(), 3);
   // rank-1 LayoutRight <-> LayoutLeft
-  Kokkos::View<int*, Kokkos::LayoutLeft> l = a;
+  Kokkos::View<int*, Kokkos::LayoutLeft, Kokkos::HostSpace> l = a;
   EXPECT_EQ(l(2), 5);
-  Kokkos::View<int*, Kokkos::LayoutRight> r = l;
+  Kokkos::View<int*, Kokkos::LayoutRight, Kokkos::HostSpace> r = l;
   EXPECT_EQ(&r(3), &a(3));
   // any -> LayoutStride
   Kokkos::View<double**, Kokkos::HostSpace> m("m", 3, 4);
-  Kokkos::View<double**, Kokkos::LayoutStride> s = m;
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> s = m;
   EXPECT_EQ(s.stride(0), 4u);
   EXPECT_EQ(s.stride(1), 1u);
   EXPECT_EQ(&s(2, 3), &m(2, 3));
-  Kokkos::View<double**, Kokkos::LayoutLeft> ml("ml", 3, 4);
-  Kokkos::View<const double**, Kokkos::LayoutStride> sl = ml;
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> ml("ml", 3, 4);
+  Kokkos::View<const double**, Kokkos::LayoutStride, Kokkos::HostSpace> sl = ml;
   EXPECT_EQ(sl.stride(0), 1u);
   EXPECT_EQ(sl.stride(1), 3u);
   // LayoutStride -> LayoutRight with compatible strides
-  Kokkos::View<double**, Kokkos::LayoutRight> back = s;
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> back = s;
   EXPECT_EQ(&back(1, 2), &m(1, 2));
   // static <-> dynamic extents
   Kokkos::View<int*[3], Kokkos::HostSpace> st("st", 2);
@@ -404,7 +404,7 @@ TEST(ViewBasic, ConstAndLayoutConversions) {
   Kokkos::View<int*[3], Kokkos::HostSpace> st2 = dyn;
   EXPECT_EQ(st2.data(), st.data());
   // Unmanaged + const
-  Kokkos::View<const int*, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>> ra = a;
+  Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>> ra = a;
   EXPECT_EQ(ra(2), 5);
   EXPECT_TRUE((a == Kokkos::View<int*, Kokkos::HostSpace>(a)));
   EXPECT_FALSE((a == Kokkos::View<int*, Kokkos::HostSpace>("other", 4)));
@@ -452,7 +452,7 @@ TEST(ViewBasic, ViewAllocProperties) {
   Kokkos::View<int**, Kokkos::HostSpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing), 2, 2);
   EXPECT_EQ(d.label(), "");
   EXPECT_EQ(d.size(), 4u);
-  Kokkos::View<double**, Kokkos::LayoutLeft> e(Kokkos::view_alloc("layout"), Kokkos::LayoutLeft(5, 6));
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> e(Kokkos::view_alloc("layout"), Kokkos::LayoutLeft(5, 6));
   EXPECT_EQ(e.extent(0), 5u);
   EXPECT_EQ(e.extent(1), 6u);
   Kokkos::View<double**, Kokkos::HostSpace> f("f", Kokkos::LayoutRight(2, 9));
@@ -531,7 +531,7 @@ TYPED_TEST(ViewSpaceTest, AtomicTrait) {
   EXPECT_EQ(counts(3), n / 4 - n);
   EXPECT_EQ(double(sum()), 0.5 * n);
   // the other operators
-  Kokkos::View<int*, Kokkos::MemoryTraits<Kokkos::Atomic>> x("x", 1);
+  Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Atomic>> x("x", 1);
   x(0) = 6;
   EXPECT_EQ(int(x(0)), 6);
   EXPECT_EQ(x(0) *= 3, 18);

@@ -31,7 +31,7 @@ TEST(ViewBoundsCheckDeath, BracketAccessAndSubview) {
   Kokkos::View<int*, Kokkos::HostSpace> empty;
   EXPECT_DEATH(empty(0) = 0, "index 0 = 0 >= extent 0");
   std::vector<int> storage(4);
-  Kokkos::View<int*, Kokkos::MemoryUnmanaged> u(storage.data(), 4);
+  Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> u(storage.data(), 4);
   EXPECT_DEATH(u(4) = 0, "label=\\(\"\"\\) index 0 = 4 >= extent 4");
 }
 

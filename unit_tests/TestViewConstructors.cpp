@@ -71,7 +71,7 @@ TEST(ViewConstructors, UnmanagedFromPointerAndArray) {
   EXPECT_EQ(cchars(3), 'z');
 
   double buf[10] = {};
-  Kokkos::View<double*, Kokkos::MemoryUnmanaged> v(buf, 10);
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> v(buf, 10);
   EXPECT_EQ(v.data(), buf);
   v(9) = 4.5;
   EXPECT_EQ(buf[9], 4.5);

@@ -39,16 +39,16 @@ TEST(ViewCopy, SameLayoutContiguous) {
 }
 
 TEST(ViewCopy, BetweenLayouts) {
-  Kokkos::View<double***, Kokkos::LayoutRight> r("r", 3, 4, 5);
-  Kokkos::View<double***, Kokkos::LayoutLeft> l("l", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> r("r", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 3, 4, 5);
   iota3(r);
   Kokkos::deep_copy(l, r);
   EXPECT_TRUE(equal3(l));
-  Kokkos::View<double***, Kokkos::LayoutRight> r2("r2", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> r2("r2", 3, 4, 5);
   Kokkos::deep_copy(r2, l);
   EXPECT_TRUE(equal3(r2));
   // LayoutStride with padding
-  Kokkos::View<double***, Kokkos::LayoutStride> s("s", Kokkos::LayoutStride(3, 40, 4, 8, 5, 1));
+  Kokkos::View<double***, Kokkos::LayoutStride, Kokkos::HostSpace> s("s", Kokkos::LayoutStride(3, 40, 4, 8, 5, 1));
   Kokkos::deep_copy(s, l);
   EXPECT_TRUE(equal3(s));
   // into a strided subview and back
@@ -60,7 +60,7 @@ TEST(ViewCopy, BetweenLayouts) {
   EXPECT_EQ(big(1, 2, 0), 0.0 + 0);
   EXPECT_EQ(big(3, 5, 4), 234.0);
   EXPECT_EQ(big(3, 5, 5), 0.0);
-  Kokkos::View<double***, Kokkos::LayoutLeft> back("back", 3, 4, 5);
+  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> back("back", 3, 4, 5);
   Kokkos::deep_copy(back, sub);
   EXPECT_TRUE(equal3(back));
 }
@@ -151,10 +151,10 @@ TEST(ViewCopy, Mirrors) {
   static_assert(std::is_same_v<typename decltype(mcv)::value_type, double>);
   EXPECT_NE(mcv.data(), a.data());
   // other layouts keep theirs
-  Kokkos::View<int**, Kokkos::LayoutLeft> l("l", 2, 3);
+  Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 2, 3);
   auto ml = Kokkos::create_mirror(l);
   static_assert(std::is_same_v<typename decltype(ml)::array_layout, Kokkos::LayoutLeft>);
-  Kokkos::View<double**, Kokkos::LayoutStride> st("st", Kokkos::LayoutStride(2, 5, 3, 1));
+  Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace> st("st", Kokkos::LayoutStride(2, 5, 3, 1));
   auto mst = Kokkos::create_mirror(st);
   EXPECT_EQ(mst.extent(0), 2u);
   EXPECT_EQ(mst.extent(1), 3u);
@@ -183,7 +183,7 @@ TEST(ViewCopy, Resize) {
   EXPECT_EQ(v.data(), same);
   // 2D LayoutRight and LayoutLeft
   Kokkos::View<int**, Kokkos::HostSpace> r("r", 3, 4);
-  Kokkos::View<int**, Kokkos::LayoutLeft> l("l", 3, 4);
+  Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace> l("l", 3, 4);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) r(i, j) = l(i, j) = 10 * i + j;
   Kokkos::resize(r, 5, 2);

@@ -50,7 +50,7 @@ static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<int*[3][4], Kokkos::Ho
 static_assert(std::is_same_v<Kokkos::Subview<Kokkos::View<const double***, Kokkos::HostSpace>, int, Kokkos::ALL_t, int>::value_type,
                              const double>);
 static_assert(std::is_same_v<
-              Kokkos::Subview<Kokkos::View<int*, Kokkos::MemoryTraits<Kokkos::Atomic>>, P>::memory_traits,
+              Kokkos::Subview<Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Atomic>>, P>::memory_traits,
               Kokkos::MemoryTraits<Kokkos::Atomic>>);
 
 template <class V>
@@ -242,7 +242,7 @@ TEST(ViewSubview, SharesReferenceCount) {
   EXPECT_EQ(r2.data(), &a(3, 0));
   EXPECT_EQ(a.use_count(), 2);
   // unmanaged source: no count
-  Kokkos::View<int**, Kokkos::MemoryUnmanaged> u(a.data(), 4, 5);
+  Kokkos::View<int**, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> u(a.data(), 4, 5);
   auto us = subview(u, 2, ALL);
   EXPECT_EQ(us.use_count(), 0);
   EXPECT_EQ(us.impl_allocation_base(), static_cast<const void*>(a.data()));

@@ -190,7 +190,8 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<Real> erfcx_continued_fraction(const Kokk
   const int terms = depth < 400 ? static_cast<int>(depth) : 400;
   Kokkos::complex<Real> tail(0, 0);
   for (int k = terms; k >= 1; --k) tail = (static_cast<Real>(k) / 2) / (z + tail);
-  return Kokkos::numbers::inv_sqrtpi_v<Real> / (z + tail);
+  // Real(constant): a copy, since device code may not bind a reference to the host constant.
+  return Real(Kokkos::numbers::inv_sqrtpi_v<Real>) / (z + tail);
 }
 
 // erfcx(z) for |Im z| >= 8 near the imaginary axis by the asymptotic series
@@ -210,7 +211,7 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<Real> erfcx_asymptotic(const Kokkos::comp
     sum += term;
     if (complex_magnitude_bound(term) <= epsilon_v<Real> * complex_magnitude_bound(sum) / 2) break;
   }
-  return sum * Kokkos::numbers::inv_sqrtpi_v<Real> / z;
+  return sum * Real(Kokkos::numbers::inv_sqrtpi_v<Real>) / z;
 }
 
 // exp(z^2) erf(z) for |z| <= 2, Re z <= 1 by 2/sqrt(pi) sum_n (2 z^2)^n z / (2n + 1)!! (Abramowitz &
@@ -408,7 +409,7 @@ KOKKOS_INLINE_FUNCTION CylBesselOrdersZeroOne<Real> bessel_backward_recurrence(c
   out.j0 = f * scale;
   out.j1 = f1 * scale;
   const Real two_over_pi = 2 * Kokkos::numbers::inv_pi_v<Real>;
-  const Complex log_term = Kokkos::log(z / Real(2)) + Kokkos::numbers::egamma_v<Real>;
+  const Complex log_term = Kokkos::log(z / Real(2)) + Real(Kokkos::numbers::egamma_v<Real>);
   out.y0 = two_over_pi * (log_term * out.j0 - Real(2) * even_sum * scale);
   out.y1 = two_over_pi * (log_term * out.j1 - out.j0 / z + odd_sum * scale);
   return out;
@@ -459,11 +460,11 @@ KOKKOS_INLINE_FUNCTION CylBesselOrdersZeroOne<Real> bessel_orders_zero_one(const
     return out;
   }
   if (Kokkos::norm(z) < epsilon_v<Real>) {
-    const Complex log_term = Kokkos::log(z / Real(2)) + Kokkos::numbers::egamma_v<Real>;
+    const Complex log_term = Kokkos::log(z / Real(2)) + Real(Kokkos::numbers::egamma_v<Real>);
     out.j0 = Real(1) - z * z / Real(4);
     out.j1 = z / Real(2);
     out.y0 = two_over_pi * log_term * out.j0;
-    out.y1 = -two_over_pi / z + z / Kokkos::numbers::pi_v<Real> * (log_term - Real(0.5));
+    out.y1 = -two_over_pi / z + z / Real(Kokkos::numbers::pi_v<Real>) * (log_term - Real(0.5));
   } else if (z.real() < 0) {
     const CylBesselOrdersZeroOne<Real> mirrored = bessel_orders_zero_one_right_half(-z, joint_val, bw_start);
     const Complex two_i = Kokkos::signbit(z.imag()) ? Complex(0, -2) : Complex(0, 2);
@@ -621,7 +622,7 @@ KOKKOS_INLINE_FUNCTION void modified_bessel_k(const Kokkos::complex<Real>& z, Re
     modified_bessel_k_right_half(w, joint_val, bw_start, kw0, kw1);
     modified_bessel_i(w, joint_val, bw_start, iw0, iw1);
     const Complex i_pi = Kokkos::signbit(z.imag()) ? Complex(0, -Kokkos::numbers::pi_v<Real>)
-                                                   : Complex(0, Kokkos::numbers::pi_v<Real>);
+                                                   : Complex(0, Real(Kokkos::numbers::pi_v<Real>));
     k0 = kw0 - i_pi * iw0;
     k1 = -kw1 - i_pi * iw1;
     return;
