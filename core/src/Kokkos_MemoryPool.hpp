@@ -547,6 +547,11 @@ class MemoryPool {
   // lane that found the hint full on the host, go on to the search.  Sets `sb` to the hint.
   __device__ bool reserve_with_peers(std::uint32_t code, std::uint32_t block_lg2, std::uint32_t* hint,
                                      std::uint32_t& sb) const noexcept {
+#if __CUDA_ARCH__ < 700
+    // No __match_any_sync before Volta: every lane reserves on its own, as on the host.
+    sb = Impl::atomic_load_relaxed(hint);
+    return superblock(sb).try_reserve(code, block_count(block_lg2));
+#else
     const unsigned active = __activemask();
     // m_sb_records is cache-line aligned, so the low bits are free to carry the block size.
     const unsigned long long key = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(m_sb_records)) |
@@ -568,6 +573,7 @@ class MemoryPool {
     // carry that ordering to the other lanes, their own acquire does.
     if (rank != 0) superblock(sb).acquire();
     return true;
+#endif
   }
 #endif
 
