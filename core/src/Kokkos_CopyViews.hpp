@@ -108,6 +108,16 @@ inline void view_copy_elements(const DstView& dst, const SrcView& src, const std
 // No execution space instance given: a synchronous copy (the NoExecutionSpaceArg of allocation).
 using NoExecSpace = NoExecutionSpaceArg;
 
+// Work that deep_copy(exec, ...) does on the calling thread (host loops, staging through the host)
+// must come after what `exec` has queued: a device instance is fenced first.  (A host instance was
+// fenced by deep_copy_impl already; without an instance everything was fenced.)
+template <class Exec>
+inline void fence_before_host_copy(const Exec& exec) {
+  if constexpr (!std::is_same_v<Exec, NoExecSpace>) {
+    if constexpr (!Exec::impl_is_host_backend) exec.fence("Kokkos::deep_copy: fence before copying on the host");
+  }
+}
+
 // A View's elements seen from the host.  A View in host-accessible memory is used in place; one
 // in memory the host cannot touch is staged: its span [data, data + span) is copied to a host
 // buffer (when `load`), element access goes through an unmanaged View of the same strides over
@@ -132,8 +142,12 @@ class HostElementAccess {
     }
     LayoutStride layout;
     for (std::size_t r = 0; r < ARRAY_LAYOUT_MAX_RANK; ++r) {
-      layout.dimension[r] = r < R ? v.extent(r) : KOKKOS_IMPL_CTOR_DEFAULT_ARG;
-      layout.stride[r] = r < R ? v.stride(r) : 0;
+      layout.dimension[r] = KOKKOS_IMPL_CTOR_DEFAULT_ARG;
+      layout.stride[r] = 0;
+    }
+    for (std::size_t r = 0; r != R; ++r) {  // != : R may be 0, and nvcc warns about r < 0
+      layout.dimension[r] = v.extent(r);
+      layout.stride[r] = v.stride(r);
     }
     m_host = host_view(data, layout);
   }
@@ -155,13 +169,59 @@ class HostElementAccess {
   host_view m_host;
 };
 
+// A copy of rank 1 or 2 whose elements are rows of contiguous bytes at a fixed pitch in both
+// Views (a strided vector, a matrix or a block of one with the same contiguous rank in both): a
+// device back end copies it in one pitched copy (DeepCopy::pitched, cudaMemcpy2D) instead of
+// staging it.  Returns false when the shapes do not allow it.
+template <class Exec, class DstView, class SrcView>
+inline bool view_copy_pitched(const Exec& exec, const DstView& dst, const SrcView& src, const std::size_t* dims) {
+  using Copy = DeepCopy<typename DstView::memory_space, typename SrcView::memory_space>;
+  constexpr std::size_t R = DstView::rank();
+  constexpr std::size_t elem = sizeof(typename DstView::value_type);
+  if constexpr ((R == 1 || R == 2) &&
+                requires(void* d, const void* s, std::size_t n) { Copy::pitched(exec, d, n, s, n, n, n); }) {
+    std::size_t width = 0, height = 0, dst_pitch = 0, src_pitch = 0;
+    if constexpr (R == 1) {
+      const bool unit = dst.stride(0) == 1 && src.stride(0) == 1;
+      width = unit ? dims[0] * elem : elem;
+      height = unit ? 1 : dims[0];
+      dst_pitch = unit ? width : dst.stride(0) * elem;
+      src_pitch = unit ? width : src.stride(0) * elem;
+    } else {
+      // The rank along which both Views are contiguous becomes the row.
+      const std::size_t inner = dst.stride(1) == 1 && src.stride(1) == 1   ? 1
+                                : dst.stride(0) == 1 && src.stride(0) == 1 ? 0
+                                                                           : 2;
+      if (inner == 2) return false;
+      const std::size_t outer = 1 - inner;
+      width = dims[inner] * elem;
+      height = dims[outer];
+      dst_pitch = dst.stride(outer) * elem;
+      src_pitch = src.stride(outer) * elem;
+    }
+    if (width == 0 || height == 0) return true;
+    // A single row's pitch is never used, but must not be below its width.
+    if (height == 1) dst_pitch = src_pitch = width;
+    if (dst_pitch < width || src_pitch < width) return false;
+    Copy::pitched(exec, dst.data(), dst_pitch, src.data(), src_pitch, width, height);
+    return true;
+  } else {
+    (void)exec, (void)dst, (void)src, (void)dims;
+    return false;
+  }
+}
+
 // Element-wise copy of the overlap `dims` between Views in any memory spaces.
-template <class DstView, class SrcView>
-inline void view_copy_elements_any_space(const DstView& dst, const SrcView& src, const std::size_t* dims) {
+template <class Exec, class DstView, class SrcView>
+inline void view_copy_elements_any_space(const Exec& exec, const DstView& dst, const SrcView& src,
+                                         const std::size_t* dims) {
   if constexpr (memspace_host_accessible<typename DstView::memory_space>::value &&
                 memspace_host_accessible<typename SrcView::memory_space>::value) {
+    fence_before_host_copy(exec);
     view_copy_elements(dst, src, dims);
   } else {
+    if (view_copy_pitched(exec, dst, src, dims)) return;
+    fence_before_host_copy(exec);
     // The destination is loaded too: the elements of its span outside `dims` (and the gaps of a
     // strided View) must come back unchanged.
     HostElementAccess<DstView> d(dst, true);
@@ -176,15 +236,17 @@ inline void view_fill(const Exec& exec, const DstView& dst, const typename DstVi
   using memory_space = typename DstView::memory_space;
   if (dst.data() == nullptr) return;
   if constexpr (!memspace_host_accessible<memory_space>::value) {
-    if (dst.span_is_contiguous()) {
+    if (DstView::rank() == 0 || dst.span_is_contiguous()) {
       // The back end fills contiguous device memory itself (a memset or a kernel).
       DeviceElementOps<memory_space>::fill(exec, dst.data(), dst.span(), value);
-      return;
+    } else if constexpr (DstView::rank() > 0) {
+      fence_before_host_copy(exec);
+      HostElementAccess<DstView> d(dst, true);
+      view_fill(exec, d.view(), value);
+      d.store();
     }
-    HostElementAccess<DstView> d(dst, true);
-    view_fill(exec, d.view(), value);
-    d.store();
   } else {
+    fence_before_host_copy(exec);
     auto* d = dst.data();
     if (dst.span_is_contiguous()) {
       const std::size_t n = dst.span();
@@ -247,7 +309,7 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
         if constexpr (has_exec) DeepCopy<DM, SM>(exec, dst.data(), src.data(), bytes);
         else DeepCopy<DM, SM>(dst.data(), src.data(), bytes);
       } else {
-        view_copy_elements_any_space(dst, src, dims);
+        view_copy_elements_any_space(exec, dst, src, dims);
       }
     }
   } else if constexpr (is_view_v<Dst>) {
@@ -258,7 +320,14 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
     static_assert(is_view_v<Src> && Src::rank() == 0,
                   "Kokkos::deep_copy: copying a View into a scalar needs a rank-0 View");
     if (src.data() != nullptr) {
-      DeepCopy<HostSpace, typename Src::memory_space>(const_cast<Dst*>(&dst), src.data(), sizeof(Dst));
+      using Copy = DeepCopy<HostSpace, typename Src::memory_space>;
+      if constexpr (has_exec) {
+        // The caller reads the scalar on return: the instance's copy must be complete.
+        Copy(exec, const_cast<Dst*>(&dst), src.data(), sizeof(Dst));
+        fence_before_host_copy(exec);
+      } else {
+        Copy(const_cast<Dst*>(&dst), src.data(), sizeof(Dst));
+      }
     }
   }
 
@@ -506,7 +575,7 @@ inline void resize_impl(const ViewCtorProp<VP...>&, V& v, const Shape& shape) {
     for (std::size_t r = 0; r < R; ++r) dims[r] = v.extent(r) < v_new.extent(r) ? v.extent(r) : v_new.extent(r);
     fusion_flush_touching(v.impl_allocation_base(), v.impl_allocation_bytes());
     fence_backends("Kokkos::resize: fence before copying the contents");
-    view_copy_elements_any_space(v_new, v, dims);
+    view_copy_elements_any_space(NoExecSpace{}, v_new, v, dims);
   }
   v = v_new;
 }

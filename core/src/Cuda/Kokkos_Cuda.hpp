@@ -43,6 +43,12 @@ class Cuda {
   // The default instance.  Throws std::runtime_error naming the CUDA error when no GPU is usable.
   Cuda();
   explicit Cuda(cudaStream_t stream, Impl::ManageStream manage_stream = Impl::ManageStream::no);
+#if defined(KOKKOS_ENABLE_DEPRECATED_CODE_4)
+  // Kokkos 4.2 deprecated it: a Cuda instance should not own the caller's stream.
+  KOKKOS_DEPRECATED_WITH_COMMENT("Use Cuda(cudaStream_t) and manage the stream yourself")
+  Cuda(cudaStream_t stream, bool manage_stream)
+      : Cuda(stream, manage_stream ? Impl::ManageStream::yes : Impl::ManageStream::no) {}
+#endif
 
   KOKKOS_FUNCTION Cuda(const Cuda& other) noexcept : m_internal(other.m_internal) {
     KOKKOS_IF_ON_HOST((impl_retain();))

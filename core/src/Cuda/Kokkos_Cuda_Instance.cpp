@@ -36,7 +36,22 @@ int local_mpi_rank() {
   return -1;
 }
 
-int select_device(const InitializationSettings& settings, int device_count) {
+// --kokkos-map-device-id-by / KOKKOS_MAP_DEVICE_ID_BY, checked before the device count so that a
+// typo is an error on every machine.
+std::string device_mapping(const InitializationSettings& settings) {
+  std::string mapping = settings.has_map_device_id_by() ? settings.get_map_device_id_by() : "";
+  if (mapping.empty()) {
+    if (const char* text = std::getenv("KOKKOS_MAP_DEVICE_ID_BY")) mapping = text;
+  }
+  if (mapping.empty()) mapping = "mpi_rank";
+  if (mapping != "mpi_rank" && mapping != "random") {
+    throw std::runtime_error("Kokkos::initialize: --kokkos-map-device-id-by must be 'mpi_rank' or 'random', got '" +
+                             mapping + "'");
+  }
+  return mapping;
+}
+
+int select_device(const InitializationSettings& settings, const std::string& mapping, int device_count) {
   if (settings.has_device_id()) {
     const int id = settings.get_device_id();
     if (id < 0 || id >= device_count) {
@@ -45,20 +60,12 @@ int select_device(const InitializationSettings& settings, int device_count) {
     }
     return id;
   }
-  std::string mapping = settings.has_map_device_id_by() ? settings.get_map_device_id_by() : "";
-  if (mapping.empty()) {
-    if (const char* text = std::getenv("KOKKOS_MAP_DEVICE_ID_BY")) mapping = text;
-  }
-  if (mapping.empty() || mapping == "mpi_rank") {
-    const int rank = local_mpi_rank();
-    return rank < 0 ? 0 : rank % device_count;
-  }
   if (mapping == "random") {
     std::random_device entropy;
     return static_cast<int>(entropy() % static_cast<unsigned>(device_count));
   }
-  throw std::runtime_error("Kokkos::initialize: --kokkos-map-device-id-by must be 'mpi_rank' or 'random', got '" +
-                           mapping + "'");
+  const int rank = local_mpi_rank();
+  return rank < 0 ? 0 : rank % device_count;
 }
 
 template <class T>
@@ -110,6 +117,7 @@ void cuda_require_device(const char* what) {
 }
 
 void cuda_initialize_device(const InitializationSettings& settings) {
+  const std::string mapping = device_mapping(settings);
   g_cuda_initialized = true;
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
@@ -121,7 +129,7 @@ void cuda_initialize_device(const InitializationSettings& settings) {
                 "); host execution spaces work, the first use of Kokkos::Cuda or a CUDA memory space throws");
     return;
   }
-  const int device = select_device(settings, count);
+  const int device = select_device(settings, mapping, count);
   err = cudaSetDevice(device);
   if (err == cudaSuccess) err = cudaGetDeviceProperties(&g_cuda_device_prop, device);
   if (err != cudaSuccess) {
