@@ -44,6 +44,9 @@
 #include <Kokkos_Complex.hpp>
 #include <Kokkos_Half.hpp>
 #include <Kokkos_MDRangePolicy.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda_MDRangeDefaults.hpp>
+#endif
 #include <Kokkos_TeamPolicy.hpp>
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #include <Cuda/Kokkos_Cuda_Parallel.hpp>

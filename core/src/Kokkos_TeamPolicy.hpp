@@ -212,7 +212,8 @@ class TeamPolicy : public Impl::PolicyOccupancy {
       fail("team size " + std::to_string(team_size) + " is less than 1");
     } else if (team_size > max) {
       fail("team size " + std::to_string(team_size) + " exceeds team_size_max " + std::to_string(max) +
-           " (the execution space's thread pool size)");
+           (execution_space::impl_is_host_backend ? " (the execution space's thread pool size)"
+                                                  : " (the most threads a block holds)"));
     }
     if (auto_vector) {
       vector_length = 1;

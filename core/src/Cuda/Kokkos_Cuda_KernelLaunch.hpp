@@ -134,44 +134,60 @@ struct CudaKernel {
   }
 
   // The block size that gives the highest occupancy for `shmem_per_thread` dynamic shared
-  // bytes per thread (plus `shmem_per_block`), a power of two of at least one warp when the
-  // kernel allows, cached per kernel for the last (shmem_per_thread, shmem_per_block) asked.
-  static int block_size(const char* pattern, int device, std::size_t shmem_per_thread, std::size_t shmem_per_block) {
-    const std::uint64_t key = (std::uint64_t(shmem_per_thread) << 32) ^ std::uint64_t(shmem_per_block);
-    static std::atomic<std::uint64_t> cached_key{~std::uint64_t(0)};
-    static std::atomic<int> cached_block{0};
-    if (cached_key.load(std::memory_order_acquire) == key) {
-      const int b = cached_block.load(std::memory_order_relaxed);
-      if (b > 0) return b;
+  // bytes per thread (plus `shmem_per_block`), a power of two, and how many such blocks one
+  // multiprocessor holds; cached per kernel for the last (shmem_per_thread, shmem_per_block).
+  struct Shape {
+    int block;
+    int blocks_per_sm;
+  };
+  static Shape occupancy_shape(const char* pattern, int device, std::size_t shmem_per_thread,
+                               std::size_t shmem_per_block) {
+    // One 64-bit word holds the key and the answer, so concurrent launches never pair one key
+    // with another's answer: shmem_per_thread (24 bits), shmem_per_block (23 bits), block (11),
+    // blocks per SM (6).  Keys too large for their fields are not cached.
+    const bool cacheable = shmem_per_thread < (std::size_t(1) << 24) && shmem_per_block < (std::size_t(1) << 23);
+    const std::uint64_t key = (std::uint64_t(shmem_per_thread) << 40) | (std::uint64_t(shmem_per_block) << 17);
+    constexpr std::uint64_t key_mask = ~((std::uint64_t(1) << 17) - 1);
+    static std::atomic<std::uint64_t> cached{0};  // block 0: nothing cached yet
+    if (cacheable) {
+      const std::uint64_t packed = cached.load(std::memory_order_relaxed);
+      const int block = static_cast<int>((packed >> 6) & 0x7ff);
+      if ((packed & key_mask) == key && block > 0) return Shape{block, static_cast<int>(packed & 0x3f)};
     }
     const cudaFuncAttributes& attr = attributes(pattern);
     const CudaLaunchLimits& limits = cuda_launch_limits(device);
-    int best_block = 0, best_threads = -1;
+    Shape best{0, 0};
+    int best_threads = -1;
     for (int block = 1024; block >= 1; block /= 2) {
       if (block > attr.maxThreadsPerBlock) continue;
       const std::size_t shmem = shmem_per_block + shmem_per_thread * std::size_t(block);
       if (shmem + attr.sharedSizeBytes > limits.shmem_per_block) continue;
       int blocks_per_sm = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, address(), block, shmem) != cudaSuccess)
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, address(), block, shmem) != cudaSuccess ||
+          blocks_per_sm < 1)
         continue;
       const int threads = blocks_per_sm * block;
-      // Prefer the largest block among equally occupied ones (fewer, fuller blocks reduce
-      // the inter-block combine), but never above 256 threads when occupancy is equal.
-      if (threads > best_threads || (threads == best_threads && block <= 256 && best_block > 256)) {
+      // Among equally occupied sizes prefer 256 threads or fewer (Kokkos' default): cheaper
+      // block-level combines, finer load balance.
+      if (threads > best_threads || (threads == best_threads && block <= 256 && best.block > 256)) {
         best_threads = threads;
-        best_block = block;
+        best = Shape{block, blocks_per_sm};
       }
-      if (block <= 32 && best_block > 0) break;
+      if (block <= 32 && best.block > 0) break;
     }
-    if (best_block <= 0) {
+    if (best.block <= 0) {
       cuda_launch_error(pattern, "no block size fits: " + std::to_string(shmem_per_block) + " + " +
                                      std::to_string(shmem_per_thread) +
                                      " bytes of shared memory per thread exceed the device's " +
                                      std::to_string(limits.shmem_per_block) + " bytes per block");
     }
-    cached_block.store(best_block, std::memory_order_relaxed);
-    cached_key.store(key, std::memory_order_release);
-    return best_block;
+    if (cacheable && best.blocks_per_sm < 64) {
+      cached.store(key | (std::uint64_t(best.block) << 6) | std::uint64_t(best.blocks_per_sm), std::memory_order_relaxed);
+    }
+    return best;
+  }
+  static int block_size(const char* pattern, int device, std::size_t shmem_per_thread, std::size_t shmem_per_block) {
+    return occupancy_shape(pattern, device, shmem_per_thread, shmem_per_block).block;
   }
 
   // Raises the kernel's dynamic shared memory limit when a launch needs more than 48 KiB.
@@ -215,13 +231,24 @@ void cuda_parallel_launch(const char* pattern, const Driver& driver, dim3 grid, 
     // Too large for the parameter space: a device copy, ordered with the launch on the stream.
     // cudaMemcpyAsync from pageable memory returns once the bytes are staged, so the host
     // driver may go away after it.
+    // Where stream-ordered allocation is not supported, a plain allocation freed after the
+    // stream has drained.
     void* copy = nullptr;
-    cuda_check_launch(pattern, cudaMallocAsync(&copy, sizeof(Driver), stream), "cudaMallocAsync (functor copy)");
+    const bool ordered = cudaMallocAsync(&copy, sizeof(Driver), stream) == cudaSuccess;
+    if (!ordered) {
+      (void)cudaGetLastError();
+      cuda_check_launch(pattern, cudaMalloc(&copy, sizeof(Driver)), "cudaMalloc (functor copy)");
+    }
     cuda_check_launch(pattern, cudaMemcpyAsync(copy, &driver, sizeof(Driver), cudaMemcpyHostToDevice, stream),
                       "cudaMemcpyAsync (functor copy)");
     cuda_parallel_launch_global_memory<Driver, Bounds><<<grid, block, shmem, stream>>>(static_cast<const Driver*>(copy));
     const cudaError_t launched = cudaGetLastError();
-    cuda_check_launch(pattern, cudaFreeAsync(copy, stream), "cudaFreeAsync (functor copy)");
+    if (ordered) {
+      cuda_check_launch(pattern, cudaFreeAsync(copy, stream), "cudaFreeAsync (functor copy)");
+    } else {
+      cuda_check_launch(pattern, cudaStreamSynchronize(stream), "cudaStreamSynchronize (functor copy)");
+      cuda_check_launch(pattern, cudaFree(copy), "cudaFree (functor copy)");
+    }
     cuda_check_launch(pattern, launched, "kernel launch");
   }
 }

@@ -5,10 +5,10 @@
 // direction's fastest dimension fastest (consecutive threads take consecutive indices of the
 // fastest dimension, so accesses coalesce); blocks walk the tiles in the outer direction's order.
 // The tile's point count must not exceed the threads per block the kernel supports (1024 at
-// most); a larger tile is an error naming the launch.  As in Kokkos, Cuda's default directions
-// are Left (the first index fastest) and the default tile gives the fastest dimension up to 64
-// points and the others what remains of 256 threads.
+// most); a larger tile is an error naming the launch.  The policy defaults for Cuda (directions,
+// tiles) are in Kokkos_Cuda_MDRangeDefaults.hpp.
 #include <Kokkos_MDRangePolicy.hpp>
+#include <Cuda/Kokkos_Cuda_MDRangeDefaults.hpp>
 #include <Cuda/Kokkos_Cuda_KernelLaunch.hpp>
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_ReduceScan.hpp>
@@ -18,42 +18,7 @@
 #include <string>
 #include <utility>
 
-namespace Kokkos {
-template <>
-struct default_outer_direction<Kokkos::Cuda> {
-  using type = Iterate;
-  static constexpr Iterate value = Iterate::Left;
-};
-template <>
-struct default_inner_direction<Kokkos::Cuda> {
-  using type = Iterate;
-  static constexpr Iterate value = Iterate::Left;
-};
-}  // namespace Kokkos
-
 namespace Kokkos::Impl {
-
-template <>
-struct MDRangeTileDefaults<Kokkos::Cuda, void> {
-  static constexpr long long threads_budget = 256;
-  static constexpr long long fastest_max = 64;
-  template <class Point>
-  static void fill(const Point& lower, const Point& upper, Point& tile, int rank, bool right) {
-    long long used = 1;
-    for (int d = 0; d < rank; ++d) used *= tile[d] > 0 ? tile[d] : 1;
-    for (int k = 0; k < rank; ++k) {
-      const int d = right ? rank - 1 - k : k;  // fastest first
-      if (tile[d] != 0) continue;
-      const long long span = upper[d] - lower[d];
-      const long long limit = k == 0 ? fastest_max : (threads_budget / used > 0 ? threads_budget / used : 1);
-      long long t = 1;
-      while (t < span && t * 2 <= limit) t *= 2;
-      tile[d] = t;
-      used *= t;
-    }
-  }
-  static constexpr int max_total_tile_size() { return 1024; }
-};
 
 template <class Policy>
 struct CudaMDTiles {

@@ -47,13 +47,18 @@ inline bool cuda_device_writable(const void* p) {
          (attributes.type == cudaMemoryTypeHost && attributes.devicePointer == p);
 }
 
-// A grid of at most one resident wave of `block`-thread blocks, at least one block.
-inline unsigned cuda_one_wave(int device, long long work_items, int block) {
+// A grid of at most one resident wave of `block`-thread blocks (`blocks_per_sm` of them fit on a
+// multiprocessor), at least one block.
+inline unsigned cuda_one_wave(int device, long long work_items, int block, int blocks_per_sm) {
   const CudaLaunchLimits& limits = cuda_launch_limits(device);
-  const long long per_sm = limits.max_threads_per_sm / block > 0 ? limits.max_threads_per_sm / block : 1;
-  const long long wave = per_sm * limits.sm_count;
+  const long long wave = static_cast<long long>(blocks_per_sm > 0 ? blocks_per_sm : 1) * limits.sm_count;
   const long long needed = (work_items + block - 1) / block;
   return static_cast<unsigned>(needed < 1 ? 1 : (needed < wave ? needed : wave));
+}
+// The same, when the kernel's occupancy is not known: by the threads a multiprocessor holds.
+inline unsigned cuda_one_wave(int device, long long work_items, int block) {
+  const int per_sm = cuda_launch_limits(device).max_threads_per_sm / block;
+  return cuda_one_wave(device, work_items, block, per_sm);
 }
 
 // Where a reduction's kernel writes its result, and how the host gets it: device-writable
@@ -179,15 +184,16 @@ struct CudaRangeReduceDriver {
 };
 
 // Launches a reduction driver: block size by occupancy (with the array reduction's shared
-// memory), `grid_for(block)` blocks, partials and the result per CudaReduceResult.
+// memory), `grid_for(block, blocks_per_sm)` blocks, partials and the result per CudaReduceResult.
 template <class Driver, class Bounds, class Reducer, class GridFor, class Make>
 void cuda_launch_reduction(CudaInternal* internal, const Reducer& reducer, typename Reducer::pointer_type result,
                            const GridFor& grid_for, const Make& make_driver) {
   using Reduction = CudaReduction<Reducer>;
   const int device = internal->m_cudaDev;
   const std::size_t per_thread = Reduction::shmem_per_thread(reducer);
-  const int block = CudaKernel<Driver, Bounds>::block_size(cuda_reduce_name, device, per_thread, 0);
-  const unsigned grid = grid_for(block);
+  const auto shape = CudaKernel<Driver, Bounds>::occupancy_shape(cuda_reduce_name, device, per_thread, 0);
+  const int block = shape.block;
+  const unsigned grid = grid_for(block, shape.blocks_per_sm);
   CudaReduceResult<Reducer> out(internal, reducer, result);
   unsigned char* partials = grid > 1 ? out.partials(grid, reducer.value_size()) : nullptr;
   unsigned int* flag = grid > 1 ? out.flag() : nullptr;
@@ -219,7 +225,7 @@ class ParallelReduce<CombinedFunctorReducerType, RangePolicy<P...>, Kokkos::Cuda
     const int device = internal->m_cudaDev;
     cuda_launch_reduction<Driver, Bounds>(
         internal, m_functor_reducer.get_reducer(), m_result,
-        [&](int block) { return cuda_one_wave(device, range.size(), block); },
+        [&](int block, int blocks_per_sm) { return cuda_one_wave(device, range.size(), block, blocks_per_sm); },
         [&](unsigned char* partials, unsigned int* flag, pointer_type out) {
           return cuda_make_driver([&] { return Driver{m_functor_reducer, range.begin, range.end, partials, flag, out}; });
         });
@@ -296,9 +302,10 @@ void cuda_range_scan(const CombinedFunctorReducerType& functor_reducer, const Po
   const CudaRangeBounds<Policy> range(policy);
   CudaInternal* internal = policy.space().impl_internal_space_instance();
   const int device = internal->m_cudaDev;
-  const int block = CudaKernel<Driver, Bounds>::block_size(cuda_scan_name, device, 0, 0);
+  const auto shape = CudaKernel<Driver, Bounds>::occupancy_shape(cuda_scan_name, device, 0, 0);
+  const int block = shape.block;
   const long long n = range.size();
-  unsigned grid = cuda_one_wave(device, n, block);
+  unsigned grid = cuda_one_wave(device, n, block, shape.blocks_per_sm);
   // Chunks are whole rows, so that only the last block has a partial row.
   const long long rows = (n + block - 1) / block;
   const long long chunk_rows = (rows + grid - 1) / grid > 0 ? (rows + grid - 1) / grid : 1;
