@@ -43,6 +43,12 @@ bool task_dag(long n) {
   return result.get() == fibonacci_by_iteration(n);
 }
 
+// One cell of the wavefront: depends on the cell above and the cell to the left.
+KOKKOS_INLINE_FUNCTION void wavefront_step(const Kokkos::View<double*, Kokkos::HostSpace>& g, int side, int i, int j) {
+  const double up = i > 0 ? g((i - 1) * side + j) : 1.0, left = j > 0 ? g(i * side + j - 1) : 1.0;
+  g(i * side + j) = 0.5 * (up + left) + 1e-3 * ((i * 31 + j * 17) % 7);
+}
+
 // 2. Work DAG: a side x side wavefront, item (i,j) after (i-1,j) and (i,j-1), each item one
 // step of a dynamic-programming recurrence; beside it the level-synchronous schedule (one
 // parallel_for per anti-diagonal).
@@ -61,12 +67,8 @@ bool work_dag(int side) {
   const double build = timer.seconds();
 
   Kokkos::View<double*, Kokkos::HostSpace> grid("grid", n), reference("reference", n);
-  auto step = [side](const Kokkos::View<double*, Kokkos::HostSpace>& g, int i, int j) {
-    const double up = i > 0 ? g((i - 1) * side + j) : 1.0, left = j > 0 ? g(i * side + j - 1) : 1.0;
-    g(i * side + j) = 0.5 * (up + left) + 1e-3 * ((i * 31 + j * 17) % 7);
-  };
   timer.reset();
-  Kokkos::parallel_for("wavefront", policy, KOKKOS_LAMBDA(std::int32_t k) { step(grid, k / side, k % side); });
+  Kokkos::parallel_for("wavefront", policy, KOKKOS_LAMBDA(std::int32_t k) { wavefront_step(grid, side, k / side, k % side); });
   Kokkos::fence();
   const double dag_s = timer.seconds();
 
@@ -74,7 +76,7 @@ bool work_dag(int side) {
   for (int level = 0; level < 2 * side - 1; ++level) {
     const int first = level < side ? 0 : level - side + 1, last = level < side ? level : side - 1;
     Kokkos::parallel_for("level", Kokkos::RangePolicy<Space>(first, last + 1),
-                         KOKKOS_LAMBDA(std::int64_t i) { step(reference, int(i), level - int(i)); });
+                         KOKKOS_LAMBDA(std::int64_t i) { wavefront_step(reference, side, int(i), level - int(i)); });
   }
   Kokkos::fence();
   const double level_s = timer.seconds();

@@ -360,15 +360,16 @@ TYPED_TEST(Reduce, SeveralResults) {
 }
 
 struct TagMany {};
+// At namespace scope: a kernel's functor type may not be local to a host function (nvcc).
+struct SumAndCountTagged {
+  KOKKOS_INLINE_FUNCTION void operator()(TagMany, I64 i, I64& x, I64& y) const {
+    x += i;
+    y += 1;
+  }
+};
 TYPED_TEST(Reduce, SeveralResultsWithTag) {
   I64 a = 0, b = 0;
-  struct F {
-    KOKKOS_INLINE_FUNCTION void operator()(TagMany, I64 i, I64& x, I64& y) const {
-      x += i;
-      y += 1;
-    }
-  };
-  Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam, TagMany>(0, 50), F{}, a, b);
+  Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam, TagMany>(0, 50), SumAndCountTagged{}, a, b);
   EXPECT_EQ(a, sum_i(50));
   EXPECT_EQ(b, 50);
 }
