@@ -263,6 +263,20 @@ class FusionScope {
   void flush() { fusion_flush(); }
 };
 
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+// Lets a Kokkos::Experimental::Graph record its nodes with declared accesses into a window.
+inline const bool fusion_graph_hooks_set = [] {
+  FusionScopeHooks& hooks = fusion_scope_hooks();
+  hooks.open = &Experimental::fusion_begin;
+  hooks.close = &Experimental::fusion_end;
+  return true;
+}();
+}  // namespace Kokkos::Impl
+
+namespace Kokkos::Experimental {
+
 // ---- switches --------------------------------------------------------------------------------
 
 inline bool fusion_enabled() { return Kokkos::Impl::fusion_is_enabled(); }

@@ -47,6 +47,18 @@ inline void fusion_flush_touching(const void* base, std::size_t bytes) {
   if (s.pending && s.touches(base, bytes)) s.flush(FusionFlush::deep_copy);
 }
 
+// Opening and closing the calling thread's fusion window, for code (Kokkos_Graph.hpp) that
+// must not include the fusion machinery: Kokkos_Fusion.hpp sets them, and only a program that
+// includes it can issue launches with declared accesses.
+struct FusionScopeHooks {
+  void (*open)() = nullptr;
+  void (*close)() = nullptr;
+};
+inline FusionScopeHooks& fusion_scope_hooks() {
+  static FusionScopeHooks hooks;
+  return hooks;
+}
+
 template <class Policy>
 struct is_fusion_access_policy : std::false_type {};
 
