@@ -14,6 +14,7 @@ struct FusionFixture : ::testing::Test {
     KE::set_fusion_window_size(50);
     KE::set_fusion_memoization(true);
     KE::set_fusion_inline_bytes(0);
+    KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::measured);
     KE::reset_fusion_statistics();
   }
   void TearDown() override { Kokkos::Experimental::set_fusion_enabled(true); }

@@ -60,6 +60,15 @@
 // runs the workers' blocks in rank order).  set_fusion_adaptive_dispatch(false) or
 // KOKKOS_FUSION_ADAPTIVE=0 always runs the first way.
 //
+// Concurrent flush (seed 004): the runs a flush executes form a dependence graph through their
+// declared accesses.  Consecutive runs that are plain loops (no reduction, no skew) and touch
+// nothing in common that either writes (a "wave") run in one dispatch, each on its own group
+// of workers sized by its work (indices times launches).  Every index still computes from the
+// same inputs, so the bits are those of program order.  With one worker nothing changes.
+// Whether a memoized wave runs concurrently or in order is measured like the dispatch above;
+// set_fusion_concurrent_flush(FusionConcurrentFlush::off / measured / always) or
+// KOKKOS_FUSION_CONCURRENT=0/1/2 overrides it.
+//
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way
 // (element-wise bodies see the same inputs; reductions keep the host reduce's per-worker
@@ -319,6 +328,15 @@ inline bool fusion_adaptive_dispatch() { return Kokkos::Impl::fusion_adapts_disp
 inline void set_fusion_adaptive_dispatch(bool on) {
   Kokkos::Impl::fusion_config().adaptive.store(on ? 1 : 0, std::memory_order_relaxed);
 }
+// Independent runs at a flush (see "Concurrent flush" above): off, measured (the default), or
+// always (KOKKOS_FUSION_CONCURRENT=0/1/2).
+enum class FusionConcurrentFlush : int { off = 0, measured = 1, always = 2 };
+inline FusionConcurrentFlush fusion_concurrent_flush() {
+  return static_cast<FusionConcurrentFlush>(Kokkos::Impl::fusion_concurrent_mode());
+}
+inline void set_fusion_concurrent_flush(FusionConcurrentFlush mode) {
+  Kokkos::Impl::fusion_config().concurrent.store(static_cast<int>(mode), std::memory_order_relaxed);
+}
 // The working set each chunk of a fused loop aims at (KOKKOS_FUSION_CHUNK_BYTES).
 inline void set_fusion_chunk_bytes(std::int64_t bytes) {
   Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().chunk_bytes, bytes, 1, "set_fusion_chunk_bytes");
@@ -338,6 +356,8 @@ inline void print_fusion_statistics(std::ostream& os) {
       << s.fused_on_caller << ", in short chunks " << s.fused_short_chunks << ", in long chunks "
       << s.fused_long_chunks << ", unfused " << s.fused_runs_unfused << "\n";
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
+  out << "  waves of independent runs " << s.waves << ", run concurrently " << s.waves_concurrent << " (" << s.runs_concurrent
+      << " runs)\n";
   std::uint64_t total = 0;
   for (auto b : s.barriers) total += b;
   out << "  barriers                 " << total << "\n";

@@ -27,6 +27,7 @@
 #include <impl/Kokkos_PolicyTraits.hpp>
 #include <impl/Kokkos_SharedAlloc.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -63,6 +64,9 @@ struct FusionStatistics {
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
   std::uint64_t min_fused_length = 0, max_fused_length = 0;
   std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
+  // Waves of independent runs (impl/Kokkos_FusionAnalysis.hpp, FusionWave) found, and those run
+  // concurrently on disjoint groups of workers, with the runs they held.
+  std::uint64_t waves = 0, waves_concurrent = 0, runs_concurrent = 0;
   std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
   std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
   std::uint64_t windows_analysed = 0, memo_hits = 0;
@@ -105,6 +109,10 @@ struct FusionConfig {
   std::atomic<std::int64_t> chunk_bytes{-1};   // working set per chunk of a fused loop
   std::atomic<std::int64_t> inline_bytes{-1};  // see fusion_runs_inline
   std::atomic<int> adaptive{-1};               // see fusion_adapts_dispatch
+  std::atomic<int> concurrent{-1};             // see fusion_concurrent_mode
+  // Test hook: called by each worker of a concurrent wave with the first launch (window index)
+  // of the run it works on, its group and its rank in the dispatch.
+  std::atomic<void (*)(std::uint32_t first_launch, int group, int rank)> concurrent_probe{nullptr};
   std::mutex stats_mutex;
   Experimental::FusionStatistics stats;
   bool stats_hook_registered = false;  // guarded by stats_mutex
@@ -184,6 +192,19 @@ inline bool fusion_adapts_dispatch() {
   return fusion_env_flag(fusion_config().adaptive, "KOKKOS_FUSION_ADAPTIVE", true);
 }
 
+// Independent runs at a flush (FusionWave): 0 in program order, 1 concurrently where measured
+// faster (memoized plans with adaptive dispatch on), 2 always concurrently (KOKKOS_FUSION_CONCURRENT).
+enum class FusionConcurrentMode : int { off = 0, measured = 1, always = 2 };
+inline FusionConcurrentMode fusion_concurrent_mode() {
+  FusionConfig& c = fusion_config();
+  int v = c.concurrent.load(std::memory_order_relaxed);
+  if (v < 0) {
+    v = std::clamp(fusion_env_int("KOKKOS_FUSION_CONCURRENT", 1), 0, 2);
+    c.concurrent.store(v, std::memory_order_relaxed);
+  }
+  return static_cast<FusionConcurrentMode>(v);
+}
+
 template <class ExecSpace, class Accesses>
 bool fusion_runs_inline(const ExecSpace& space, const Accesses& accesses) {
   if (space.concurrency() != 1) return false;
@@ -257,6 +278,9 @@ struct FusionLaunch {
   void (*drive)(const void* blob, const FusedRun& run, bool on_caller) = nullptr;
   int (*pool_size)(const void* blob) = nullptr;  // of the launch's execution space
   void (*destroy)(void* blob) = nullptr;
+  // body(context, rank, size) once on each worker of the launch's execution space.
+  void (*on_workers)(const void* blob, void (*body)(void* context, int rank, int size), void* context) = nullptr;
+  const void* space = nullptr;  // the execution space type
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
 };
@@ -383,6 +407,12 @@ struct FusionForBlob {
   static void execute_alone(const void* self) {
     const auto& s = *static_cast<const FusionForBlob*>(self);
     ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
+  }
+  static void on_workers(const void* self, void (*body)(void*, int, int), void* context) {
+    if constexpr (HostBackend<ExecSpace>) {
+      static_cast<const FusionForBlob*>(self)->policy.space().impl_run_on_workers(
+          [&](int rank, int size) { body(context, rank, size); });
+    }
   }
   static void drive(const void* self, const FusedRun& run, bool on_caller) {
     if constexpr (HostBackend<ExecSpace>) {
@@ -586,6 +616,7 @@ class FusionWindow {
       launch.pool_size = &fusion_blob_pool_size<Blob>;
     }
     if constexpr (requires { &Blob::run_chunk; }) launch.run_chunk = &Blob::run_chunk;
+    if constexpr (requires { &Blob::on_workers; }) launch.on_workers = &Blob::on_workers;
     return launch;
   }
 
@@ -618,6 +649,7 @@ class FusionWindow {
     }
     summary.num_accesses = static_cast<std::uint32_t>(m_accesses.size()) - summary.first_access;
     m_launches.push_back(launch);
+    m_launches.back().space = space_tag;
     m_summaries.push_back(summary);
     t_fusion_hooks.pending = true;
   }
@@ -659,6 +691,9 @@ class FusionWindow {
 
   // Returns how a run of two or more was executed (workers for a run of one).
   FusionDispatchChoice::Way execute(const FusionRun& run, bool adapt);
+  void prepare(const FusionRun& run, FusedRun& fused) const;
+  bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
+  void run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const;
   void clear();
 
  public:
@@ -707,20 +742,9 @@ inline void FusionWindow::clear() {
   if (m_held.empty()) m_held.swap(held);  // keep the capacity
 }
 
-inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
-  using Way = FusionDispatchChoice::Way;
+inline void FusionWindow::prepare(const FusionRun& run, FusedRun& fused) const {
   const FusionLaunch* launches = m_launches.data() + run.first;
-  const FusionLaunch& last = launches[run.count - 1];
   const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
-  if (run.count == 1) {
-    launches[0].execute_alone(launches[0].blob);
-    return Way::workers;
-  }
-  if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
-    if (reduces) last.execute_alone(last.blob);
-    return Way::workers;
-  }
-  FusedRun fused;
   fused.launches = launches;
   fused.num_for = run.count - (reduces ? 1 : 0);
   fused.reduces = reduces;
@@ -739,6 +763,105 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
   // never takes a chunk past eight budgets (a 1000-column five-point sweep: 4 rows, not 2048).
   const std::int64_t floor = std::clamp<std::int64_t>(8 * budget / per_index, 1, 2048);
   fused.chunk = std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
+}
+
+// A wave can run concurrently when its runs share one execution space type with two or more
+// workers (on one worker nothing changes).
+inline bool FusionWindow::can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const {
+  const FusionLaunch& first = m_launches[plan.runs[wave.first_run].first];
+  if (first.on_workers == nullptr || first.pool_size == nullptr || first.pool_size(first.blob) < 2) return false;
+  for (std::uint32_t r = wave.first_run; r < wave.first_run + wave.count; ++r) {
+    const FusionRun& run = plan.runs[r];
+    for (std::uint32_t k = run.first; k < run.first + run.count; ++k) {
+      if (m_launches[k].space != first.space || m_launches[k].run_chunk == nullptr) return false;
+    }
+  }
+  return true;
+}
+
+// Runs [first_run, first_run + count) of the plan in one dispatch: each run on its own group of
+// consecutive workers, groups sized by the runs' estimated work (indices times launches), at
+// least one worker each; waves longer than the pool go in several dispatches.
+inline void FusionWindow::run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const {
+  const FusionLaunch& driver = m_launches[plan.runs[first_run].first];
+  const int pool = driver.pool_size(driver.blob);
+  constexpr std::uint32_t max_groups = 64;
+  for (std::uint32_t done = 0; done < count;) {
+    const std::uint32_t groups = std::min({count - done, static_cast<std::uint32_t>(pool), max_groups});
+    struct Wave {
+      std::array<FusedRun, max_groups> runs;
+      std::array<int, max_groups + 1> first_worker{};  // group g: workers [first_worker[g], first_worker[g + 1])
+      std::uint32_t groups = 0;
+      int pool = 0;
+      std::uint32_t first_launch_base = 0;
+      const FusionLaunch* window_launches = nullptr;
+    } wave;
+    wave.groups = groups;
+    wave.pool = pool;
+    wave.window_launches = m_launches.data();
+    double work[max_groups], total = 0;
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      const FusionRun& run = plan.runs[first_run + done + g];
+      prepare(run, wave.runs[g]);
+      work[g] = static_cast<double>(std::max<std::int64_t>(wave.runs[g].end - wave.runs[g].begin, 1)) * run.count;
+      total += work[g];
+    }
+    // One worker each, the rest by largest remainder of the work shares.
+    int counts[max_groups], given = static_cast<int>(groups);
+    double remainder[max_groups];
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      const double share = (pool - static_cast<int>(groups)) * work[g] / total;
+      counts[g] = 1 + static_cast<int>(share);
+      remainder[g] = share - static_cast<int>(share);
+      given += static_cast<int>(share);
+    }
+    for (; given < pool; ++given) {
+      std::uint32_t best = 0;
+      for (std::uint32_t g = 1; g < groups; ++g) {
+        if (remainder[g] > remainder[best]) best = g;
+      }
+      ++counts[best];
+      remainder[best] = -1;
+    }
+    for (std::uint32_t g = 0; g < groups; ++g) wave.first_worker[g + 1] = wave.first_worker[g] + counts[g];
+    driver.on_workers(
+        driver.blob,
+        [](void* context, int rank, int size) {
+          const Wave& w = *static_cast<const Wave*>(context);
+          auto probe = fusion_config().concurrent_probe.load(std::memory_order_relaxed);
+          if (size != w.pool) {  // not the pool the groups were sized for: any split gives the same bits
+            for (std::uint32_t g = static_cast<std::uint32_t>(rank); g < w.groups; g += static_cast<std::uint32_t>(size)) {
+              if (probe != nullptr) probe(static_cast<std::uint32_t>(w.runs[g].launches - w.window_launches), static_cast<int>(g), rank);
+              w.runs[g].work(0, 1, FusionNoReduction{});
+            }
+            return;
+          }
+          std::uint32_t g = 0;
+          while (rank >= w.first_worker[g + 1]) ++g;
+          if (probe != nullptr) probe(static_cast<std::uint32_t>(w.runs[g].launches - w.window_launches), static_cast<int>(g), rank);
+          const int first = w.first_worker[g];
+          w.runs[g].work(rank - first, w.first_worker[g + 1] - first, FusionNoReduction{});
+        },
+        &wave);
+    done += groups;
+  }
+}
+
+inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
+  using Way = FusionDispatchChoice::Way;
+  const FusionLaunch* launches = m_launches.data() + run.first;
+  const FusionLaunch& last = launches[run.count - 1];
+  const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
+  if (run.count == 1) {
+    launches[0].execute_alone(launches[0].blob);
+    return Way::workers;
+  }
+  if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
+    if (reduces) last.execute_alone(last.blob);
+    return Way::workers;
+  }
+  FusedRun fused;
+  prepare(run, fused);
   const FusionLaunch& driver = reduces ? last : launches[0];
   if (!adapt) {
     driver.drive(driver.blob, fused, false);
@@ -811,15 +934,44 @@ inline void FusionWindow::flush(FusionFlush reason) {
   }
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
-  for (const FusionRun& run : plan->runs) {
-    switch (execute(run, adapt)) {
-      case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
-      case FusionDispatchChoice::Way::short_chunks: ++delta.fused_short_chunks; break;
-      case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
-      case FusionDispatchChoice::Way::unfused: ++delta.fused_runs_unfused; break;
-      case FusionDispatchChoice::Way::workers: break;
+  const FusionConcurrentMode concurrent = fusion_concurrent_mode();
+  auto run_in_order = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t r = from; r < to; ++r) {
+      switch (execute(plan->runs[r], adapt)) {
+        case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
+        case FusionDispatchChoice::Way::short_chunks: ++delta.fused_short_chunks; break;
+        case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
+        case FusionDispatchChoice::Way::unfused: ++delta.fused_runs_unfused; break;
+        case FusionDispatchChoice::Way::workers: break;
+      }
+    }
+  };
+  std::uint32_t next_run = 0;
+  for (const FusionWave& wave : plan->waves) {
+    run_in_order(next_run, wave.first_run);
+    next_run = wave.first_run + wave.count;
+    ++delta.waves;
+    const bool eligible = concurrent != FusionConcurrentMode::off && can_run_concurrently(*plan, wave);
+    MeasuredChoice::Decision decision{FusionWave::in_order, false};
+    if (eligible && concurrent == FusionConcurrentMode::always) {
+      decision.way = FusionWave::concurrent;
+    } else if (eligible && adapt) {
+      decision = wave.choice.next();
+    }
+    const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (decision.way == FusionWave::concurrent) {
+      run_concurrently(*plan, wave.first_run, wave.count);
+      ++delta.waves_concurrent;
+      delta.runs_concurrent += wave.count;
+    } else {
+      run_in_order(wave.first_run, next_run);
+    }
+    if (decision.timed) {
+      wave.choice.record(decision.way,
+                         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
     }
   }
+  run_in_order(next_run, static_cast<std::uint32_t>(plan->runs.size()));
   {
     std::lock_guard<std::mutex> lock(config.stats_mutex);
     Experimental::FusionStatistics& s = config.stats;
@@ -832,6 +984,9 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.fused_runs_unfused += delta.fused_runs_unfused;
     s.dispatches += delta.dispatches;
     s.skewed_runs += delta.skewed_runs;
+    s.waves += delta.waves;
+    s.waves_concurrent += delta.waves_concurrent;
+    s.runs_concurrent += delta.runs_concurrent;
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
       s.min_fused_length = delta.min_fused_length;
     }
