@@ -393,6 +393,14 @@ inline void fusion_print_statistics_at_finalize() {
 template <class Policy, std::size_t N>
 struct is_fusion_access_policy<Experimental::AccessPolicy<Policy, N>> : std::true_type {};
 
+// The launch's label is readable by the window while it is issued, never after.
+struct FusionIssuingLabelScope {
+  FusionIssuingLabelScope() = default;
+  FusionIssuingLabelScope(const FusionIssuingLabelScope&) = delete;
+  FusionIssuingLabelScope& operator=(const FusionIssuingLabelScope&) = delete;
+  ~FusionIssuingLabelScope() { t_fusion_hooks.issuing_label = nullptr; }
+};
+
 // parallel_for with declared accesses: recorded inside a window, otherwise run as it is.
 template <class Functor, class Policy, std::size_t N, class ExecSpace>
 class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
@@ -403,6 +411,7 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   ParallelFor(const Functor& functor, const Experimental::AccessPolicy<Policy, N>& policy)
       : m_functor(functor), m_policy(policy) {}
   void execute() const {
+    const FusionIssuingLabelScope label_scope;
     FusionWindow& window = FusionWindow::this_thread_window();
     if (!window.recording()) {
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
@@ -436,6 +445,7 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
                  pointer_type result)
       : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
   void execute() const {
+    const FusionIssuingLabelScope label_scope;
     FusionWindow& window = FusionWindow::this_thread_window();
     // A reduction ends its window: with nothing recorded before it, it is a run of one.  Only a
     // RangePolicy reduction joins a run: an MDRange one reduces tile by tile, in an order a

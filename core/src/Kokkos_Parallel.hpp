@@ -32,7 +32,7 @@ decltype(auto) to_policy(const PolicyOrCount& p) {
 template <class Policy, class Functor>
 void dispatch_parallel_for(const std::string& label, const Policy& policy, const Functor& functor) {
   check_initialized("Kokkos::parallel_for");
-  fusion_before_dispatch(policy);
+  fusion_before_dispatch(policy, label);
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_for<Functor>(policy, label, kernel_id);
   ParallelFor<Functor, Policy, typename Policy::execution_space>(functor, policy).execute();

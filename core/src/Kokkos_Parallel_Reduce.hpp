@@ -40,7 +40,7 @@ void dispatch_parallel_reduce(const std::string& label, const Policy& policy,
                               const CombinedFunctorReducerType& functor_reducer,
                               typename CombinedFunctorReducerType::reducer_type::pointer_type result) {
   check_initialized("Kokkos::parallel_reduce");
-  fusion_before_dispatch(policy);
+  fusion_before_dispatch(policy, label);
   uint64_t kernel_id = 0;
   Tools::Impl::begin_parallel_reduce<typename CombinedFunctorReducerType::functor_type>(policy, label, kernel_id);
   ParallelReduce<CombinedFunctorReducerType, Policy, typename Policy::execution_space>(functor_reducer, policy, result)

@@ -16,6 +16,7 @@
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_ExecPolicy.hpp>
+#include <Kokkos_PartitionSpace.hpp>
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
@@ -588,6 +589,20 @@ class FusionWindow {
 
   void flush(FusionFlush reason);
 
+  // The label of the first pending launch that writes or reduces into `allocation`, or null.
+  const char* pending_writer(const void* allocation) const {
+    for (std::size_t k = 0; k < m_summaries.size(); ++k) {
+      const FusionLaunchSummary& s = m_summaries[k];
+      for (std::uint32_t a = s.first_access; a < s.first_access + s.num_accesses; ++a) {
+        if (m_accesses[a].allocation == allocation && m_accesses[a].privilege != Privilege::read) {
+          if (k >= m_labels.size() || m_labels[k].empty()) return "(unnamed)";
+          return m_labels[k].c_str();
+        }
+      }
+    }
+    return nullptr;
+  }
+
  private:
   template <class ExecSpace>
   static const void* type_tag() {
@@ -650,6 +665,11 @@ class FusionWindow {
     summary.num_accesses = static_cast<std::uint32_t>(m_accesses.size()) - summary.first_access;
     m_launches.push_back(launch);
     m_launches.back().space = space_tag;
+    if (fusion_keeps_labels().load(std::memory_order_relaxed)) {
+      const std::string* label = t_fusion_hooks.issuing_label;
+      m_labels.resize(m_launches.size());
+      m_labels.back() = label != nullptr ? *label : std::string();
+    }
     m_summaries.push_back(summary);
     t_fusion_hooks.pending = true;
   }
@@ -676,6 +696,7 @@ class FusionWindow {
     if (h.flush == nullptr) {
       h.flush = [](FusionFlush reason) { this_thread_window().flush(reason); };
       h.touches = [](const void* base, std::size_t bytes) { return this_thread_window().touches(base, bytes); };
+      h.pending_writer = [](const void* allocation) { return this_thread_window().pending_writer(allocation); };
     }
     FusionConfig& c = fusion_config();
     if (fusion_env_int("KOKKOS_FUSION_STATS", 0) != 0) {
@@ -714,6 +735,7 @@ class FusionWindow {
   std::vector<std::int64_t> m_key;
   std::vector<const void*> m_names;
   std::vector<SharedAllocationRecord*> m_held;  // one counted reference per declared allocation
+  std::vector<std::string> m_labels;  // per launch, only while fusion_keeps_labels()
   std::uint64_t m_inline = 0;
   int m_depth = 0;
   bool m_flushing = false;
@@ -732,6 +754,7 @@ inline void FusionWindow::clear() {
   m_accesses.clear();
   m_shapes.clear();
   m_domains.clear();
+  m_labels.clear();
   m_arena.reset();
   m_has_unmanaged = false;
   // Last: releasing an allocation may free it, which must not find launches still pending.
@@ -793,36 +816,19 @@ inline void FusionWindow::run_concurrently(const FusionPlan& plan, std::uint32_t
       std::array<int, max_groups + 1> first_worker{};  // group g: workers [first_worker[g], first_worker[g + 1])
       std::uint32_t groups = 0;
       int pool = 0;
-      std::uint32_t first_launch_base = 0;
       const FusionLaunch* window_launches = nullptr;
     } wave;
     wave.groups = groups;
     wave.pool = pool;
     wave.window_launches = m_launches.data();
-    double work[max_groups], total = 0;
+    std::vector<double> work(groups);
     for (std::uint32_t g = 0; g < groups; ++g) {
       const FusionRun& run = plan.runs[first_run + done + g];
       prepare(run, wave.runs[g]);
       work[g] = static_cast<double>(std::max<std::int64_t>(wave.runs[g].end - wave.runs[g].begin, 1)) * run.count;
-      total += work[g];
     }
-    // One worker each, the rest by largest remainder of the work shares.
-    int counts[max_groups], given = static_cast<int>(groups);
-    double remainder[max_groups];
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      const double share = (pool - static_cast<int>(groups)) * work[g] / total;
-      counts[g] = 1 + static_cast<int>(share);
-      remainder[g] = share - static_cast<int>(share);
-      given += static_cast<int>(share);
-    }
-    for (; given < pool; ++given) {
-      std::uint32_t best = 0;
-      for (std::uint32_t g = 1; g < groups; ++g) {
-        if (remainder[g] > remainder[best]) best = g;
-      }
-      ++counts[best];
-      remainder[best] = -1;
-    }
+    // One worker each, the rest by the work shares, as partition_space shares a pool out.
+    const std::vector<int> counts = Experimental::Impl::partition_worker_counts(pool, work);
     for (std::uint32_t g = 0; g < groups; ++g) wave.first_worker[g + 1] = wave.first_worker[g] + counts[g];
     driver.on_workers(
         driver.blob,
