@@ -838,4 +838,71 @@ TYPED_TEST(Fusion, DependentRunsAreNeverAWave) {
   EXPECT_EQ(KE::fusion_concurrent_flush(), KE::FusionConcurrentFlush::always);
 }
 
+
+// ---- adaptive window size (seed 003 section 7) -------------------------------------------------
+
+struct FusionWindowSize : Kokkos::Test::FusionFixture {};
+
+TEST_F(FusionWindowSize, GrowsWhileRunsFillTheWindowAndShrinksOnEarlyFlushes) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  const int n = 64;
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", n), y("y", n + 1);
+  auto bump = [&] {
+    Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, n), KE::read_writes(x)),
+                         KOKKOS_LAMBDA(int i) { x(i) += 1; });
+  };
+  KE::set_fusion_window_size(8);
+  KE::set_fusion_adaptive_window(true);
+  EXPECT_TRUE(KE::fusion_adaptive_window());
+  EXPECT_EQ(KE::fusion_current_window_size(), 8);
+  {
+    KE::FusionScope scope;
+    // Full windows of 8, 16, 32 each fuse into one run: the window doubles each time (the
+    // 57th launch finds the third full).
+    for (int k = 0; k < 56; ++k) bump();
+    EXPECT_EQ(KE::fusion_current_window_size(), 32);
+    bump();
+    EXPECT_EQ(KE::fusion_current_window_size(), 64);
+    for (int k = 0; k < 43; ++k) bump();
+  }
+  EXPECT_EQ(x(n - 1), 100.0);
+  EXPECT_EQ(KE::fusion_current_window_size(), 64) << "a scope's end is not a forced flush";
+  // Flushes forced with the window under a quarter full: every fourth halves it, down to 8.
+  const int expected[] = {64, 64, 64, 32, 32, 32, 32, 16, 16, 16, 16, 8, 8, 8, 8, 8};
+  for (int f = 0; f < 16; ++f) {
+    {
+      KE::FusionScope scope;
+      bump();
+      bump();
+      Kokkos::fence();
+      EXPECT_EQ(KE::fusion_current_window_size(), expected[f]) << "after early flush " << f + 1;
+    }
+  }
+  EXPECT_EQ(x(0), 132.0);
+  // Full windows whose runs are short (each launch a different range) do not grow it.
+  {
+    KE::FusionScope scope;
+    for (int k = 0; k < 40; ++k) {
+      Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, 1 + k % 8 + 8 * (k % 2)), KE::read_writes(y)),
+                           KOKKOS_LAMBDA(int i) { y(i) += 1; });
+    }
+    EXPECT_EQ(KE::fusion_current_window_size(), 8);
+  }
+  EXPECT_EQ(KE::fusion_statistics().flush_count(FusionFlush::window_full), 3u + 4u);
+  // Fixed size when switched off, and set_fusion_window_size restarts the adaptation.
+  KE::set_fusion_adaptive_window(false);
+  KE::set_fusion_window_size(20);
+  EXPECT_EQ(KE::fusion_current_window_size(), 20);
+  {
+    KE::FusionScope scope;
+    for (int k = 0; k < 45; ++k) bump();
+    EXPECT_EQ(KE::fusion_pending_launches(), 5u);
+  }
+  EXPECT_EQ(KE::fusion_current_window_size(), 20);
+  KE::set_fusion_adaptive_window(true);
+  EXPECT_EQ(KE::fusion_current_window_size(), 20);
+  KE::set_fusion_window_size(50);
+  KE::set_fusion_adaptive_window(false);
+}
+
 }  // namespace

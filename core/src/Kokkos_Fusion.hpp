@@ -37,7 +37,11 @@
 //   - a launch without declared accesses (it might touch anything);
 //   - a parallel_reduce with declared accesses: its result is delivered before it returns
 //     (it ends its fused run, which is dispatched at once);
-//   - the window is full (fusion_window_size(), default 50 as in seed 000; KOKKOS_FUSION_WINDOW);
+//   - the window is full (fusion_current_window_size(): it starts at fusion_window_size(), default
+//     50 as in seed 000 (KOKKOS_FUSION_WINDOW), doubles up to 1024 while full windows end in a
+//     fused run covering half of them or more, and halves back after four flushes in a row
+//     forced with the window under a quarter full (seed 003 §7); set_fusion_adaptive_window(false)
+//     or KOKKOS_FUSION_ADAPTIVE_WINDOW=0 keeps it fixed);
 //   - an allocation is freed while launches are pending (one of them might use it).
 // Host reads of pending results follow the rule Kokkos has for asynchronous back ends:
 // fence first.  Reading a View on the host that a recorded launch writes, before a fence or
@@ -300,7 +304,17 @@ inline void set_fusion_window_size(int launches) {
                                   "launch (got " + std::to_string(launches) + ")");
   }
   Kokkos::Impl::fusion_config().window_size.store(launches, std::memory_order_relaxed);
+  Kokkos::Impl::fusion_config().window_generation.fetch_add(1, std::memory_order_relaxed);
 }
+// Adaptive window size (seed 003 §7, see Kokkos::Impl::FusionWindowSizer): on by default
+// (KOKKOS_FUSION_ADAPTIVE_WINDOW); fusion_window_size() is then its floor and starting size.
+inline bool fusion_adaptive_window() { return Kokkos::Impl::fusion_adapts_window(); }
+inline void set_fusion_adaptive_window(bool on) {
+  Kokkos::Impl::fusion_config().adaptive_window.store(on ? 1 : 0, std::memory_order_relaxed);
+  Kokkos::Impl::fusion_config().window_generation.fetch_add(1, std::memory_order_relaxed);
+}
+// The calling thread's window limit now (fusion_window_size() unless the window adapted).
+inline int fusion_current_window_size() { return Kokkos::Impl::FusionWindow::this_thread_window().current_limit(); }
 // Memoization of the analysis (seed 003 §5.2); on by default.  Off only to measure it.
 inline void set_fusion_memoization(bool on) { Kokkos::Impl::fusion_config().memoize.store(on, std::memory_order_relaxed); }
 

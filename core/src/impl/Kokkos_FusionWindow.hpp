@@ -111,6 +111,8 @@ struct FusionConfig {
   std::atomic<std::int64_t> inline_bytes{-1};  // see fusion_runs_inline
   std::atomic<int> adaptive{-1};               // see fusion_adapts_dispatch
   std::atomic<int> concurrent{-1};             // see fusion_concurrent_mode
+  std::atomic<int> adaptive_window{-1};        // see FusionWindowSizer
+  std::atomic<std::uint64_t> window_generation{0};  // bumped by set_fusion_window_size
   // Test hook: called by each worker of a concurrent wave with the first launch (window index)
   // of the run it works on, its group and its rank in the dispatch.
   std::atomic<void (*)(std::uint32_t first_launch, int group, int rank)> concurrent_probe{nullptr};
@@ -205,6 +207,57 @@ inline FusionConcurrentMode fusion_concurrent_mode() {
   }
   return static_cast<FusionConcurrentMode>(v);
 }
+
+inline bool fusion_adapts_window() {
+  return fusion_env_flag(fusion_config().adaptive_window, "KOKKOS_FUSION_ADAPTIVE_WINDOW", true);
+}
+
+// The adaptive window size of seed 003 §7, per thread.  The window starts at the configured
+// size (fusion_window_size(), the floor).  It doubles, up to max_launches, when a flush forced by
+// a full window finds the window's last fused run reaching its end and covering at least half
+// of it: the analysis would have fused further.  It halves, down to the floor, after
+// early_flushes_to_shrink flushes in a row that found it less than a quarter full (a fence, a
+// reduction's result, an unannotated launch... came first): the program's runs are short, and
+// a long window only delays dispatch and holds allocations.  set_fusion_window_size() restarts it.
+class FusionWindowSizer {
+ public:
+  static constexpr int max_launches = 1024;
+  static constexpr int early_flushes_to_shrink = 4;
+
+  int limit() {
+    sync();
+    return fusion_adapts_window() ? m_limit : fusion_window_limit();
+  }
+
+  // At a flush of `launches` launches whose last run holds `last_run` launches.
+  void observe(FusionFlush reason, int launches, int last_run) {
+    sync();
+    if (!fusion_adapts_window()) return;
+    if (reason == FusionFlush::window_full) {
+      m_early = 0;
+      if (2 * last_run >= launches) m_limit = std::min(2 * m_limit, std::max(max_launches, fusion_window_limit()));
+      return;
+    }
+    const bool forced = reason != FusionFlush::scope_end && reason != FusionFlush::explicit_flush &&
+                        reason != FusionFlush::switched_off;
+    if (forced && 4 * launches < m_limit && ++m_early >= early_flushes_to_shrink) {
+      m_early = 0;
+      m_limit = std::max(m_limit / 2, fusion_window_limit());
+    }
+  }
+
+ private:
+  void sync() {
+    const std::uint64_t generation = fusion_config().window_generation.load(std::memory_order_relaxed);
+    if (m_limit == 0 || generation != m_generation) {
+      m_generation = generation;
+      m_limit = fusion_window_limit();
+      m_early = 0;
+    }
+  }
+  int m_limit = 0, m_early = 0;
+  std::uint64_t m_generation = 0;
+};
 
 template <class ExecSpace, class Accesses>
 bool fusion_runs_inline(const ExecSpace& space, const Accesses& accesses) {
@@ -644,7 +697,7 @@ class FusionWindow {
   }
 
   void make_room() {
-    if (static_cast<int>(m_launches.size()) >= fusion_window_limit()) flush(FusionFlush::window_full);
+    if (static_cast<int>(m_launches.size()) >= m_sizer.limit()) flush(FusionFlush::window_full);
   }
 
   void push(const FusionLaunch& launch, FusionLaunchKind kind, const void* space_tag, const FusionAccessDecl* decls,
@@ -736,6 +789,12 @@ class FusionWindow {
   std::vector<const void*> m_names;
   std::vector<SharedAllocationRecord*> m_held;  // one counted reference per declared allocation
   std::vector<std::string> m_labels;  // per launch, only while fusion_keeps_labels()
+  FusionWindowSizer m_sizer;
+
+ public:
+  int current_limit() { return m_sizer.limit(); }
+
+ private:
   std::uint64_t m_inline = 0;
   int m_depth = 0;
   bool m_flushing = false;
@@ -921,6 +980,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
     plan = &unmemoized;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m_sizer.observe(reason, static_cast<int>(n), plan->runs.empty() ? 0 : static_cast<int>(plan->runs.back().count));
 
   Experimental::FusionStatistics delta;
   delta.launches_recorded = n;
