@@ -245,6 +245,65 @@ void BM_Analysis(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// Two independent 10-launch chains over different arrays (lengths n and n - 1, so that they
+// never fuse with each other), interleaved in program order; each launch reads its chain's
+// previous output through a shifted subview, so each chain is ten runs of one and each step's
+// two launches form a wave of independent runs.  Variants: unfused (no window), today's flush
+// (runs in program order, each on all workers) and the concurrent flush forced on (each wave
+// in one dispatch, each run on half the workers).  The framework times the concurrent one.
+//   concurrent_vs_in_order = in-order flush / concurrent flush  (goal >= 1.5 for n <= 1e5, 2 threads)
+struct ShiftStep {
+  Arr here, next, out;
+  double add;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { out(i) = 0.5 * (here(i) + next(i)) + add; }
+};
+
+template <class Space>
+void two_chains(const Space& space, const std::array<Arr, 4>& v, std::int64_t n) {
+  for (int k = 0; k < 10; ++k) {
+    for (int c = 0; c < 2; ++c) {
+      const std::int64_t m = n - c;
+      const Arr& src = v[2 * c + k % 2];
+      const Arr& dst = v[2 * c + (k + 1) % 2];
+      const Arr here = Kokkos::subview(src, Kokkos::pair<std::int64_t, std::int64_t>(0, m));
+      const Arr next = Kokkos::subview(src, Kokkos::pair<std::int64_t, std::int64_t>(1, m + 1));
+      const Arr out = Kokkos::subview(dst, Kokkos::pair<std::int64_t, std::int64_t>(0, m));
+      Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> policy(space, 0, m);
+      Kokkos::parallel_for("chain", KE::with_accesses(policy, KE::reads(here), KE::reads(next), KE::writes(out)),
+                           ShiftStep{here, next, out, 0.25 * k + c});
+    }
+  }
+}
+
+template <class Space>
+void BM_TwoChains(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Space space;
+  std::array<Arr, 4> v;
+  for (int a = 0; a < 4; ++a) {
+    v[a] = Arr("chain", n + 1);
+    Kokkos::deep_copy(v[a], 1.0 + a);
+  }
+  KE::set_fusion_enabled(true);
+  auto run_with = [&](KE::FusionConcurrentFlush mode) {
+    KE::set_fusion_concurrent_flush(mode);
+    KE::FusionScope scope;
+    two_chains(space, v, n);
+  };
+  auto unfused = [&] { two_chains(space, v, n); };
+  auto in_order = [&] { run_with(KE::FusionConcurrentFlush::off); };
+  auto concurrent = [&] { run_with(KE::FusionConcurrentFlush::always); };
+  const auto m = interleaved_medians(n >= 1000000 ? 0.05 : 0.02, unfused, in_order, concurrent);
+  for (auto _ : state) concurrent();
+  KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::measured);
+  state.counters["unfused_us"] = 1e6 * m[0];
+  state.counters["in_order_us"] = 1e6 * m[1];
+  state.counters["concurrent_us"] = 1e6 * m[2];
+  state.counters["concurrent_vs_in_order"] = m[1] / m[2];
+  state.counters["concurrent_vs_unfused"] = m[0] / m[2];
+  state.SetItemsProcessed(state.iterations() * n * 20);
+}
+
 }  // namespace
 
 // Each program on Serial and on the default host space, n = 1e3, 1e4, ... up to `largest`.
@@ -261,6 +320,7 @@ void BM_Analysis(benchmark::State& state) {
       ->Unit(benchmark::kMicrosecond)
 
 KDAG_FUSION_BENCHMARK(BM_Chain20, 10000000);
+KDAG_FUSION_BENCHMARK(BM_TwoChains, 10000000);
 KDAG_FUSION_BENCHMARK(BM_BlackScholes, 10000000);
 KDAG_FUSION_BENCHMARK(BM_Stencil1D, 10000000);
 KDAG_FUSION_BENCHMARK(BM_Stencil2D, 10000000);

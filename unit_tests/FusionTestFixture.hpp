@@ -12,8 +12,10 @@ struct FusionFixture : ::testing::Test {
     namespace KE = Kokkos::Experimental;
     KE::set_fusion_enabled(true);
     KE::set_fusion_window_size(50);
+    KE::set_fusion_adaptive_window(false);
     KE::set_fusion_memoization(true);
     KE::set_fusion_inline_bytes(0);
+    KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::measured);
     KE::reset_fusion_statistics();
   }
   void TearDown() override { Kokkos::Experimental::set_fusion_enabled(true); }

@@ -6,7 +6,14 @@
 
 #include <Kokkos_Fusion.hpp>
 
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -247,6 +254,8 @@ TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) 
   // wherever there are workers to skip.
   KE::set_fusion_adaptive_dispatch(true);
   EXPECT_TRUE(KE::fusion_adaptive_dispatch());
+  // Every run through its own dispatch choice: a wave run concurrently skips it.
+  KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::off);
   check_random_programs<TypeParam>(5150, seed_count(60), 37, 8);
   check_random_programs<TypeParam>(6160, seed_count(60) / 3, 3000, 8);
   auto s = KE::fusion_statistics();
@@ -447,7 +456,8 @@ TYPED_TEST(Fusion, EachFlushTriggerRunsPendingLaunches) {
   auto record = [&](double v) {
     Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, v});
     EXPECT_EQ(KE::fusion_pending_launches(), 1u);
-    EXPECT_EQ(a(5), 0.0) << "recorded, not run";
+    // Through the pointer: a View access with the write pending aborts in debug builds.
+    EXPECT_EQ(a.data()[5], 0.0) << "recorded, not run";
   };
   auto ran = [&](double v, FusionFlush reason) {
     EXPECT_EQ(KE::fusion_pending_launches(), 0u);
@@ -494,7 +504,7 @@ TYPED_TEST(Fusion, EachFlushTriggerRunsPendingLaunches) {
   EXPECT_EQ(KE::fusion_pending_launches(), 2u);
   Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, 8});  // window full
   EXPECT_EQ(KE::fusion_pending_launches(), 1u);
-  EXPECT_EQ(a(5), 12.0);
+  EXPECT_EQ(a.data()[5], 12.0);
   KE::set_fusion_window_size(50);
   KE::fusion_flush();
   EXPECT_EQ(a(5), 13.0);
@@ -641,7 +651,7 @@ TYPED_TEST(Fusion, DeclaredTemporaryOutlivesItsLastHandleUntilTheFlush) {
     Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::reads(tv), KE::writes(av)), Add{av, tv});
   }  // the user's handles are gone; the window keeps the allocation
   EXPECT_EQ(KE::fusion_pending_launches(), 2u);
-  EXPECT_EQ(a(9), 0.0);
+  EXPECT_EQ(a.data()[9], 0.0);  // through the pointer: the write is pending
   KE::fusion_flush();
   EXPECT_EQ(a(9), 2.0 + 9 + 1);
   EXPECT_EQ(KE::fusion_statistics().flush_count(FusionFlush::deallocation), 0u);
@@ -676,7 +686,7 @@ TYPED_TEST(Fusion, OneThreadLaunchesThatFitInCacheRunInline) {
     KE::FusionScope scope;
     Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(av)), Write{av, 1});  // 800 bytes
     EXPECT_EQ(KE::fusion_pending_launches(), one_thread ? 0u : 1u);
-    EXPECT_EQ(a(2), one_thread ? 3.0 : 0.0);
+    EXPECT_EQ(a.data()[2], one_thread ? 3.0 : 0.0);  // through the pointer: the write may be pending
     Kokkos::parallel_for(KE::with_accesses(P(0, n), KE::writes(bigv)), Write{bigv, 1});  // 512 KiB: recorded
     EXPECT_EQ(KE::fusion_pending_launches(), one_thread ? 1u : 2u);
     // Something is pending now, so even a small launch is recorded behind it.
@@ -702,6 +712,203 @@ TYPED_TEST(Fusion, OneThreadLaunchesThatFitInCacheRunInline) {
   KE::set_fusion_chunk_bytes(4096);
   EXPECT_EQ(KE::fusion_chunk_bytes(), 4096);
   KE::set_fusion_chunk_bytes(chunk);
+}
+
+
+// ---- concurrent flush ------------------------------------------------------------------------
+
+TYPED_TEST(Fusion, RandomProgramsUnderForcedConcurrentFlushStayBitwiseEqual) {
+  KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::always);
+  check_random_programs<TypeParam>(9001, seed_count(200), 37);
+  check_random_programs<TypeParam>(31337, seed_count(200) / 3, 5000, 3);
+  const auto s = KE::fusion_statistics();
+  EXPECT_GT(s.waves, 0u) << "the random programs never had independent runs";
+  if (TypeParam().concurrency() >= 2) {
+    EXPECT_GT(s.waves_concurrent, 0u);
+  } else {
+    EXPECT_EQ(s.waves_concurrent, 0u) << "one worker: nothing changes";
+  }
+}
+
+// Probe state: how many workers of each group have started, and whether every worker of the
+// first wave saw the other group start while its own was running (impossible in order).
+std::atomic<int> g_group_started[2];
+std::atomic<int> g_first_wave_overlapped{-1};
+std::mutex g_probe_mutex;
+std::vector<std::array<int, 3>> g_probe_calls;  // first launch, group, rank
+
+void overlap_probe(std::uint32_t first_launch, int group, int rank) {
+  {
+    std::lock_guard<std::mutex> lock(g_probe_mutex);
+    g_probe_calls.push_back({static_cast<int>(first_launch), group, rank});
+  }
+  if (group > 1) return;
+  const int mine = g_group_started[group].fetch_add(1) + 1;
+  if (mine != 1) return;  // only the first worker of each group waits, once
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (g_group_started[1 - group].load() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  const int saw = g_group_started[1 - group].load() > 0 ? 1 : 0;
+  int expected = -1;
+  if (!g_first_wave_overlapped.compare_exchange_strong(expected, saw) && saw == 0) g_first_wave_overlapped.store(0);
+}
+
+// Two chains over different arrays (lengths n and n - 1, so they never fuse with each other),
+// each launch reading its predecessor's output through a shifted subview (so each chain is a
+// sequence of runs of one), interleaved in program order.
+template <class Space>
+void run_two_chains(const std::array<Kokkos::View<double*, Kokkos::HostSpace>, 4>& v, std::int64_t n, int length) {
+  KE::FusionScope scope;
+  for (int k = 0; k < length; ++k) {
+    for (int c = 0; c < 2; ++c) {
+      const std::int64_t m = n - c;
+      const auto src = v[2 * c + k % 2], dst = v[2 * c + (k + 1) % 2];
+      const auto here = Kokkos::subview(src, Kokkos::pair<std::int64_t, std::int64_t>(0, m));
+      const auto next = Kokkos::subview(src, Kokkos::pair<std::int64_t, std::int64_t>(1, m + 1));
+      const auto out = Kokkos::subview(dst, Kokkos::pair<std::int64_t, std::int64_t>(0, m));
+      Kokkos::parallel_for("chain", KE::with_accesses(Kokkos::RangePolicy<Space>(0, m), KE::reads(here), KE::reads(next),
+                                                      KE::writes(out)),
+                           KOKKOS_LAMBDA(std::int64_t i) { out(i) = 0.5 * (here(i) + next(i)) + 0.25 * k + c; });
+    }
+  }
+}
+
+TYPED_TEST(Fusion, IndependentChainsRunConcurrentlyOnDisjointWorkers) {
+  using Space = TypeParam;
+  const std::int64_t n = 4096;
+  const int length = 10;
+  auto make = [&] {
+    std::array<Kokkos::View<double*, Kokkos::HostSpace>, 4> v;
+    for (int a = 0; a < 4; ++a) {
+      v[a] = Kokkos::View<double*, Kokkos::HostSpace>("chain", n + 1);
+      for (std::int64_t i = 0; i <= n; ++i) v[a](i) = std::sin(0.01 * i + a);
+    }
+    return v;
+  };
+  auto plain = make(), fused = make();
+  KE::set_fusion_enabled(false);
+  run_two_chains<Space>(plain, n, length);
+  KE::set_fusion_enabled(true);
+  KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::always);
+  g_group_started[0] = 0;
+  g_group_started[1] = 0;
+  g_first_wave_overlapped = -1;
+  g_probe_calls.clear();
+  Kokkos::Impl::fusion_config().concurrent_probe.store(&overlap_probe);
+  run_two_chains<Space>(fused, n, length);
+  Kokkos::Impl::fusion_config().concurrent_probe.store(nullptr);
+  for (int a = 0; a < 4; ++a) {
+    for (std::int64_t i = 0; i <= n; ++i) ASSERT_EQ(std::memcmp(&plain[a](i), &fused[a](i), sizeof(double)), 0) << a << " " << i;
+  }
+  const auto s = KE::fusion_statistics();
+  EXPECT_EQ(s.waves, static_cast<std::uint64_t>(length)) << "each step's two launches are one wave";
+  if (Space().concurrency() < 2) {
+    EXPECT_EQ(s.waves_concurrent, 0u);
+    EXPECT_TRUE(g_probe_calls.empty());
+    return;
+  }
+  EXPECT_EQ(s.waves_concurrent, static_cast<std::uint64_t>(length));
+  EXPECT_EQ(s.runs_concurrent, static_cast<std::uint64_t>(2 * length));
+  EXPECT_EQ(g_first_wave_overlapped.load(), 1) << "the first wave's groups did not run at the same time";
+  // Each dispatch: group 0 ran the first chain's launch, group 1 the second's, on disjoint ranks.
+  std::map<int, std::set<int>> ranks_of_launch;
+  for (const auto& call : g_probe_calls) {
+    EXPECT_EQ(call[0] % 2, call[1]) << "launch " << call[0] << " ran in group " << call[1];
+    ranks_of_launch[call[0]].insert(call[2]);
+  }
+  ASSERT_EQ(ranks_of_launch.size(), static_cast<std::size_t>(2 * length));
+  for (int k = 0; k < length; ++k) {
+    for (int r : ranks_of_launch[2 * k]) EXPECT_EQ(ranks_of_launch[2 * k + 1].count(r), 0u) << "rank " << r << " in both groups";
+  }
+}
+
+TYPED_TEST(Fusion, DependentRunsAreNeverAWave) {
+  using Space = TypeParam;
+  const std::int64_t n = 1000;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n + 1), b("b", n);
+  KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::always);
+  {
+    KE::FusionScope scope;
+    const auto next = Kokkos::subview(a, Kokkos::pair<std::int64_t, std::int64_t>(1, n + 1));
+    const auto here = Kokkos::subview(a, Kokkos::pair<std::int64_t, std::int64_t>(0, n));
+    Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, n + 1), KE::writes(a)),
+                         KOKKOS_LAMBDA(std::int64_t i) { a(i) = double(i); });
+    Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, n), KE::reads(next), KE::writes(b)),
+                         KOKKOS_LAMBDA(std::int64_t i) { b(i) = next(i) * 2; });
+    Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, n), KE::reads(b), KE::writes(here)),
+                         KOKKOS_LAMBDA(std::int64_t i) { here(i) = b(i) + 1; });
+  }
+  EXPECT_EQ(KE::fusion_statistics().waves, 0u);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a(i), 2.0 * (i + 1) + 1) << i;
+  EXPECT_EQ(KE::fusion_concurrent_flush(), KE::FusionConcurrentFlush::always);
+}
+
+
+// ---- adaptive window size (seed 003 section 7) -------------------------------------------------
+
+struct FusionWindowSize : Kokkos::Test::FusionFixture {};
+
+TEST_F(FusionWindowSize, GrowsWhileRunsFillTheWindowAndShrinksOnEarlyFlushes) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  const int n = 64;
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", n), y("y", n + 1);
+  auto bump = [&] {
+    Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, n), KE::read_writes(x)),
+                         KOKKOS_LAMBDA(int i) { x(i) += 1; });
+  };
+  KE::set_fusion_window_size(8);
+  KE::set_fusion_adaptive_window(true);
+  EXPECT_TRUE(KE::fusion_adaptive_window());
+  EXPECT_EQ(KE::fusion_current_window_size(), 8);
+  {
+    KE::FusionScope scope;
+    // Full windows of 8, 16, 32 each fuse into one run: the window doubles each time (the
+    // 57th launch finds the third full).
+    for (int k = 0; k < 56; ++k) bump();
+    EXPECT_EQ(KE::fusion_current_window_size(), 32);
+    bump();
+    EXPECT_EQ(KE::fusion_current_window_size(), 64);
+    for (int k = 0; k < 43; ++k) bump();
+  }
+  EXPECT_EQ(x(n - 1), 100.0);
+  EXPECT_EQ(KE::fusion_current_window_size(), 64) << "a scope's end is not a forced flush";
+  // Flushes forced with the window under a quarter full: every fourth halves it, down to 8.
+  const int expected[] = {64, 64, 64, 32, 32, 32, 32, 16, 16, 16, 16, 8, 8, 8, 8, 8};
+  for (int f = 0; f < 16; ++f) {
+    {
+      KE::FusionScope scope;
+      bump();
+      bump();
+      Kokkos::fence();
+      EXPECT_EQ(KE::fusion_current_window_size(), expected[f]) << "after early flush " << f + 1;
+    }
+  }
+  EXPECT_EQ(x(0), 132.0);
+  // Full windows whose runs are short (each launch a different range) do not grow it.
+  {
+    KE::FusionScope scope;
+    for (int k = 0; k < 40; ++k) {
+      Kokkos::parallel_for(KE::with_accesses(Kokkos::RangePolicy<Space>(0, 1 + k % 8 + 8 * (k % 2)), KE::read_writes(y)),
+                           KOKKOS_LAMBDA(int i) { y(i) += 1; });
+    }
+    EXPECT_EQ(KE::fusion_current_window_size(), 8);
+  }
+  EXPECT_EQ(KE::fusion_statistics().flush_count(FusionFlush::window_full), 3u + 4u);
+  // Fixed size when switched off, and set_fusion_window_size restarts the adaptation.
+  KE::set_fusion_adaptive_window(false);
+  KE::set_fusion_window_size(20);
+  EXPECT_EQ(KE::fusion_current_window_size(), 20);
+  {
+    KE::FusionScope scope;
+    for (int k = 0; k < 45; ++k) bump();
+    EXPECT_EQ(KE::fusion_pending_launches(), 5u);
+  }
+  EXPECT_EQ(KE::fusion_current_window_size(), 20);
+  KE::set_fusion_adaptive_window(true);
+  EXPECT_EQ(KE::fusion_current_window_size(), 20);
+  KE::set_fusion_window_size(50);
+  KE::set_fusion_adaptive_window(false);
 }
 
 }  // namespace

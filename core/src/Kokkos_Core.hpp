@@ -59,6 +59,7 @@
 #include <Kokkos_PartitionSpace.hpp>
 #include <Kokkos_UniqueToken.hpp>
 #include <Kokkos_LocalDeepCopy.hpp>
+#include <Kokkos_Graph.hpp>
 
 #include <functional>
 #include <iosfwd>

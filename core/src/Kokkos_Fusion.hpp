@@ -37,7 +37,11 @@
 //   - a launch without declared accesses (it might touch anything);
 //   - a parallel_reduce with declared accesses: its result is delivered before it returns
 //     (it ends its fused run, which is dispatched at once);
-//   - the window is full (fusion_window_size(), default 50 as in seed 000; KOKKOS_FUSION_WINDOW);
+//   - the window is full (fusion_current_window_size(): it starts at fusion_window_size(), default
+//     50 as in seed 000 (KOKKOS_FUSION_WINDOW), doubles up to 1024 while full windows end in a
+//     fused run covering half of them or more, and halves back after four flushes in a row
+//     forced with the window under a quarter full (seed 003 §7); set_fusion_adaptive_window(false)
+//     or KOKKOS_FUSION_ADAPTIVE_WINDOW=0 keeps it fixed);
 //   - an allocation is freed while launches are pending (one of them might use it).
 // Host reads of pending results follow the rule Kokkos has for asynchronous back ends:
 // fence first.  Reading a View on the host that a recorded launch writes, before a fence or
@@ -59,6 +63,15 @@
 // the run has been measured.  Every way gives bitwise the same results (the calling thread
 // runs the workers' blocks in rank order).  set_fusion_adaptive_dispatch(false) or
 // KOKKOS_FUSION_ADAPTIVE=0 always runs the first way.
+//
+// Concurrent flush (seed 004): the runs a flush executes form a dependence graph through their
+// declared accesses.  Consecutive runs that are plain loops (no reduction, no skew) and touch
+// nothing in common that either writes (a "wave") run in one dispatch, each on its own group
+// of workers sized by its work (indices times launches).  Every index still computes from the
+// same inputs, so the bits are those of program order.  With one worker nothing changes.
+// Whether a memoized wave runs concurrently or in order is measured like the dispatch above;
+// set_fusion_concurrent_flush(FusionConcurrentFlush::off / measured / always) or
+// KOKKOS_FUSION_CONCURRENT=0/1/2 overrides it.
 //
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way
@@ -275,6 +288,20 @@ class FusionScope {
   void flush() { fusion_flush(); }
 };
 
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+// Lets a Kokkos::Experimental::Graph record its nodes with declared accesses into a window.
+inline const bool fusion_graph_hooks_set = [] {
+  FusionScopeHooks& hooks = fusion_scope_hooks();
+  hooks.open = &Experimental::fusion_begin;
+  hooks.close = &Experimental::fusion_end;
+  return true;
+}();
+}  // namespace Kokkos::Impl
+
+namespace Kokkos::Experimental {
+
 // ---- switches --------------------------------------------------------------------------------
 
 inline bool fusion_enabled() { return Kokkos::Impl::fusion_is_enabled(); }
@@ -289,7 +316,17 @@ inline void set_fusion_window_size(int launches) {
                                   "launch (got " + std::to_string(launches) + ")");
   }
   Kokkos::Impl::fusion_config().window_size.store(launches, std::memory_order_relaxed);
+  Kokkos::Impl::fusion_config().window_generation.fetch_add(1, std::memory_order_relaxed);
 }
+// Adaptive window size (seed 003 §7, see Kokkos::Impl::FusionWindowSizer): on by default
+// (KOKKOS_FUSION_ADAPTIVE_WINDOW); fusion_window_size() is then its floor and starting size.
+inline bool fusion_adaptive_window() { return Kokkos::Impl::fusion_adapts_window(); }
+inline void set_fusion_adaptive_window(bool on) {
+  Kokkos::Impl::fusion_config().adaptive_window.store(on ? 1 : 0, std::memory_order_relaxed);
+  Kokkos::Impl::fusion_config().window_generation.fetch_add(1, std::memory_order_relaxed);
+}
+// The calling thread's window limit now (fusion_window_size() unless the window adapted).
+inline int fusion_current_window_size() { return Kokkos::Impl::FusionWindow::this_thread_window().current_limit(); }
 // Memoization of the analysis (seed 003 §5.2); on by default.  Off only to measure it.
 inline void set_fusion_memoization(bool on) { Kokkos::Impl::fusion_config().memoize.store(on, std::memory_order_relaxed); }
 
@@ -317,6 +354,15 @@ inline bool fusion_adaptive_dispatch() { return Kokkos::Impl::fusion_adapts_disp
 inline void set_fusion_adaptive_dispatch(bool on) {
   Kokkos::Impl::fusion_config().adaptive.store(on ? 1 : 0, std::memory_order_relaxed);
 }
+// Independent runs at a flush (see "Concurrent flush" above): off, measured (the default), or
+// always (KOKKOS_FUSION_CONCURRENT=0/1/2).
+enum class FusionConcurrentFlush : int { off = 0, measured = 1, always = 2 };
+inline FusionConcurrentFlush fusion_concurrent_flush() {
+  return static_cast<FusionConcurrentFlush>(Kokkos::Impl::fusion_concurrent_mode());
+}
+inline void set_fusion_concurrent_flush(FusionConcurrentFlush mode) {
+  Kokkos::Impl::fusion_config().concurrent.store(static_cast<int>(mode), std::memory_order_relaxed);
+}
 // The working set each chunk of a fused loop aims at (KOKKOS_FUSION_CHUNK_BYTES).
 inline void set_fusion_chunk_bytes(std::int64_t bytes) {
   Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().chunk_bytes, bytes, 1, "set_fusion_chunk_bytes");
@@ -336,6 +382,8 @@ inline void print_fusion_statistics(std::ostream& os) {
       << s.fused_on_caller << ", in short chunks " << s.fused_short_chunks << ", in long chunks "
       << s.fused_long_chunks << ", unfused " << s.fused_runs_unfused << "\n";
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
+  out << "  waves of independent runs " << s.waves << ", run concurrently " << s.waves_concurrent << " (" << s.runs_concurrent
+      << " runs)\n";
   std::uint64_t total = 0;
   for (auto b : s.barriers) total += b;
   out << "  barriers                 " << total << "\n";
@@ -371,6 +419,14 @@ inline void fusion_print_statistics_at_finalize() {
 template <class Policy, std::size_t N>
 struct is_fusion_access_policy<Experimental::AccessPolicy<Policy, N>> : std::true_type {};
 
+// The launch's label is readable by the window while it is issued, never after.
+struct FusionIssuingLabelScope {
+  FusionIssuingLabelScope() = default;
+  FusionIssuingLabelScope(const FusionIssuingLabelScope&) = delete;
+  FusionIssuingLabelScope& operator=(const FusionIssuingLabelScope&) = delete;
+  ~FusionIssuingLabelScope() { t_fusion_hooks.issuing_label = nullptr; }
+};
+
 // parallel_for with declared accesses: recorded inside a window, otherwise run as it is.
 template <class Functor, class Policy, std::size_t N, class ExecSpace>
 class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
@@ -381,6 +437,7 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   ParallelFor(const Functor& functor, const Experimental::AccessPolicy<Policy, N>& policy)
       : m_functor(functor), m_policy(policy) {}
   void execute() const {
+    const FusionIssuingLabelScope label_scope;
     if constexpr (!ExecSpace::impl_is_host_backend) {
       // Never recorded on a device back end (fusion_before_dispatch flushed the window).
       ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
@@ -430,6 +487,7 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
                  pointer_type result)
       : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
   void execute() const {
+    const FusionIssuingLabelScope label_scope;
     FusionWindow& window = FusionWindow::this_thread_window();
     // A reduction ends its window: with nothing recorded before it, it is a run of one.  Only a
     // RangePolicy reduction joins a run: an MDRange one reduces tile by tile, in an order a

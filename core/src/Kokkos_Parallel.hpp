@@ -34,7 +34,7 @@ template <class Policy, class Functor>
 void dispatch_parallel_for(const std::string& label, const Policy& policy, const Functor& functor) {
   check_initialized("Kokkos::parallel_for");
   const CurrentLaunchLabel current_label(label);
-  fusion_before_dispatch(policy);
+  fusion_before_dispatch(policy, label);
   if constexpr (is_fusion_access_policy<Policy>::value) {
     // Reported where it runs: at once, or in its fused run.
     const FusionLaunchLabel named(label);

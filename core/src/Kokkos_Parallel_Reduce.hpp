@@ -41,7 +41,7 @@ void dispatch_parallel_reduce(const std::string& label, const Policy& policy,
                               typename CombinedFunctorReducerType::reducer_type::pointer_type result) {
   check_initialized("Kokkos::parallel_reduce");
   const CurrentLaunchLabel current_label(label);
-  fusion_before_dispatch(policy);
+  fusion_before_dispatch(policy, label);
   if constexpr (is_fusion_access_policy<Policy>::value) {
     // Reported where it runs: at once, or at the end of its fused run.
     const FusionLaunchLabel named(label);

@@ -39,6 +39,18 @@
 #if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK) || defined(KOKKOS_IMPL_FORCE_BOUNDS_CHECK)
 #define KOKKOS_IMPL_VIEW_BOUNDS_CHECK 1
 #endif
+// Debug builds with bounds checking also catch host accesses to an allocation that a launch
+// recorded in the calling thread's fusion window is still to write (Kokkos_Fusion.hpp).
+#if defined(KOKKOS_IMPL_VIEW_BOUNDS_CHECK) && (defined(KOKKOS_ENABLE_DEBUG) || defined(KOKKOS_IMPL_FORCE_STALE_READ_CHECK))
+#define KOKKOS_IMPL_VIEW_STALE_READ_CHECK 1
+#include <impl/Kokkos_FusionHooks.hpp>
+namespace Kokkos::Impl {
+inline const bool fusion_stale_read_check_enabled = [] {
+  fusion_keeps_labels().store(true, std::memory_order_relaxed);
+  return true;
+}();
+}  // namespace Kokkos::Impl
+#endif
 
 namespace Kokkos {
 
@@ -1054,7 +1066,23 @@ class View : public ViewTraits<DataType, Properties...> {
   template <std::size_t... K, class... I>
   KOKKOS_INLINE_FUNCTION void impl_check_bounds(std::index_sequence<K...>, I... i) const {
     (impl_check_one(K, i), ...);
+#if defined(KOKKOS_IMPL_VIEW_STALE_READ_CHECK)
+    KOKKOS_IF_ON_HOST((impl_check_not_pending();))
+#endif
   }
+#if defined(KOKKOS_IMPL_VIEW_STALE_READ_CHECK)
+  void impl_check_not_pending() const {
+    const char* writer = Impl::fusion_pending_writer(m_alloc_base);
+    if (writer == nullptr) return;
+    char buf[768];
+    std::snprintf(buf, sizeof(buf),
+                  "Kokkos::View \"%s\": host access while the recorded launch \"%s\" that writes it is still "
+                  "pending in the fusion window (the access would see stale data); call Kokkos::fence() (or end "
+                  "the FusionScope) before accessing the View on the host",
+                  label().c_str(), writer);
+    Kokkos::abort(buf);
+  }
+#endif
   template <class I>
   KOKKOS_INLINE_FUNCTION void impl_check_one(std::size_t r, I i) const {
     bool negative = false;

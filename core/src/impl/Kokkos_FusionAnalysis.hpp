@@ -127,8 +127,22 @@ struct FusionRun {
   mutable FusionDispatchChoice dispatch;  // learnt while the plan is memoized
 };
 
+// Consecutive runs of a plan that touch nothing in common (no allocation that one of them
+// writes or reduces into and another accesses), each a plain range loop (no reduction, no
+// skew): a flush may run them at once on disjoint groups of workers (seed 004's independent
+// tasks), with the same bits as in program order, since every index of every launch computes
+// from the same inputs either way.  Which is faster, the runs one after another on all the
+// workers or together on shares of them, is measured per memoized plan.
+struct FusionWave {
+  std::uint32_t first_run = 0, count = 0;
+  enum Way : int { in_order = 0, concurrent = 1 };
+  mutable MeasuredChoice choice{2, {.samples_per_way = 2, .warmup_per_way = 1, .epoch = 64, .max_epoch = 1024,
+                                    .prune_ratio = 1.5}};
+};
+
 struct FusionPlan {
   std::vector<FusionRun> runs;
+  std::vector<FusionWave> waves;  // sorted by first_run; runs in no wave run in order
   std::array<std::uint32_t, fusion_constraint_count> barriers{};
 };
 
@@ -181,6 +195,60 @@ inline Pair relate(const FusionAccess& first, const FusionAccess& second) {
 }
 
 }  // namespace FusionDetail
+
+inline bool fusion_run_is_plain_loop(const FusionRun& run, const FusionLaunchSummary* launches) {
+  if (run.split >= 0) return false;
+  for (std::uint32_t k = run.first; k < run.first + run.count; ++k) {
+    if (launches[k].kind != FusionLaunchKind::range_for) return false;
+  }
+  return true;
+}
+
+// Whether two runs touch a common element where either of them writes or reduces.
+inline bool fusion_runs_conflict(const FusionRun& x, const FusionRun& y, const FusionLaunchSummary* launches,
+                                 const FusionAccess* accesses) {
+  for (std::uint32_t k = x.first; k < x.first + x.count; ++k) {
+    for (std::uint32_t l = y.first; l < y.first + y.count; ++l) {
+      for (std::uint32_t a = 0; a < launches[k].num_accesses; ++a) {
+        const FusionAccess& A = accesses[launches[k].first_access + a];
+        for (std::uint32_t b = 0; b < launches[l].num_accesses; ++b) {
+          const FusionAccess& B = accesses[launches[l].first_access + b];
+          if (A.privilege == Privilege::read && B.privilege == Privilege::read) continue;
+          if (FusionDetail::relate(A, B).relation != FusionDetail::Relation::disjoint) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// Greedy: each wave is the longest stretch of consecutive plain-loop runs that are pairwise
+// independent; stretches of one run are not waves.
+inline void find_fusion_waves(FusionPlan& plan, const FusionLaunchSummary* launches, const FusionAccess* accesses) {
+  const std::size_t n = plan.runs.size();
+  std::size_t r = 0;
+  while (r < n) {
+    if (!fusion_run_is_plain_loop(plan.runs[r], launches)) {
+      ++r;
+      continue;
+    }
+    std::size_t end = r + 1;
+    for (; end < n && fusion_run_is_plain_loop(plan.runs[end], launches); ++end) {
+      bool independent = true;
+      for (std::size_t k = r; k < end && independent; ++k) {
+        independent = !fusion_runs_conflict(plan.runs[k], plan.runs[end], launches, accesses);
+      }
+      if (!independent) break;
+    }
+    if (end - r >= 2) {
+      FusionWave wave;
+      wave.first_run = static_cast<std::uint32_t>(r);
+      wave.count = static_cast<std::uint32_t>(end - r);
+      plan.waves.push_back(wave);
+    }
+    r = end;
+  }
+}
 
 // Greedy longest fusible prefix, repeated over the window.
 inline FusionPlan analyze_fusion_window(const FusionLaunchSummary* launches, std::size_t n,
@@ -282,6 +350,7 @@ inline FusionPlan analyze_fusion_window(const FusionLaunchSummary* launches, std
     plan.runs.push_back(run);
     i = j;
   }
+  find_fusion_waves(plan, launches, accesses);
   return plan;
 }
 

@@ -9,6 +9,7 @@
 //   Kokkos::fence(), ExecSpace::fence():  Impl::fusion_flush_if_pending(FusionFlush::fence);
 //   deep_copy (and mirror copies):       Impl::fusion_flush_touching(base, bytes);  per View
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -35,6 +36,10 @@ struct FusionHookState {
   bool pending = false;  // the calling thread's window holds recorded launches
   void (*flush)(FusionFlush reason) = nullptr;
   bool (*touches)(const void* base, std::size_t bytes) = nullptr;
+  // The label of a pending launch that writes (or reduces into) the allocation, or null.
+  const char* (*pending_writer)(const void* allocation) = nullptr;
+  // The label of the launch with declared accesses being issued (see fusion_before_dispatch).
+  const std::string* issuing_label = nullptr;
 };
 inline thread_local FusionHookState t_fusion_hooks;
 
@@ -47,6 +52,18 @@ inline void fusion_flush_if_pending(FusionFlush reason = FusionFlush::fence) {
 inline void fusion_flush_touching(const void* base, std::size_t bytes) {
   FusionHookState& s = t_fusion_hooks;
   if (s.pending && s.touches(base, bytes)) s.flush(FusionFlush::deep_copy);
+}
+
+// Opening and closing the calling thread's fusion window, for code (Kokkos_Graph.hpp) that
+// must not include the fusion machinery: Kokkos_Fusion.hpp sets them, and only a program that
+// includes it can issue launches with declared accesses.
+struct FusionScopeHooks {
+  void (*open)() = nullptr;
+  void (*close)() = nullptr;
+};
+inline FusionScopeHooks& fusion_scope_hooks() {
+  static FusionScopeHooks hooks;
+  return hooks;
 }
 
 template <class Policy>
@@ -63,15 +80,35 @@ struct FusionLaunchLabel {
   const std::string* previous;
 };
 
+// Set by every translation unit compiled with the stale-read check (Kokkos_View.hpp, debug
+// builds): only then does a window keep its launches' labels, for the check's message.
+inline std::atomic<bool>& fusion_keeps_labels() {
+  static std::atomic<bool> keep{false};
+  return keep;
+}
+
+// The label of a pending recorded launch of this thread that writes `allocation`, or null.
+inline const char* fusion_pending_writer(const void* allocation) {
+  FusionHookState& s = t_fusion_hooks;
+  return s.pending && allocation != nullptr ? s.pending_writer(allocation) : nullptr;
+}
+
 // Called by every launch front end before dispatch: a launch that does not declare its
 // accesses may touch anything, so everything recorded before it runs first.
 template <class Policy>
-inline void fusion_before_dispatch(const Policy&) {
+inline void fusion_before_dispatch(const Policy&, const std::string& label) {
   // A launch on a device back end is never recorded (fusion on the GPU is future work): what the
   // window holds runs first.
   if constexpr (!is_fusion_access_policy<Policy>::value || !Policy::execution_space::impl_is_host_backend) {
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
+  } else {
+    t_fusion_hooks.issuing_label = &label;
   }
+}
+template <class Policy>
+inline void fusion_before_dispatch(const Policy& policy) {
+  static const std::string unnamed;
+  fusion_before_dispatch(policy, unnamed);
 }
 
 }  // namespace Kokkos::Impl

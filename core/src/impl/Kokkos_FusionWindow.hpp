@@ -16,6 +16,7 @@
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_ExecPolicy.hpp>
+#include <Kokkos_PartitionSpace.hpp>
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_FusionReport.hpp>
@@ -28,6 +29,7 @@
 #include <impl/Kokkos_PolicyTraits.hpp>
 #include <impl/Kokkos_SharedAlloc.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -64,6 +66,9 @@ struct FusionStatistics {
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
   std::uint64_t min_fused_length = 0, max_fused_length = 0;
   std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
+  // Waves of independent runs (impl/Kokkos_FusionAnalysis.hpp, FusionWave) found, and those run
+  // concurrently on disjoint groups of workers, with the runs they held.
+  std::uint64_t waves = 0, waves_concurrent = 0, runs_concurrent = 0;
   std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
   std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
   std::uint64_t windows_analysed = 0, memo_hits = 0;
@@ -106,6 +111,12 @@ struct FusionConfig {
   std::atomic<std::int64_t> chunk_bytes{-1};   // working set per chunk of a fused loop
   std::atomic<std::int64_t> inline_bytes{-1};  // see fusion_runs_inline
   std::atomic<int> adaptive{-1};               // see fusion_adapts_dispatch
+  std::atomic<int> concurrent{-1};             // see fusion_concurrent_mode
+  std::atomic<int> adaptive_window{-1};        // see FusionWindowSizer
+  std::atomic<std::uint64_t> window_generation{0};  // bumped by set_fusion_window_size
+  // Test hook: called by each worker of a concurrent wave with the first launch (window index)
+  // of the run it works on, its group and its rank in the dispatch.
+  std::atomic<void (*)(std::uint32_t first_launch, int group, int rank)> concurrent_probe{nullptr};
   std::mutex stats_mutex;
   Experimental::FusionStatistics stats;
   bool stats_hook_registered = false;  // guarded by stats_mutex
@@ -185,6 +196,70 @@ inline bool fusion_adapts_dispatch() {
   return fusion_env_flag(fusion_config().adaptive, "KOKKOS_FUSION_ADAPTIVE", true);
 }
 
+// Independent runs at a flush (FusionWave): 0 in program order, 1 concurrently where measured
+// faster (memoized plans with adaptive dispatch on), 2 always concurrently (KOKKOS_FUSION_CONCURRENT).
+enum class FusionConcurrentMode : int { off = 0, measured = 1, always = 2 };
+inline FusionConcurrentMode fusion_concurrent_mode() {
+  FusionConfig& c = fusion_config();
+  int v = c.concurrent.load(std::memory_order_relaxed);
+  if (v < 0) {
+    v = std::clamp(fusion_env_int("KOKKOS_FUSION_CONCURRENT", 1), 0, 2);
+    c.concurrent.store(v, std::memory_order_relaxed);
+  }
+  return static_cast<FusionConcurrentMode>(v);
+}
+
+inline bool fusion_adapts_window() {
+  return fusion_env_flag(fusion_config().adaptive_window, "KOKKOS_FUSION_ADAPTIVE_WINDOW", true);
+}
+
+// The adaptive window size of seed 003 §7, per thread.  The window starts at the configured
+// size (fusion_window_size(), the floor).  It doubles, up to max_launches, when a flush forced by
+// a full window finds the window's last fused run reaching its end and covering at least half
+// of it: the analysis would have fused further.  It halves, down to the floor, after
+// early_flushes_to_shrink flushes in a row that found it less than a quarter full (a fence, a
+// reduction's result, an unannotated launch... came first): the program's runs are short, and
+// a long window only delays dispatch and holds allocations.  set_fusion_window_size() restarts it.
+class FusionWindowSizer {
+ public:
+  static constexpr int max_launches = 1024;
+  static constexpr int early_flushes_to_shrink = 4;
+
+  int limit() {
+    sync();
+    return fusion_adapts_window() ? m_limit : fusion_window_limit();
+  }
+
+  // At a flush of `launches` launches whose last run holds `last_run` launches.
+  void observe(FusionFlush reason, int launches, int last_run) {
+    sync();
+    if (!fusion_adapts_window()) return;
+    if (reason == FusionFlush::window_full) {
+      m_early = 0;
+      if (2 * last_run >= launches) m_limit = std::min(2 * m_limit, std::max(max_launches, fusion_window_limit()));
+      return;
+    }
+    const bool forced = reason != FusionFlush::scope_end && reason != FusionFlush::explicit_flush &&
+                        reason != FusionFlush::switched_off;
+    if (forced && 4 * launches < m_limit && ++m_early >= early_flushes_to_shrink) {
+      m_early = 0;
+      m_limit = std::max(m_limit / 2, fusion_window_limit());
+    }
+  }
+
+ private:
+  void sync() {
+    const std::uint64_t generation = fusion_config().window_generation.load(std::memory_order_relaxed);
+    if (m_limit == 0 || generation != m_generation) {
+      m_generation = generation;
+      m_limit = fusion_window_limit();
+      m_early = 0;
+    }
+  }
+  int m_limit = 0, m_early = 0;
+  std::uint64_t m_generation = 0;
+};
+
 template <class ExecSpace, class Accesses>
 bool fusion_runs_inline(const ExecSpace& space, const Accesses& accesses) {
   if (space.concurrency() != 1) return false;
@@ -259,6 +334,9 @@ struct FusionLaunch {
   int (*pool_size)(const void* blob) = nullptr;  // of the launch's execution space
   void (*destroy)(void* blob) = nullptr;
   std::uint32_t tools_device_id = 0;  // reported with the launch (impl/Kokkos_FusionReport.hpp)
+  // body(context, rank, size) once on each worker of the launch's execution space.
+  void (*on_workers)(const void* blob, void (*body)(void* context, int rank, int size), void* context) = nullptr;
+  const void* space = nullptr;  // the execution space type
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
 };
@@ -381,6 +459,12 @@ struct FusionForBlob {
   static void execute_alone(const void* self) {
     const auto& s = *static_cast<const FusionForBlob*>(self);
     ParallelFor<Functor, Policy, ExecSpace>(s.functor, s.policy).execute();
+  }
+  static void on_workers(const void* self, void (*body)(void*, int, int), void* context) {
+    if constexpr (HostBackend<ExecSpace>) {
+      static_cast<const FusionForBlob*>(self)->policy.space().impl_run_on_workers(
+          [&](int rank, int size) { body(context, rank, size); });
+    }
   }
   static void drive(const void* self, const FusedRun& run, bool on_caller) {
     if constexpr (HostBackend<ExecSpace>) {
@@ -633,6 +717,20 @@ class FusionWindow {
     return false;
   }
 
+  // The label of the first pending launch that writes or reduces into `allocation`, or null.
+  const char* pending_writer(const void* allocation) const {
+    for (std::size_t k = 0; k < m_summaries.size(); ++k) {
+      const FusionLaunchSummary& s = m_summaries[k];
+      for (std::uint32_t a = s.first_access; a < s.first_access + s.num_accesses; ++a) {
+        if (m_accesses[a].allocation == allocation && m_accesses[a].privilege != Privilege::read) {
+          if (k >= m_labels.size() || m_labels[k].empty()) return "(unnamed)";
+          return m_labels[k].c_str();
+        }
+      }
+    }
+    return nullptr;
+  }
+
  private:
   struct InFlight {
     FusionAccess access;
@@ -724,6 +822,7 @@ class FusionWindow {
       launch.pool_size = &fusion_blob_pool_size<Blob>;
     }
     if constexpr (requires { &Blob::run_chunk; }) launch.run_chunk = &Blob::run_chunk;
+    if constexpr (requires { &Blob::on_workers; }) launch.on_workers = &Blob::on_workers;
     return launch;
   }
 
@@ -736,7 +835,7 @@ class FusionWindow {
   }
 
   void make_room() {
-    if (static_cast<int>(m_launches.size()) >= fusion_window_limit()) flush(FusionFlush::window_full);
+    if (static_cast<int>(m_launches.size()) >= m_sizer.limit()) flush(FusionFlush::window_full);
   }
 
   void push(const FusionLaunch& launch, FusionLaunchKind kind, const void* space_tag, const FusionAccessDecl* decls,
@@ -756,6 +855,12 @@ class FusionWindow {
     }
     summary.num_accesses = static_cast<std::uint32_t>(m_accesses.size()) - summary.first_access;
     m_launches.push_back(launch);
+    m_launches.back().space = space_tag;
+    if (fusion_keeps_labels().load(std::memory_order_relaxed)) {
+      const std::string* label = t_fusion_hooks.issuing_label;
+      m_labels.resize(m_launches.size());
+      m_labels.back() = label != nullptr ? *label : std::string();
+    }
     m_summaries.push_back(summary);
     t_fusion_hooks.pending = true;
   }
@@ -782,6 +887,7 @@ class FusionWindow {
     if (h.flush == nullptr) {
       h.flush = [](FusionFlush reason) { this_thread_window().flush(reason); };
       h.touches = [](const void* base, std::size_t bytes) { return this_thread_window().touches(base, bytes); };
+      h.pending_writer = [](const void* allocation) { return this_thread_window().pending_writer(allocation); };
     }
     FusionConfig& c = fusion_config();
     if (fusion_env_int("KOKKOS_FUSION_STATS", 0) != 0) {
@@ -817,6 +923,9 @@ class FusionWindow {
     fusion_report_launch(reduces, fused_run_name(&m_report_names[run.first], run.count),
                          m_launches[run.first].tools_device_id, body, true);
   }
+  void prepare(const FusionRun& run, FusedRun& fused) const;
+  bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
+  void run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const;
   void clear();
 
  public:
@@ -838,6 +947,13 @@ class FusionWindow {
   std::vector<const void*> m_names;
   std::vector<SharedAllocationRecord*> m_held;  // one counted reference per declared allocation
   std::vector<std::string> m_report_names;      // per launch: its reported name, "" when nobody listens
+  std::vector<std::string> m_labels;  // per launch, only while fusion_keeps_labels()
+  FusionWindowSizer m_sizer;
+
+ public:
+  int current_limit() { return m_sizer.limit(); }
+
+ private:
   std::uint64_t m_inline = 0;
   int m_depth = 0;
   bool m_flushing = false;
@@ -856,6 +972,7 @@ inline void FusionWindow::clear() {
   m_launches.clear();
   m_summaries.clear();
   m_report_names.clear();
+  m_labels.clear();
   m_accesses.clear();
   // The launches flush_dependences left recorded still live in the arena, name shapes and
   // domains by index, and need their allocations held.
@@ -872,20 +989,9 @@ inline void FusionWindow::clear() {
   if (m_held.empty()) m_held.swap(held);  // keep the capacity
 }
 
-inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
-  using Way = FusionDispatchChoice::Way;
+inline void FusionWindow::prepare(const FusionRun& run, FusedRun& fused) const {
   const FusionLaunch* launches = m_launches.data() + run.first;
-  const FusionLaunch& last = launches[run.count - 1];
   const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
-  if (run.count == 1) {
-    execute_alone_reported(run.first);
-    return Way::workers;
-  }
-  if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
-    if (reduces) execute_alone_reported(run.first + run.count - 1);
-    return Way::workers;
-  }
-  FusedRun fused;
   fused.launches = launches;
   fused.num_for = run.count - (reduces ? 1 : 0);
   fused.reduces = reduces;
@@ -904,6 +1010,88 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
   // never takes a chunk past eight budgets (a 1000-column five-point sweep: 4 rows, not 2048).
   const std::int64_t floor = std::clamp<std::int64_t>(8 * budget / per_index, 1, 2048);
   fused.chunk = std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
+}
+
+// A wave can run concurrently when its runs share one execution space type with two or more
+// workers (on one worker nothing changes).
+inline bool FusionWindow::can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const {
+  const FusionLaunch& first = m_launches[plan.runs[wave.first_run].first];
+  if (first.on_workers == nullptr || first.pool_size == nullptr || first.pool_size(first.blob) < 2) return false;
+  for (std::uint32_t r = wave.first_run; r < wave.first_run + wave.count; ++r) {
+    const FusionRun& run = plan.runs[r];
+    for (std::uint32_t k = run.first; k < run.first + run.count; ++k) {
+      if (m_launches[k].space != first.space || m_launches[k].run_chunk == nullptr) return false;
+    }
+  }
+  return true;
+}
+
+// Runs [first_run, first_run + count) of the plan in one dispatch: each run on its own group of
+// consecutive workers, groups sized by the runs' estimated work (indices times launches), at
+// least one worker each; waves longer than the pool go in several dispatches.
+inline void FusionWindow::run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const {
+  const FusionLaunch& driver = m_launches[plan.runs[first_run].first];
+  const int pool = driver.pool_size(driver.blob);
+  constexpr std::uint32_t max_groups = 64;
+  for (std::uint32_t done = 0; done < count;) {
+    const std::uint32_t groups = std::min({count - done, static_cast<std::uint32_t>(pool), max_groups});
+    struct Wave {
+      std::array<FusedRun, max_groups> runs;
+      std::array<int, max_groups + 1> first_worker{};  // group g: workers [first_worker[g], first_worker[g + 1])
+      std::uint32_t groups = 0;
+      int pool = 0;
+      const FusionLaunch* window_launches = nullptr;
+    } wave;
+    wave.groups = groups;
+    wave.pool = pool;
+    wave.window_launches = m_launches.data();
+    std::vector<double> work(groups);
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      const FusionRun& run = plan.runs[first_run + done + g];
+      prepare(run, wave.runs[g]);
+      work[g] = static_cast<double>(std::max<std::int64_t>(wave.runs[g].end - wave.runs[g].begin, 1)) * run.count;
+    }
+    // One worker each, the rest by the work shares, as partition_space shares a pool out.
+    const std::vector<int> counts = Experimental::Impl::partition_worker_counts(pool, work);
+    for (std::uint32_t g = 0; g < groups; ++g) wave.first_worker[g + 1] = wave.first_worker[g] + counts[g];
+    driver.on_workers(
+        driver.blob,
+        [](void* context, int rank, int size) {
+          const Wave& w = *static_cast<const Wave*>(context);
+          auto probe = fusion_config().concurrent_probe.load(std::memory_order_relaxed);
+          if (size != w.pool) {  // not the pool the groups were sized for: any split gives the same bits
+            for (std::uint32_t g = static_cast<std::uint32_t>(rank); g < w.groups; g += static_cast<std::uint32_t>(size)) {
+              if (probe != nullptr) probe(static_cast<std::uint32_t>(w.runs[g].launches - w.window_launches), static_cast<int>(g), rank);
+              w.runs[g].work(0, 1, FusionNoReduction{});
+            }
+            return;
+          }
+          std::uint32_t g = 0;
+          while (rank >= w.first_worker[g + 1]) ++g;
+          if (probe != nullptr) probe(static_cast<std::uint32_t>(w.runs[g].launches - w.window_launches), static_cast<int>(g), rank);
+          const int first = w.first_worker[g];
+          w.runs[g].work(rank - first, w.first_worker[g + 1] - first, FusionNoReduction{});
+        },
+        &wave);
+    done += groups;
+  }
+}
+
+inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
+  using Way = FusionDispatchChoice::Way;
+  const FusionLaunch* launches = m_launches.data() + run.first;
+  const FusionLaunch& last = launches[run.count - 1];
+  const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
+  if (run.count == 1) {
+    execute_alone_reported(run.first);
+    return Way::workers;
+  }
+  if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
+    if (reduces) execute_alone_reported(run.first + run.count - 1);
+    return Way::workers;
+  }
+  FusedRun fused;
+  prepare(run, fused);
   const FusionLaunch& driver = reduces ? last : launches[0];
   if (!adapt) {
     drive_reported(run, reduces, [&] { driver.drive(driver.blob, fused, false); });
@@ -963,6 +1151,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
     plan = &unmemoized;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m_sizer.observe(reason, static_cast<int>(n), plan->runs.empty() ? 0 : static_cast<int>(plan->runs.back().count));
 
   Experimental::FusionStatistics delta;
   delta.launches_recorded = n;
@@ -982,15 +1171,44 @@ inline void FusionWindow::flush(FusionFlush reason) {
   }
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
-  for (const FusionRun& run : plan->runs) {
-    switch (execute(run, adapt)) {
-      case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
-      case FusionDispatchChoice::Way::short_chunks: ++delta.fused_short_chunks; break;
-      case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
-      case FusionDispatchChoice::Way::unfused: ++delta.fused_runs_unfused; break;
-      case FusionDispatchChoice::Way::workers: break;
+  const FusionConcurrentMode concurrent = fusion_concurrent_mode();
+  auto run_in_order = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t r = from; r < to; ++r) {
+      switch (execute(plan->runs[r], adapt)) {
+        case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
+        case FusionDispatchChoice::Way::short_chunks: ++delta.fused_short_chunks; break;
+        case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
+        case FusionDispatchChoice::Way::unfused: ++delta.fused_runs_unfused; break;
+        case FusionDispatchChoice::Way::workers: break;
+      }
+    }
+  };
+  std::uint32_t next_run = 0;
+  for (const FusionWave& wave : plan->waves) {
+    run_in_order(next_run, wave.first_run);
+    next_run = wave.first_run + wave.count;
+    ++delta.waves;
+    const bool eligible = concurrent != FusionConcurrentMode::off && can_run_concurrently(*plan, wave);
+    MeasuredChoice::Decision decision{FusionWave::in_order, false};
+    if (eligible && concurrent == FusionConcurrentMode::always) {
+      decision.way = FusionWave::concurrent;
+    } else if (eligible && adapt) {
+      decision = wave.choice.next();
+    }
+    const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (decision.way == FusionWave::concurrent) {
+      run_concurrently(*plan, wave.first_run, wave.count);
+      ++delta.waves_concurrent;
+      delta.runs_concurrent += wave.count;
+    } else {
+      run_in_order(wave.first_run, next_run);
+    }
+    if (decision.timed) {
+      wave.choice.record(decision.way,
+                         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
     }
   }
+  run_in_order(next_run, static_cast<std::uint32_t>(plan->runs.size()));
   {
     std::lock_guard<std::mutex> lock(config.stats_mutex);
     Experimental::FusionStatistics& s = config.stats;
@@ -1003,6 +1221,9 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.fused_runs_unfused += delta.fused_runs_unfused;
     s.dispatches += delta.dispatches;
     s.skewed_runs += delta.skewed_runs;
+    s.waves += delta.waves;
+    s.waves_concurrent += delta.waves_concurrent;
+    s.runs_concurrent += delta.runs_concurrent;
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
       s.min_fused_length = delta.min_fused_length;
     }
@@ -1036,7 +1257,7 @@ inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, F
   std::vector<FusionLaunch> run_launches, kept_launches;
   std::vector<FusionLaunchSummary> run_summaries, kept_summaries;
   std::vector<FusionAccess> run_accesses, kept_accesses;
-  std::vector<std::string> run_names, kept_names;
+  std::vector<std::string> run_names, kept_names, run_labels, kept_labels;
   for (std::size_t k = 0; k < n; ++k) {
     auto& launches = needed[k] ? run_launches : kept_launches;
     auto& summaries = needed[k] ? run_summaries : kept_summaries;
@@ -1048,9 +1269,11 @@ inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, F
     launches.push_back(m_launches[k]);
     summaries.push_back(s);
     (needed[k] ? run_names : kept_names).push_back(std::move(m_report_names[k]));
+    if (k < m_labels.size()) (needed[k] ? run_labels : kept_labels).push_back(std::move(m_labels[k]));
   }
   m_launches.swap(run_launches);
   m_report_names.swap(run_names);
+  m_labels.swap(run_labels);
   m_summaries.swap(run_summaries);
   m_accesses.swap(run_accesses);
   m_partial = true;
@@ -1060,15 +1283,17 @@ inline std::size_t FusionWindow::flush_dependences(const FusionAccess& access, F
     std::vector<FusionLaunchSummary>& summaries;
     std::vector<FusionAccess>& accesses;
     std::vector<std::string>& names;
+    std::vector<std::string>& labels;
     ~Restore() {
       w.m_partial = false;
       w.m_launches.swap(launches);
       w.m_report_names.swap(names);
+      w.m_labels.swap(labels);
       w.m_summaries.swap(summaries);
       w.m_accesses.swap(accesses);
       t_fusion_hooks.pending = !w.m_launches.empty();
     }
-  } restore{*this, kept_launches, kept_summaries, kept_accesses, kept_names};
+  } restore{*this, kept_launches, kept_summaries, kept_accesses, kept_names, kept_labels};
   flush(reason);
   return count;
 }

@@ -1,0 +1,322 @@
+#pragma once
+// Kokkos::Experimental::Graph: Kokkos 4's explicit kernel graph.
+//
+//   auto graph = Kokkos::Experimental::create_graph(exec, [&](auto root) {
+//     auto a = root.then_parallel_for("a", n, fa);
+//     auto b = root.then_parallel_for("b", Kokkos::RangePolicy<Exec>(0, n), fb);
+//     auto c = Kokkos::Experimental::when_all(a, b).then_parallel_reduce("c", n, fc, result_view);
+//   });
+//   graph.instantiate();   // optional: submit() instantiates a graph that is not yet
+//   graph.submit();        // as many times as wanted; fence before reading results on the host
+//
+// A node runs after all its predecessors.  Nodes can only be added to nodes that already
+// exist, so the order in which they were created is a topological order; a submission runs
+// the nodes in that order.  Reductions deliver into a View or a reducer over a View (a
+// reducer over a host scalar could not complete asynchronously in Kokkos: it is rejected).
+//
+// Built on the fusion layer (<Kokkos_Fusion.hpp>): when a node's policy declares its accesses
+// (Kokkos::Experimental::with_accesses), a submission records the graph's nodes into a fusion
+// window, so chains of such nodes over the same range run as one fused launch, and the
+// window's analysis is memoized like any repeated window: the second submission of a graph
+// pays no analysis.  Nodes without declared accesses run as plain launches, each flushing what
+// was recorded before it.  With fusion off (KOKKOS_FUSION=0) every node runs as it is issued.
+// A submission finishes before submit() returns (the host back ends are synchronous); fencing
+// afterwards, as Kokkos requires, is then free.
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_Concepts.hpp>
+#include <Kokkos_ExecPolicy.hpp>
+#include <Kokkos_Parallel.hpp>
+#include <Kokkos_Parallel_Reduce.hpp>
+#include <Kokkos_Parallel_Scan.hpp>
+#include <Kokkos_Reducers.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace Kokkos::Experimental {
+
+struct TypeErasedTag {};
+
+template <class ExecutionSpace = DefaultExecutionSpace>
+struct Graph;
+
+template <class ExecutionSpace, class Kernel = TypeErasedTag, class Predecessor = TypeErasedTag>
+class GraphNodeRef;
+
+}  // namespace Kokkos::Experimental
+
+namespace Kokkos::Impl {
+
+// One node: the launch it issues (none for the root and for when_all joins) and the nodes it
+// waits for (indices of nodes created before it).
+struct GraphNodeRecord {
+  std::function<void()> launch;
+  std::vector<std::size_t> predecessors;
+  bool declares_accesses = false;
+};
+
+template <class ExecutionSpace>
+class GraphImpl {
+ public:
+  explicit GraphImpl(ExecutionSpace exec) : m_exec(std::move(exec)) { m_nodes.emplace_back(); }  // the root
+
+  const ExecutionSpace& execution_space() const { return m_exec; }
+
+  std::size_t add_node(GraphNodeRecord node) {
+    if (m_instantiated) {
+      throw_runtime_exception(
+          "Kokkos::Experimental::Graph: a node was added after the graph was instantiated (or submitted); "
+          "build the whole graph first");
+    }
+    m_any_declared = m_any_declared || node.declares_accesses;
+    m_nodes.push_back(std::move(node));
+    return m_nodes.size() - 1;
+  }
+
+  void instantiate() { m_instantiated = true; }
+
+  void submit() {
+    instantiate();
+    const FusionScopeHooks& hooks = fusion_scope_hooks();
+    const bool record = m_any_declared && hooks.open != nullptr;
+    if (record) hooks.open();
+    struct Close {
+      bool active;
+      ~Close() {
+        if (active) fusion_scope_hooks().close();
+      }
+    } close{record};
+    for (const GraphNodeRecord& node : m_nodes) {
+      if (node.launch) node.launch();
+    }
+  }
+
+  std::size_t size() const { return m_nodes.size(); }
+  const std::vector<std::size_t>& predecessors(std::size_t node) const { return m_nodes[node].predecessors; }
+
+ private:
+  ExecutionSpace m_exec;
+  std::vector<GraphNodeRecord> m_nodes;
+  bool m_instantiated = false;
+  bool m_any_declared = false;
+};
+
+struct GraphAccess;
+
+}  // namespace Kokkos::Impl
+
+namespace Kokkos::Experimental {
+
+template <class ExecutionSpace>
+struct [[nodiscard]] Graph {
+  static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
+                "Kokkos::Experimental::Graph: the template argument must be an execution space");
+
+ public:
+  using execution_space = ExecutionSpace;
+  using graph = Graph;
+  using root_t = GraphNodeRef<ExecutionSpace>;
+
+  Graph(ExecutionSpace exec = ExecutionSpace{})
+      : m_impl(std::make_shared<Kokkos::Impl::GraphImpl<ExecutionSpace>>(std::move(exec))) {}
+
+  const ExecutionSpace& get_execution_space() const { return m_impl->execution_space(); }
+
+  // Adding nodes afterwards is an error (Kokkos: undefined behaviour).
+  void instantiate() { m_impl->instantiate(); }
+
+  auto root_node() const { return root_t::impl_make(m_impl, 0); }
+
+  // Runs every node once, predecessors first; a graph may be submitted any number of times.
+  void submit(const execution_space& = execution_space{}) const { m_impl->submit(); }
+
+ private:
+  std::shared_ptr<Kokkos::Impl::GraphImpl<ExecutionSpace>> m_impl;
+};
+
+template <class ExecutionSpace, class Kernel, class Predecessor>
+class GraphNodeRef {
+  using impl_t = Kokkos::Impl::GraphImpl<ExecutionSpace>;
+  template <class, class, class>
+  friend class GraphNodeRef;
+
+ public:
+  using execution_space = ExecutionSpace;
+  using graph_kernel = Kernel;
+  using graph_predecessor = Predecessor;
+
+  GraphNodeRef() noexcept = default;
+  template <class OtherKernel, class OtherPredecessor>
+    requires(!std::is_same_v<GraphNodeRef, GraphNodeRef<ExecutionSpace, OtherKernel, OtherPredecessor>>)
+  GraphNodeRef(const GraphNodeRef<ExecutionSpace, OtherKernel, OtherPredecessor>& other)  // NOLINT: implicit, as in Kokkos
+      : m_graph(other.m_graph), m_node(other.m_node) {}
+
+  // ---- then_parallel_for ----
+  template <class Policy, class Functor>
+    requires is_execution_policy_v<std::remove_cvref_t<Policy>>
+  auto then_parallel_for(std::string label, Policy&& policy, Functor&& functor) const {
+    check_space<Policy>();
+    return then(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+                                     functor = std::decay_t<Functor>(functor)] {
+      Kokkos::parallel_for(label, policy, functor);
+    });
+  }
+  template <class Policy, class Functor>
+    requires is_execution_policy_v<std::remove_cvref_t<Policy>>
+  auto then_parallel_for(Policy&& policy, Functor&& functor) const {
+    return then_parallel_for(std::string(), std::forward<Policy>(policy), std::forward<Functor>(functor));
+  }
+  template <class Functor>
+  auto then_parallel_for(std::string label, std::size_t n, Functor&& functor) const {
+    return then_parallel_for(std::move(label), RangePolicy<execution_space>(0, n), std::forward<Functor>(functor));
+  }
+  template <class Functor>
+  auto then_parallel_for(std::size_t n, Functor&& functor) const {
+    return then_parallel_for(std::string(), n, std::forward<Functor>(functor));
+  }
+
+  // ---- then_parallel_reduce: into a View or a reducer over a View ----
+  template <class Policy, class Functor, class ReturnType>
+    requires is_execution_policy_v<std::remove_cvref_t<Policy>>
+  auto then_parallel_reduce(std::string label, Policy&& policy, Functor&& functor, ReturnType&& result) const {
+    check_space<Policy>();
+    using result_t = std::remove_cvref_t<ReturnType>;
+    static_assert(is_view_v<result_t> || is_reducer_v<result_t>,
+                  "Kokkos::Experimental::GraphNodeRef::then_parallel_reduce: the result must be a View or a reducer; "
+                  "a graph's reductions complete when the graph runs, not when the node is created");
+    if constexpr (is_reducer_v<result_t>) {
+      if (result.references_scalar()) {
+        Kokkos::Impl::throw_runtime_exception(
+            "Kokkos::Experimental::GraphNodeRef::then_parallel_reduce: a reducer that references a scalar cannot be "
+            "used in a graph (it would be read before the graph runs); construct the reducer from a View");
+      }
+    }
+    return then(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+                                     functor = std::decay_t<Functor>(functor), result = result_t(result)] {
+      Kokkos::parallel_reduce(label, policy, functor, result);
+    });
+  }
+  template <class Policy, class Functor, class ReturnType>
+    requires is_execution_policy_v<std::remove_cvref_t<Policy>>
+  auto then_parallel_reduce(Policy&& policy, Functor&& functor, ReturnType&& result) const {
+    return then_parallel_reduce(std::string(), std::forward<Policy>(policy), std::forward<Functor>(functor),
+                                std::forward<ReturnType>(result));
+  }
+  template <class Functor, class ReturnType>
+  auto then_parallel_reduce(std::string label, typename execution_space::size_type n, Functor&& functor,
+                            ReturnType&& result) const {
+    return then_parallel_reduce(std::move(label), RangePolicy<execution_space>(0, n), std::forward<Functor>(functor),
+                                std::forward<ReturnType>(result));
+  }
+  template <class Functor, class ReturnType>
+  auto then_parallel_reduce(typename execution_space::size_type n, Functor&& functor, ReturnType&& result) const {
+    return then_parallel_reduce(std::string(), n, std::forward<Functor>(functor), std::forward<ReturnType>(result));
+  }
+
+  // ---- then_parallel_scan ----
+  template <class Policy, class Functor>
+    requires is_execution_policy_v<std::remove_cvref_t<Policy>>
+  auto then_parallel_scan(std::string label, Policy&& policy, Functor&& functor) const {
+    check_space<Policy>();
+    return then(false, [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+                        functor = std::decay_t<Functor>(functor)] { Kokkos::parallel_scan(label, policy, functor); });
+  }
+  template <class Policy, class Functor>
+    requires is_execution_policy_v<std::remove_cvref_t<Policy>>
+  auto then_parallel_scan(Policy&& policy, Functor&& functor) const {
+    return then_parallel_scan(std::string(), std::forward<Policy>(policy), std::forward<Functor>(functor));
+  }
+  template <class Functor>
+  auto then_parallel_scan(std::string label, std::size_t n, Functor&& functor) const {
+    return then_parallel_scan(std::move(label), RangePolicy<execution_space>(0, n), std::forward<Functor>(functor));
+  }
+  template <class Functor>
+  auto then_parallel_scan(std::size_t n, Functor&& functor) const {
+    return then_parallel_scan(std::string(), n, std::forward<Functor>(functor));
+  }
+
+  // Which node of which graph this refers to (for Graph and when_all).
+  std::size_t impl_node_index() const { return m_node; }
+  static GraphNodeRef impl_make(std::weak_ptr<impl_t> graph, std::size_t node) {
+    GraphNodeRef ref;
+    ref.m_graph = std::move(graph);
+    ref.m_node = node;
+    return ref;
+  }
+  std::shared_ptr<impl_t> impl_graph() const {
+    std::shared_ptr<impl_t> g = m_graph.lock();
+    if (!g) {
+      Kokkos::Impl::throw_runtime_exception(
+          "Kokkos::Experimental::GraphNodeRef: the node's graph no longer exists (or the node was default-constructed)");
+    }
+    return g;
+  }
+
+ private:
+  template <class Policy>
+  static constexpr bool declares() {
+    return Kokkos::Impl::is_fusion_access_policy<std::remove_cvref_t<Policy>>::value;
+  }
+  template <class Policy>
+  static constexpr void check_space() {
+    static_assert(std::is_same_v<typename std::remove_cvref_t<Policy>::execution_space, execution_space>,
+                  "Kokkos::Experimental::GraphNodeRef: the policy's execution space differs from the graph's");
+  }
+
+  template <class Launch>
+  GraphNodeRef<ExecutionSpace> then(bool declares_accesses, Launch&& launch) const {
+    std::shared_ptr<impl_t> g = impl_graph();
+    Kokkos::Impl::GraphNodeRecord node;
+    node.launch = std::forward<Launch>(launch);
+    node.predecessors.push_back(m_node);
+    node.declares_accesses = declares_accesses;
+    return GraphNodeRef<ExecutionSpace>::impl_make(g, g->add_node(std::move(node)));
+  }
+
+  std::weak_ptr<impl_t> m_graph;
+  std::size_t m_node = 0;
+};
+
+// A node that follows every one of `refs` (all of one graph) and launches nothing.
+template <class... Refs>
+auto when_all(Refs&&... refs) {
+  static_assert(sizeof...(Refs) > 0, "Kokkos::Experimental::when_all: needs at least one predecessor");
+  using first_t = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Refs...>>>;
+  using space = typename first_t::execution_space;
+  using node_t = GraphNodeRef<space>;
+  const node_t first = std::get<0>(std::forward_as_tuple(refs...));
+  std::shared_ptr<Kokkos::Impl::GraphImpl<space>> g = first.impl_graph();
+  Kokkos::Impl::GraphNodeRecord join;
+  (
+      [&](const node_t& ref) {
+        if (ref.impl_graph() != g) {
+          Kokkos::Impl::throw_runtime_exception("Kokkos::Experimental::when_all: the nodes belong to different graphs");
+        }
+        join.predecessors.push_back(ref.impl_node_index());
+      }(node_t(refs)),
+      ...);
+  return node_t::impl_make(g, g->add_node(std::move(join)));
+}
+
+template <class ExecutionSpace, class Closure>
+  requires is_execution_space_v<ExecutionSpace>
+Graph<ExecutionSpace> create_graph(ExecutionSpace ex, Closure&& closure) {
+  Graph<ExecutionSpace> graph{std::move(ex)};
+  std::forward<Closure>(closure)(graph.root_node());
+  return graph;
+}
+
+template <class ExecutionSpace = DefaultExecutionSpace, class Closure>
+  requires(!is_execution_space_v<std::remove_cvref_t<Closure>>)
+Graph<ExecutionSpace> create_graph(Closure&& closure) {
+  return create_graph(ExecutionSpace{}, std::forward<Closure>(closure));
+}
+
+}  // namespace Kokkos::Experimental
