@@ -11,7 +11,7 @@
 
 namespace {
 
-using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Kokkos::DefaultExecutionSpace>;
+using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Kokkos::DefaultHostExecutionSpace>;
 
 // A diamond 0 -> {1, 2} -> 3 plus `extra` isolated items.
 Policy diamond(int extra) {
@@ -56,10 +56,14 @@ TEST(GraphDot, LargeWorkGraphIsCutWithANote) {
 
 struct GraphDotFusion : Kokkos::Test::FusionFixture {};
 
+// The fusion layer records host launches (a CUDA build's default space is never fused yet).
+using HostRange = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
+using HostView = Kokkos::View<double*, Kokkos::HostSpace>;
+
 TEST_F(GraphDotFusion, FusionWindowRunsAndRefusals) {
   using namespace Kokkos::Experimental;
   const int n = 100;
-  Kokkos::View<double*> a("a", n + 1), b("b", n), c("c", n);
+  HostView a("a", n + 1), b("b", n), c("c", n);
   auto front = Kokkos::subview(a, Kokkos::make_pair(0, n));
   auto east = Kokkos::subview(a, Kokkos::make_pair(1, n + 1));
   // Names are kept while a trace listens.
@@ -68,12 +72,12 @@ TEST_F(GraphDotFusion, FusionWindowRunsAndRefusals) {
   std::string dot;
   {
     FusionScope fuse;
-    Kokkos::parallel_for("fill a", with_accesses(n, writes(front)), KOKKOS_LAMBDA(int i) { front(i) = i; });
-    Kokkos::parallel_for("b = a", with_accesses(n, reads(front), writes(b)), KOKKOS_LAMBDA(int i) { b(i) = front(i); });
+    Kokkos::parallel_for("fill a", with_accesses(HostRange(0, n), writes(front)), KOKKOS_LAMBDA(int i) { front(i) = i; });
+    Kokkos::parallel_for("b = a", with_accesses(HostRange(0, n), reads(front), writes(b)), KOKKOS_LAMBDA(int i) { b(i) = front(i); });
     // Reads, shifted, what the run wrote: refused (true dependence).
-    Kokkos::parallel_for("shifted", with_accesses(n, reads(east), writes(c)), KOKKOS_LAMBDA(int i) { c(i) = east(i); });
+    Kokkos::parallel_for("shifted", with_accesses(HostRange(0, n), reads(east), writes(c)), KOKKOS_LAMBDA(int i) { c(i) = east(i); });
     // Another range: refused (launch domain).
-    Kokkos::parallel_for("half", with_accesses(n / 2, read_writes(b)), KOKKOS_LAMBDA(int i) { b(i) += 1; });
+    Kokkos::parallel_for("half", with_accesses(HostRange(0, n / 2), read_writes(b)), KOKKOS_LAMBDA(int i) { b(i) += 1; });
     dot = fusion_window_dot();
     EXPECT_EQ(fusion_pending_launches(), 4u) << "the picture leaves the launches pending";
   }
@@ -93,9 +97,9 @@ TEST_F(GraphDotFusion, FusionWindowRunsAndRefusals) {
 
 TEST_F(GraphDotFusion, UnnamedLaunchesAreNumbered) {
   using namespace Kokkos::Experimental;
-  Kokkos::View<double*> a("a", 10);
+  HostView a("a", 10);
   FusionScope fuse;
-  Kokkos::parallel_for("not kept", with_accesses(10, writes(a)), KOKKOS_LAMBDA(int i) { a(i) = i; });
+  Kokkos::parallel_for("not kept", with_accesses(HostRange(0, 10), writes(a)), KOKKOS_LAMBDA(int i) { a(i) = i; });
   const std::string dot = fusion_window_dot();
   EXPECT_NE(dot.find("l0 [label=\"launch 0\"]"), std::string::npos) << dot;
   EXPECT_NE(dot.find("run 0 (alone)"), std::string::npos) << dot;

@@ -7,6 +7,7 @@
 #include <impl/Kokkos_Topology.hpp>
 
 #include <gtest/gtest.h>
+#include "GTestExtendedLambda.hpp"
 
 #include <cstdlib>
 #include <sstream>
@@ -42,7 +43,8 @@ TEST(LifecycleNodeShare, ConfigurationShowsTheShare) {
 TEST(LifecycleNodeShare, WorkersStillComputeCorrectly) {
   const int n = 10000;
   long sum = 0;
-  Kokkos::parallel_reduce("sum", n, KOKKOS_LAMBDA(int i, long& s) { s += i; }, sum);
+  Kokkos::parallel_reduce("sum", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
+                          KOKKOS_LAMBDA(int i, long& s) { s += i; }, sum);
   EXPECT_EQ(sum, static_cast<long>(n) * (n - 1) / 2);
 }
 
