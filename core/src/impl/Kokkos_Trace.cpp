@@ -9,6 +9,7 @@
 #endif
 
 #include <charconv>
+#include <cmath>
 
 #include <cerrno>
 #include <chrono>
@@ -146,12 +147,17 @@ void out_number(Number value) {
   const auto end = std::to_chars(text, text + sizeof(text), value).ptr;
   g_out.append(text, end);
 }
-// Microseconds with nanosecond digits, as the format's "ts" and "dur" are.
-void out_microseconds(double ns) {
-  char text[48];
-  const auto end = std::to_chars(text, text + sizeof(text), ns / 1000.0, std::chars_format::fixed, 3).ptr;
-  g_out.append(text, end);
+// Microseconds with nanosecond digits, as the format's "ts" and "dur" are, printed from whole
+// nanoseconds so that no rounding happens in the text.
+void out_microseconds(std::uint64_t ns) {
+  out_number(ns / 1000);
+  char digits[5] = {'.', char('0' + ns / 100 % 10), char('0' + ns / 10 % 10), char('0' + ns % 10), '\0'};
+  g_out += digits;
 }
+// Ticks to whole nanoseconds since the trace's start.  A slice's end is converted, not its
+// duration, so a slice nested in another in ticks stays nested in the file (rounding the start
+// and the duration separately could push a child's end 10 ns past its parent's).
+std::uint64_t tick_ns(std::uint64_t ticks) { return std::llround(static_cast<double>(ticks) * g_ns_per_tick); }
 
 void write_out() {
   if (!g_out.empty()) std::fwrite(g_out.data(), 1, g_out.size(), g_file);
@@ -197,9 +203,10 @@ void write_event(const TraceEvent& e, int tid) {
   g_out += "\",\"ph\":\"X\",\"pid\":1,\"tid\":";
   out_number(tid);
   g_out += ",\"ts\":";
-  out_microseconds(static_cast<double>(e.begin_ns) * g_ns_per_tick);
+  const std::uint64_t begin_ns = tick_ns(e.begin_ns);
+  out_microseconds(begin_ns);
   g_out += ",\"dur\":";
-  out_microseconds(static_cast<double>(ticks) * g_ns_per_tick);
+  out_microseconds(tick_ns(e.begin_ns + ticks) - begin_ns);
   g_out += ",\"args\":{";
   bool first_arg = true;
   switch (e.kind) {
