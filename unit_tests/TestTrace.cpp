@@ -102,7 +102,7 @@ struct UnlabelledTraceFunctor {
 };
 
 TEST(Trace, LaunchesTasksAndWorkGraphUnitsAreSlicesThatNest) {
-  using Space = Kokkos::DefaultExecutionSpace;
+  using Space = Kokkos::DefaultHostExecutionSpace;  // the task DAG and work DAG run on host spaces
   const std::string path = temporary_path("trace");
   Kokkos::Experimental::start_trace(path);
   EXPECT_TRUE(Kokkos::Experimental::trace_enabled());
@@ -223,7 +223,7 @@ TEST(Trace, MisuseIsReported) {
 // Many threads record at once (tasks on every worker, launches from tasks): TSan checks that
 // the rings need no lock.
 TEST(Trace, ConcurrentRecordingFromEveryWorker) {
-  using Space = Kokkos::DefaultExecutionSpace;
+  using Space = Kokkos::DefaultHostExecutionSpace;  // the task DAG and work DAG run on host spaces
   const std::string path = temporary_path("trace_stress");
   Kokkos::Experimental::start_trace(path);
   using Scheduler = Kokkos::TaskScheduler<Space>;

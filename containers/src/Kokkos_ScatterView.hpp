@@ -263,12 +263,11 @@ struct ResetDuplicates {
 
 namespace Kokkos::Experimental {
 
-template <typename DataType, typename Layout = Kokkos::DefaultExecutionSpace::array_layout,
-          typename DeviceType = Kokkos::DefaultExecutionSpace, typename Op = ScatterSum,
-          typename Duplication =
-              typename Kokkos::Impl::Experimental::DefaultDuplication<typename DeviceType::execution_space>::type,
-          typename Contribution = typename Kokkos::Impl::Experimental::DefaultContribution<
-              typename DeviceType::execution_space, Duplication>::type>
+// Declared without its default arguments, which go on the definition below: nvcc's front end
+// re-emits a definition's template head with the defaults of an earlier declaration, and the host
+// compiler then sees them twice.
+template <typename DataType, typename Layout, typename DeviceType, typename Op, typename Duplication,
+          typename Contribution>
 class ScatterView;
 
 template <class>
@@ -284,8 +283,12 @@ template <typename DataType, typename Op, typename DeviceType, typename Layout, 
           typename Contribution, typename OverrideContribution>
 class ScatterAccess;
 
-template <typename DataType, typename Layout, typename DeviceType, typename Op, typename Duplication,
-          typename Contribution>
+template <typename DataType, typename Layout = Kokkos::DefaultExecutionSpace::array_layout,
+          typename DeviceType = Kokkos::DefaultExecutionSpace, typename Op = ScatterSum,
+          typename Duplication =
+              typename Kokkos::Impl::Experimental::DefaultDuplication<typename DeviceType::execution_space>::type,
+          typename Contribution = typename Kokkos::Impl::Experimental::DefaultContribution<
+              typename DeviceType::execution_space, Duplication>::type>
 class ScatterView {
   static_assert(std::is_same_v<Op, ScatterSum> || std::is_same_v<Op, ScatterProd> || std::is_same_v<Op, ScatterMin> ||
                     std::is_same_v<Op, ScatterMax>,

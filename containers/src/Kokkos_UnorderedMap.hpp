@@ -541,6 +541,8 @@ class UnorderedMap {
     return invalid_index;
   }
 
+  // Public only because nvcc refuses a KOKKOS_LAMBDA in a private member function.
+ public:
   // Inserts every entry into `dst` (a larger, empty map), in parallel.
   void impl_insert_all_into(const insertable_map_type& dst) const {
     const UnorderedMap src = *this;
@@ -548,8 +550,9 @@ class UnorderedMap {
         "Kokkos::UnorderedMap::rehash", Kokkos::RangePolicy<execution_space>(0, capacity()),
         KOKKOS_LAMBDA(const size_type i) {
           if (!src.valid_at(i)) return;
-          if constexpr (is_set) dst.insert(src.key_at(i));
-          else dst.insert(src.key_at(i), src.value_at(i));
+          const insertable_map_type& target = dst;  // nvcc: captured outside the constexpr-if
+          if constexpr (is_set) target.insert(src.key_at(i));
+          else target.insert(src.key_at(i), src.value_at(i));
         });
     Kokkos::fence("Kokkos::UnorderedMap::rehash: fence after inserting");
   }
@@ -575,6 +578,7 @@ class UnorderedMap {
         });
     Kokkos::fence("Kokkos::UnorderedMap::end_erase: fence after unlinking");
   }
+ private:
 };
 
 // ---- mirrors and deep_copy -------------------------------------------------------------------
