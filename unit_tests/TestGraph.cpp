@@ -190,6 +190,7 @@ TYPED_TEST(Graph, EmptyGraphAndRootOnlyGraphSubmit) {
 }
 
 TEST(GraphBadInput, MisuseIsReported) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   using Space = Kokkos::DefaultHostExecutionSpace;
   Kokkos::View<double*> x("x", 10);
   double scalar = 0;

@@ -69,6 +69,7 @@ double run_program(int n) {
 const std::string unlabelled_name = typeid(Unlabelled).name();
 
 TEST_F(ToolsFusion, AFusedRunIsReportedOnceWithItsMembersLabels) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   const int n = 1000;
   EXPECT_EQ(run_program(n), 3.0 * n);
   ASSERT_EQ(g_calls.size(), 2u) << (g_calls.empty() ? "" : g_calls[0]);
@@ -82,6 +83,7 @@ TEST_F(ToolsFusion, AFusedRunIsReportedOnceWithItsMembersLabels) {
 }
 
 TEST_F(ToolsFusion, LaunchesThatRunAloneAreReportedAsNormalLaunches) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   const int n = 1000;
   Kokkos::Experimental::set_fusion_enabled(false);
   EXPECT_EQ(run_program(n), 3.0 * n);
@@ -106,6 +108,7 @@ TEST_F(ToolsFusion, LaunchesThatRunAloneAreReportedAsNormalLaunches) {
 }
 
 TEST_F(ToolsFusion, ATraceShowsTheFusedRunWithItsLabels) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   Kokkos::Tools::Experimental::set_callbacks(Kokkos::Tools::Experimental::EventSet{});
   const std::string path = "/tmp/kdag_trace_fusion_" + std::to_string(::getpid()) + ".json";
   Kokkos::Experimental::start_trace(path);

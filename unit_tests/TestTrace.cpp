@@ -177,6 +177,7 @@ TEST(Trace, LaunchesTasksAndWorkGraphUnitsAreSlicesThatNest) {
 }
 
 TEST(Trace, AFullRingDropsEventsAndCountsThem) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   const std::string path = temporary_path("trace_dropped");
   const std::size_t before = Kokkos::Experimental::trace_buffer_events();
   Kokkos::Experimental::set_trace_buffer_events(8);
