@@ -67,9 +67,14 @@ std::vector<std::vector<std::int32_t>> planned_units(const Policy& policy, int s
   const auto& plan = policy.impl_plan()->schedules.at(static_cast<std::size_t>(schedule));
   auto items = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_items);
   auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_begin);
+  auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.unit_first);
+  // Units that are index ranges may come without an items array (unit_first alone).
+  const bool ranges_only = items.extent(0) == 0;
   std::vector<std::vector<std::int32_t>> units(static_cast<std::size_t>(plan.num_units));
   for (std::int32_t u = 0; u < plan.num_units; ++u) {
-    for (std::int32_t k = begin(u); k < begin(u + 1); ++k) units[static_cast<std::size_t>(u)].push_back(items(k));
+    for (std::int32_t k = begin(u); k < begin(u + 1); ++k) {
+      units[static_cast<std::size_t>(u)].push_back(ranges_only ? first(u) + (k - begin(u)) : items(k));
+    }
   }
   return units;
 }

@@ -85,7 +85,8 @@ struct WorkGraphSchedule {
   using ints = View<std::int32_t*, MemorySpace>;
   using bytes = View<std::uint8_t*, MemorySpace>;
 
-  // The scheduling units: ranges of unit_items, or the items themselves when unit_items is empty.
+  // The scheduling units: ranges of unit_items (index ranges from unit_first where that is
+  // all there is), or the items themselves when unit_begin is empty.
   std::int32_t num_units = 0;
   ints unit_items, unit_begin, unit_first, unit_row_map, unit_succ, unit_indegree;
   bytes unit_priority;
@@ -110,8 +111,8 @@ struct WorkGraphSchedule {
 
 template <class MemorySpace>
 WorkGraphSchedule<MemorySpace>::WorkGraphSchedule(WorkGraphUnits& units, int num_priorities) {
-  if (!units.items.empty()) {
-    unit_items = to_space("Kokkos::WorkGraphPolicy::unit_items", units.items);
+  if (!units.items.empty()) unit_items = to_space("Kokkos::WorkGraphPolicy::unit_items", units.items);
+  if (!units.begin.empty()) {
     unit_begin = to_space("Kokkos::WorkGraphPolicy::unit_begin", units.begin);
     unit_first = to_space("Kokkos::WorkGraphPolicy::unit_first", work_graph_unit_first(units));
   }
@@ -147,6 +148,61 @@ WorkGraphSchedule<MemorySpace>::WorkGraphSchedule(WorkGraphUnits& units, int num
   }
 }
 
+// The first pass of a construction over the graph's host arrays: the fingerprint (where a plan
+// may be reused or deferred) and the check of the rows, each on request.  Both are sums or
+// conjunctions over ranges, so a large graph's pass runs on the workers of `space`.
+struct WorkGraphFirstPass {
+  WorkGraphRowCheck check;
+  WorkGraphFingerprint fingerprint;
+};
+
+template <class ExecSpace, class SizeT, class IndexT>
+WorkGraphFirstPass work_graph_first_pass(const ExecSpace& space, std::size_t row_map_extent, const SizeT* row_map,
+                                         std::size_t num_entries, const IndexT* entries, bool fingerprint, bool check) {
+  // Below this many items and entries, waking the workers costs more than the pass.
+  constexpr std::size_t parallel_from = std::size_t(1) << 15;
+  const std::int64_t n = row_map_extent > 0 ? static_cast<std::int64_t>(row_map_extent) - 1 : 0;
+  const std::size_t row_bytes = row_map_extent * sizeof(SizeT), entry_bytes = num_entries * sizeof(IndexT);
+  const std::size_t row_words = work_graph_fingerprint_word_count(row_bytes);
+  const std::size_t entry_words = work_graph_fingerprint_word_count(entry_bytes);
+  struct alignas(KOKKOS_IMPL_CACHE_LINE) Part {
+    WorkGraphRowCheck check;
+    std::uint64_t rows = 0, entries = 0;
+  };
+  auto run = [&](Part& part, int rank, int size) {
+    if (check) {
+      const auto b = static_block<std::int64_t>(0, n, rank, size);
+      part.check = work_graph_check_rows(row_map, entries, num_entries, n, b.begin, b.end);
+    }
+    if (fingerprint) {
+      const auto r = static_block<std::size_t>(0, row_words, rank, size);
+      const auto e = static_block<std::size_t>(0, entry_words, rank, size);
+      part.rows = work_graph_fingerprint_words(row_map, row_bytes, r.begin, r.end);
+      part.entries = work_graph_fingerprint_words(entries, entry_bytes, e.begin, e.end);
+    }
+  };
+  const int workers = space.impl_thread_pool_size();
+  std::vector<Part> parts(static_cast<std::size_t>(std::max(workers, 1)));
+  if (workers > 1 && static_cast<std::size_t>(n) + num_entries >= parallel_from) {
+    // Nested in another launch, the space may run fewer workers than its pool has: the
+    // parts they leave untouched are neutral.
+    space.impl_run_on_workers([&](int rank, int size) { run(parts[static_cast<std::size_t>(rank)], rank, size); });
+  } else {
+    run(parts[0], 0, 1);
+  }
+  WorkGraphFirstPass pass;
+  std::uint64_t row_sum = 0, entry_sum = 0;
+  for (const Part& part : parts) {
+    pass.check.join(part.check);
+    row_sum += part.rows;
+    entry_sum += part.entries;
+  }
+  if (fingerprint) {
+    pass.fingerprint = {work_graph_fingerprint_finish(row_sum, row_bytes), work_graph_fingerprint_finish(entry_sum, entry_bytes)};
+  }
+  return pass;
+}
+
 // The address of one byte per functor type: what the measured choice is keyed by.
 template <class Functor>
 inline constexpr char work_graph_functor_key = 0;
@@ -179,10 +235,14 @@ struct WorkGraphPlan {
   static constexpr MeasuredChoice::Options choice_options{
       .samples_per_way = 2, .warmup_per_way = 1, .epoch = 64, .max_epoch = 4096, .prune_ratio = 1.5};
 
+  // How one worker runs the items: `order`, or the numbering itself (ascending or descending;
+  // `order` is then left empty).
+  enum class OrderKind : std::uint8_t { stored, ascending, descending };
+
   std::int32_t num_items = 0;
   int num_priorities = 1;
   bool checked = false;     // one worker may run `order`
-  bool order_is_identity = false;  // `order` is 0, 1, ..., num_items - 1 (and left empty)
+  OrderKind order_kind = OrderKind::stored;
   ints order;  // a topological order (one worker runs it)
   std::vector<schedule_type> schedules;  // at least one
   std::atomic<int> preferred{0};         // the schedule the last timed choice prefers
@@ -205,7 +265,8 @@ struct WorkGraphPlan {
   struct Deferred {
     bool pending = false;
     std::uint64_t launches = 0;
-    WorkGraphOrder order;                // levels, and Kahn's order unless the numbering is one
+    WorkGraphOrder order;  // levels (for one worker, made here), and Kahn's order unless the numbering is one
+    bool numbered_forward = false;       // with no levels yet: the direction of a numbered graph
     std::vector<std::uint8_t> priority;  // empty with one priority
     WorkGraphFingerprint fingerprint;
     int workers = 1;
@@ -247,6 +308,7 @@ struct WorkGraphPlan {
     }
     const WorkGraphHostCrs<typename Graph::size_type, typename Graph::data_type> g{num_items, row_map.data(),
                                                                                   entries.data()};
+    if (d.order.level.empty()) work_graph_numbered_levels(g, d.numbered_forward, d.order);
     const std::uint8_t* item_priority = d.priority.empty() ? nullptr : d.priority.data();
     std::vector<WorkGraphUnits> planned;
     if (d.workers > 1) planned = work_graph_plan_units(g, d.order, item_priority, d.workers, 0);
@@ -261,11 +323,11 @@ struct WorkGraphPlan {
       set_schedules(std::move(s));
       if (item_priority == nullptr) {
         order = schedules.front().unit_items;
-        order_is_identity = false;
+        order_kind = OrderKind::stored;
       }
     } else if (serial_order.extent(0) > 0) {
       order = serial_order;
-      order_is_identity = false;
+      order_kind = OrderKind::stored;
     }
     state = make_state(std::max(state.max_workers, 1));
   }
@@ -325,7 +387,7 @@ struct WorkGraphPlan {
     copy(s.control, control);
     q.items = schedule.unit_items.extent(0) > 0 ? schedule.unit_items.data() : nullptr;
     q.begin = schedule.unit_begin.data();
-    q.first = schedule.unit_first.data();
+    q.first = schedule.unit_begin.extent(0) > 0 ? schedule.unit_first.data() : nullptr;
     q.row_map = schedule.unit_row_map.data();
     q.succ = schedule.unit_succ.data();
     q.indegree = schedule.unit_indegree.data();
@@ -337,7 +399,7 @@ struct WorkGraphPlan {
   }
 
   // Whether several workers schedule units (otherwise one worker runs `order`).
-  bool has_units() const { return schedules.front().unit_items.extent(0) > 0; }
+  bool has_units() const { return schedules.front().unit_begin.extent(0) > 0; }
 
  private:
   std::vector<std::pair<const void*, MeasuredChoice>> choices;
@@ -482,7 +544,14 @@ class WorkGraphLaunch {
     if (m_serial || (m_plan.checked && size == 1)) {
       // One worker runs the whole order; without units (the policy was planned for one worker)
       // the others have nothing to do.
-      if (rank == 0) run_items(m_identity ? nullptr : m_order.data(), 0, m_plan.num_items);
+      if (rank != 0) return;
+      const std::int32_t n = m_plan.num_items;
+      const std::int32_t* const none = nullptr;
+      switch (m_order_kind) {
+        case Plan::OrderKind::ascending: run_items(none, 0, n); break;
+        case Plan::OrderKind::descending: run_items(none, n, 0); break;  // b > e: descending
+        case Plan::OrderKind::stored: run_items(m_order.data(), 0, n); break;
+      }
       return;
     }
     if (size == 1) {
@@ -523,7 +592,7 @@ class WorkGraphLaunch {
  private:
   void take_order() {
     m_order = m_plan.order;
-    m_identity = m_plan.order_is_identity;
+    m_order_kind = m_plan.order_kind;
   }
 
   const Policy& m_policy;
@@ -534,7 +603,7 @@ class WorkGraphLaunch {
   WorkGraphQueue m_queue;
   MeasuredChoice* m_choice = nullptr;
   int m_schedule = 0;
-  bool m_identity = false;
+  typename Plan::OrderKind m_order_kind = Plan::OrderKind::stored;
   bool m_serial = false;
   bool m_prepared = false;
   bool m_owns_shared = false;
@@ -644,25 +713,35 @@ class WorkGraphPolicy {
     static_assert(std::is_integral_v<index_type>, "Kokkos::WorkGraphPolicy: the index type must be integral");
     auto row_map = create_mirror_view_and_copy(HostSpace(), m_graph.row_map);
     auto entries = create_mirror_view_and_copy(HostSpace(), m_graph.entries);
+    const std::size_t rows = row_map.extent(0), num_entries = entries.extent(0);
+    Impl::work_graph_check_shape(who, rows, row_map.data(), num_entries);
+    const auto n = static_cast<std::int32_t>(rows > 0 ? rows - 1 : 0);
     const int workers = std::max(1, static_cast<int>(m_space.concurrency()));
     using Cache = Impl::WorkGraphPlanCache<memory_space>;
     const bool cached = options.check_graph && options.unit_size <= 0 && num_priorities == 1;
-    const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), m_graph.row_map.extent(0),
-                                  m_graph.entries.extent(0), workers};
-    // The fingerprint costs a pass: only for a graph whose plan may be reused or deferred.
-    const bool deferring = options.check_graph && options.unit_size <= 0 && m_graph.numRows() > 0;
-    const Impl::WorkGraphFingerprint fingerprint =
-        cached || deferring
-            ? Impl::work_graph_fingerprint(row_map.extent(0), row_map.data(), entries.extent(0), entries.data())
-            : Impl::WorkGraphFingerprint{};
+    const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), rows, num_entries, workers};
+    // The fingerprint costs (a part of) a pass: only for a graph whose plan may be reused or deferred.
+    const bool deferring = options.check_graph && options.unit_size <= 0 && n > 0;
+    auto first_pass = [&](bool fingerprint, bool check) {
+      return Impl::work_graph_first_pass(m_space, rows, row_map.data(), num_entries, entries.data(), fingerprint, check);
+    };
+    Impl::WorkGraphFirstPass pass;
     if (cached && Cache::has(key)) {
-      m_plan = Cache::lookup(key, fingerprint);
+      // A rebuilt policy: its plan is reused if the graph's contents are those it was made for.
+      pass.fingerprint = first_pass(true, false).fingerprint;
+      m_plan = Cache::lookup(key, pass.fingerprint);
       if (m_plan) return;
+      pass.check = first_pass(false, true).check;
+    } else {
+      pass = first_pass(cached || deferring, true);
     }
-    Impl::WorkGraphScan scan = Impl::work_graph_scan(who, row_map.extent(0), row_map.data(), entries.extent(0), entries.data());
-    const auto n = static_cast<std::int32_t>(scan.indegree.size());
+    if (!pass.check.well_formed || (n > 0 && static_cast<std::size_t>(row_map(n)) != num_entries)) {
+      (void)Impl::work_graph_scan(who, rows, row_map.data(), num_entries, entries.data());  // throws, naming the problem
+    }
     const Impl::WorkGraphHostCrs<index_type, index_type> g{n, row_map.data(), entries.data()};
     const std::uint8_t* item_priority = num_priorities > 1 ? priority.data() : nullptr;
+    // Every edge goes one way in the numbering: no cycle, and the numbering is an order.
+    const bool numbered = item_priority == nullptr && (pass.check.forward || pass.check.backward);
 
     m_plan = std::make_shared<impl_plan_type>();
     impl_plan_type& plan = *m_plan;
@@ -673,20 +752,20 @@ class WorkGraphPolicy {
     std::vector<Impl::WorkGraphUnits> planned;  // the schedules several workers choose between
     if (options.check_graph) {
       Impl::WorkGraphOrder order;
-      std::vector<std::int32_t> waiting = std::move(scan.indegree);  // the units have their own
-      const bool numbered = item_priority == nullptr && (scan.forward || scan.backward);
-      bool acyclic = true;
       if (numbered) {
-        Impl::work_graph_numbered_levels(g, scan.forward, order);  // no cycle: every edge goes one way
-      } else if (item_priority == nullptr) {
-        acyclic = Impl::work_graph_fifo_order(g, waiting, order);
+        // The levels only where a plan for several workers needs them now (one worker's are
+        // made by the second launch, if there is one).
+        if (workers > 1 && n > 0) Impl::work_graph_numbered_levels(g, pass.check.forward, order);
       } else {
-        acyclic = Impl::work_graph_order(g, waiting, item_priority, num_priorities, order);
-      }
-      if (!acyclic) {
-        std::vector<std::uint8_t> left(static_cast<std::size_t>(n));
-        for (std::int32_t i = 0; i < n; ++i) left[static_cast<std::size_t>(i)] = waiting[static_cast<std::size_t>(i)] > 0;
-        Impl::throw_runtime_exception(Impl::work_graph_cycle_message(who, g, left));
+        std::vector<std::int32_t> waiting = Impl::work_graph_checked_indegrees(n, entries.data(), num_entries);
+        const bool acyclic = item_priority == nullptr
+                                 ? Impl::work_graph_fifo_order(g, waiting, order)
+                                 : Impl::work_graph_order(g, waiting, item_priority, num_priorities, order);
+        if (!acyclic) {
+          std::vector<std::uint8_t> left(static_cast<std::size_t>(n));
+          for (std::int32_t i = 0; i < n; ++i) left[static_cast<std::size_t>(i)] = waiting[static_cast<std::size_t>(i)] > 0;
+          Impl::throw_runtime_exception(Impl::work_graph_cycle_message(who, g, left));
+        }
       }
       if (options.unit_size > 0) {
         // A forced unit size: the planner has a single candidate to make.
@@ -694,44 +773,39 @@ class WorkGraphPolicy {
       } else if (workers > 1 && n > 0) {
         planned.push_back(Impl::work_graph_first_launch_units(g, order, item_priority, workers));
       }
-      // One worker's order: with priorities, Kahn's (which honours them exactly); without,
-      // the numbering when it is one, Kahn's order otherwise, until the second launch plans a
-      // banded level order (see Kokkos_WorkGraphAnalysis.hpp).
-      if (item_priority != nullptr) {
+      // One worker's order: with priorities, Kahn's (which honours them exactly); without, the
+      // numbering when it is one, Kahn's order (or the units' level order) otherwise, until the
+      // second launch plans a banded level order (see Kokkos_WorkGraphAnalysis.hpp).
+      if (item_priority != nullptr || (!numbered && planned.empty())) {
         plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
-      } else if (planned.empty() && scan.backward && !scan.forward) {
-        std::vector<std::int32_t> reversed(static_cast<std::size_t>(n));
-        for (std::int32_t k = 0; k < n; ++k) reversed[static_cast<std::size_t>(k)] = n - 1 - k;
-        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", reversed);
-      } else if (planned.empty() && numbered) {
-        plan.order_is_identity = true;
-      } else if (planned.empty()) {
-        plan.order = impl_schedule_type::to_space("Kokkos::WorkGraphPolicy::order", order.order);
+      } else if (numbered) {
+        plan.order_kind = pass.check.forward ? impl_plan_type::OrderKind::ascending : impl_plan_type::OrderKind::descending;
       }
       if (deferring) {
         plan.deferred.pending = true;
         plan.deferred.order = std::move(order);
+        plan.deferred.numbered_forward = pass.check.forward;
         plan.deferred.priority = std::move(priority);
-        plan.deferred.fingerprint = fingerprint;
+        plan.deferred.fingerprint = pass.fingerprint;
         plan.deferred.workers = workers;
       }
     } else {
       // The seed's scheduling: every item its own unit, successors straight from the graph.
       Impl::WorkGraphUnits& units = planned.emplace_back();
       units.row_map.resize(static_cast<std::size_t>(n) + 1);
-      units.succ.resize(entries.extent(0));
-      for (std::int32_t i = 0; i <= n; ++i) units.row_map[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(row_map(i));
-      for (std::size_t k = 0; k < entries.extent(0); ++k) units.succ[k] = static_cast<std::int32_t>(entries(k));
-      units.indegree = std::move(scan.indegree);
+      units.succ.resize(num_entries);
+      for (std::int32_t i = 0; i <= n && rows > 0; ++i) units.row_map[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(row_map(i));
+      for (std::size_t k = 0; k < num_entries; ++k) units.succ[k] = static_cast<std::int32_t>(entries(k));
+      units.indegree = Impl::work_graph_checked_indegrees(n, entries.data(), num_entries);
       units.priority = std::move(priority);
     }
     if (planned.empty()) planned.emplace_back();  // one worker runs plan.order: nothing to schedule
     std::vector<impl_schedule_type> schedules;
     for (auto& units : planned) schedules.emplace_back(units, num_priorities);
     plan.set_schedules(std::move(schedules));
-    if (plan.has_units() && item_priority == nullptr) plan.order = plan.schedules.front().unit_items;
+    if (plan.has_units() && item_priority == nullptr && !numbered) plan.order = plan.schedules.front().unit_items;
     plan.state = plan.make_state(workers);
-    if (cached) Cache::insert(key, fingerprint, m_plan);
+    if (cached) Cache::insert(key, pass.fingerprint, m_plan);
   }
 
   execution_space m_space;

@@ -38,8 +38,10 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, ExecSpace> {
                                                         std::int32_t e) {
     if (items != nullptr) {
       for (std::int32_t k = b; k < e; ++k) invoke_functor<Tag>(f, static_cast<I>(items[k]));
-    } else {
+    } else if (b <= e) {
       for (std::int32_t i = b; i < e; ++i) invoke_functor<Tag>(f, static_cast<I>(i));
+    } else {
+      for (std::int32_t i = b; i-- > e;) invoke_functor<Tag>(f, static_cast<I>(i));
     }
   }
 
@@ -55,7 +57,7 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, ExecSpace> {
       launch.run_worker(rank, size, [&f](const std::int32_t* items, std::int32_t b, std::int32_t e) {
         const std::uint64_t trace_start = trace_begin();
         run_items(f, items, b, e);
-        if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_work_graph_unit<Functor>(trace_start, e - b);
+        if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_work_graph_unit<Functor>(trace_start, b <= e ? e - b : b - e);
       });
     });
     launch.finish();
@@ -93,8 +95,10 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, ExecSpac
                                                     std::int32_t e, Acc& acc) {
     if (items != nullptr) {
       for (std::int32_t k = b; k < e; ++k) invoke_functor<Tag>(f, static_cast<I>(items[k]), acc);
-    } else {
+    } else if (b <= e) {
       for (std::int32_t i = b; i < e; ++i) invoke_functor<Tag>(f, static_cast<I>(i), acc);
+    } else {
+      for (std::int32_t i = b; i-- > e;) invoke_functor<Tag>(f, static_cast<I>(i), acc);
     }
   }
 
@@ -115,7 +119,7 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, ExecSpac
       launch.run_worker(rank, size, [&f, &acc](const std::int32_t* items, std::int32_t b, std::int32_t e) {
         const std::uint64_t trace_start = trace_begin();
         run_items(f, items, b, e, acc);
-        if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_work_graph_unit<Functor>(trace_start, e - b);
+        if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_work_graph_unit<Functor>(trace_start, b <= e ? e - b : b - e);
       });
     });
     launch.finish();

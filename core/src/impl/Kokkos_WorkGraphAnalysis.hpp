@@ -47,67 +47,79 @@ struct WorkGraphHostCrs {
 };
 
 // A fingerprint of a graph's contents, to tell a graph that is unchanged since a plan was made
-// for it (a policy rebuilt in a time-step loop reuses the plan) from one modified in place: a
-// sum over the arrays' 64-bit words of a mix of (position, word), one sum per array.  The
-// terms are independent (the compiler interleaves them), one 64x64->128-bit multiply each, so
-// a pass costs little more than reading the arrays.  Any change of a word or of its position
-// changes its term; two different graphs collide with probability about 2^-64 per array.
+// for it (a policy rebuilt in a time-step loop reuses the plan) from one modified in place.
+// Per array, a sum over its 64-bit words w = (hi, lo) at positions k of
+//     ((lo + a_k) mod 2^32) * ((hi + b_k) mod 2^32) + w        (mod 2^64)
+// with keys a_k, b_k that step by odd constants (NH, the hash of UMAC, plus the word itself).
+// A change of one 32-bit element changes the sum (the product changes by d * (other half +
+// key), the word by d or d * 2^32, and the two never cancel, since the other half plus its key
+// stays below 2^32); the keys make the term depend on the position, so moved values change it
+// too.  The terms are independent and 32x32->64-bit multiplies vectorise, so a pass runs at
+// about the speed of reading the arrays; and a sum splits into ranges of words that the workers
+// fingerprint in parallel (work_graph_fingerprint_words).
 struct WorkGraphFingerprint {
   std::uint64_t row_map = 0, entries = 0;
   friend bool operator==(const WorkGraphFingerprint&, const WorkGraphFingerprint&) = default;
 };
 
-inline std::uint64_t work_graph_words_fingerprint(const void* data, std::size_t bytes) {
+// The number of words of an array of `bytes` bytes (a last partial word counts as one).
+inline constexpr std::size_t work_graph_fingerprint_word_count(std::size_t bytes) { return (bytes + 7) / 8; }
+
+// The sum of the terms of words [first, last) of an array of `bytes` bytes.
+inline std::uint64_t work_graph_fingerprint_words(const void* data, std::size_t bytes, std::size_t first,
+                                                  std::size_t last) {
+  constexpr std::uint32_t step_a = 0x632BE59Bu, step_b = 0xD9B4E019u;
   const auto* p = static_cast<const unsigned char*>(data);
-  const std::size_t words = bytes / 8;
-  auto mix = [](std::uint64_t position, std::uint64_t word) {
-    const unsigned __int128 m =
-        static_cast<unsigned __int128>(word ^ (position * 0x9E3779B97F4A7C15ull) ^ 0x632BE59BD9B4E019ull) *
-        0xD6E8FEB86659FD93ull;
-    return static_cast<std::uint64_t>(m) ^ static_cast<std::uint64_t>(m >> 64);
+  const std::size_t whole = bytes / 8;
+  std::uint32_t a = 0x9E3779B9u + static_cast<std::uint32_t>(first) * step_a;
+  std::uint32_t b = 0x7F4A7C15u + static_cast<std::uint32_t>(first) * step_b;
+  auto term = [&](std::uint64_t w) {
+    const std::uint32_t lo = static_cast<std::uint32_t>(w) + a, hi = static_cast<std::uint32_t>(w >> 32) + b;
+    a += step_a;
+    b += step_b;
+    return static_cast<std::uint64_t>(lo) * hi + w;
   };
   std::uint64_t sum = 0;
-  for (std::size_t k = 0; k < words; ++k) {
+  const std::size_t end = last < whole ? last : whole;
+  for (std::size_t k = first; k < end; ++k) {
     std::uint64_t w;
     std::memcpy(&w, p + 8 * k, 8);
-    sum += mix(k, w);
+    sum += term(w);
   }
-  if (bytes % 8 != 0) {
+  if (bytes % 8 != 0 && first <= whole && whole < last) {
     std::uint64_t w = 0;
-    std::memcpy(&w, p + 8 * words, bytes % 8);
-    sum += mix(words, w);
+    std::memcpy(&w, p + 8 * whole, bytes % 8);
+    sum += term(w);
   }
-  return sum ^ bytes;
+  return sum;
 }
+
+// The fingerprint of one array from the sum of all its words' terms.
+inline std::uint64_t work_graph_fingerprint_finish(std::uint64_t sum, std::size_t bytes) { return sum ^ bytes; }
 
 template <class SizeT, class IndexT>
 WorkGraphFingerprint work_graph_fingerprint(std::size_t row_map_extent, const SizeT* row_map, std::size_t num_entries,
                                             const IndexT* entries) {
-  return {work_graph_words_fingerprint(row_map, row_map_extent * sizeof(SizeT)),
-          work_graph_words_fingerprint(entries, num_entries * sizeof(IndexT))};
+  const std::size_t row_bytes = row_map_extent * sizeof(SizeT), entry_bytes = num_entries * sizeof(IndexT);
+  return {work_graph_fingerprint_finish(
+              work_graph_fingerprint_words(row_map, row_bytes, 0, work_graph_fingerprint_word_count(row_bytes)), row_bytes),
+          work_graph_fingerprint_finish(
+              work_graph_fingerprint_words(entries, entry_bytes, 0, work_graph_fingerprint_word_count(entry_bytes)),
+              entry_bytes)};
 }
 
-// What one pass over the graph learns: the in-degrees, and whether every edge goes forward (or
-// every edge backward) in the numbering -- then the graph has no cycle, and the numbering is a
-// topological order.
-struct WorkGraphScan {
-  std::vector<std::int32_t> indegree;
-  bool forward = true, backward = true;
-};
-
-// Checks that the CRS is well formed and scans it (above).  `who` prefixes the messages
-// ("Kokkos::WorkGraphPolicy").
-template <class SizeT, class IndexT>
-WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent, const SizeT* row_map,
-                              std::size_t num_entries, const IndexT* entries) {
+// Checks what does not need a pass: the sizes, row_map(0) and the last offset.  `who` prefixes
+// the messages ("Kokkos::WorkGraphPolicy").
+template <class SizeT>
+void work_graph_check_shape(const std::string& who, std::size_t row_map_extent, const SizeT* row_map,
+                            std::size_t num_entries) {
   const std::string bad = who + ": malformed graph: ";
-  WorkGraphScan scan;
   if (row_map_extent == 0) {
     if (num_entries != 0) {
       throw_runtime_exception(bad + "row_map is empty (no work items) but entries.extent(0) = " +
                               std::to_string(num_entries));
     }
-    return scan;
+    return;
   }
   const std::int64_t n = static_cast<std::int64_t>(row_map_extent) - 1;
   if (n > work_graph_max_items) {
@@ -118,8 +130,74 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
     throw_runtime_exception(who + ": " + std::to_string(num_entries) + " dependences exceed the limit of " +
                             std::to_string(std::numeric_limits<std::int32_t>::max()));
   }
+  const auto first = static_cast<std::int64_t>(row_map[0]);
+  if (first != 0) throw_runtime_exception(bad + "row_map(0) = " + std::to_string(first) + ", expected 0");
+}
+
+// What a pass over some rows of a CRS finds: whether they are well formed (row_map never
+// decreases and stays within the entries, every entry is an item), and whether every edge goes
+// forward (or every edge backward) in the numbering -- then the graph has no cycle, and the
+// numbering is a topological order.  Rows split into ranges that workers check in parallel.
+struct WorkGraphRowCheck {
+  bool well_formed = true, forward = true, backward = true;
+  void join(const WorkGraphRowCheck& other) {
+    well_formed = well_formed && other.well_formed;
+    forward = forward && other.forward;
+    backward = backward && other.backward;
+  }
+};
+
+// Checks rows [first, last) of a graph of n items (and row_map(last)).
+template <class SizeT, class IndexT>
+WorkGraphRowCheck work_graph_check_rows(const SizeT* row_map, const IndexT* entries, std::size_t num_entries,
+                                        std::int64_t n, std::int64_t first, std::int64_t last) {
+  WorkGraphRowCheck c;
+  const auto m = static_cast<std::int64_t>(num_entries);
+  bool outside = false, forward = true, backward = true;
+  for (std::int64_t i = first; i < last; ++i) {
+    const auto b = static_cast<std::int64_t>(row_map[i]), e = static_cast<std::int64_t>(row_map[i + 1]);
+    if (b < 0 || e < b || e > m) {
+      c.well_formed = false;
+      return c;
+    }
+    for (std::int64_t k = b; k < e; ++k) {
+      const auto j = static_cast<std::int64_t>(entries[k]);
+      outside |= static_cast<std::uint64_t>(j) >= static_cast<std::uint64_t>(n);
+      forward &= j > i;
+      backward &= j < i;
+    }
+  }
+  c.well_formed = !outside;
+  c.forward = forward;
+  c.backward = backward;
+  return c;
+}
+
+// Each item's in-degree (the seed's waiting counts), of a graph already checked.
+template <class IndexT>
+std::vector<std::int32_t> work_graph_checked_indegrees(std::int64_t n, const IndexT* entries, std::size_t num_entries) {
+  std::vector<std::int32_t> indegree(static_cast<std::size_t>(n), 0);
+  std::int32_t* const count = indegree.data();
+  for (std::size_t k = 0; k < num_entries; ++k) ++count[entries[k]];
+  return indegree;
+}
+
+// What a sequential pass over the graph learns: the in-degrees and the directions (above).
+struct WorkGraphScan {
+  std::vector<std::int32_t> indegree;
+  bool forward = true, backward = true;
+};
+
+// Checks that the CRS is well formed, naming the first problem, and scans it (above).
+template <class SizeT, class IndexT>
+WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent, const SizeT* row_map,
+                              std::size_t num_entries, const IndexT* entries) {
+  const std::string bad = who + ": malformed graph: ";
+  work_graph_check_shape(who, row_map_extent, row_map, num_entries);
+  WorkGraphScan scan;
+  if (row_map_extent == 0) return scan;
+  const std::int64_t n = static_cast<std::int64_t>(row_map_extent) - 1;
   auto at = [&](std::int64_t i) { return static_cast<std::int64_t>(row_map[i]); };
-  if (at(0) != 0) throw_runtime_exception(bad + "row_map(0) = " + std::to_string(at(0)) + ", expected 0");
   for (std::int64_t i = 0; i < n; ++i) {
     if (at(i + 1) < at(i)) {
       throw_runtime_exception(bad + "row_map decreases at row " + std::to_string(i) + ": row_map(" +
@@ -131,9 +209,6 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
     throw_runtime_exception(bad + "row_map(" + std::to_string(n) + ") = " + std::to_string(at(n)) +
                             " (the last offset) differs from entries.extent(0) = " + std::to_string(num_entries));
   }
-  scan.indegree.assign(static_cast<std::size_t>(n), 0);
-  std::int32_t* const indegree = scan.indegree.data();
-  bool forward = true, backward = true;
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t k = at(i); k < at(i + 1); ++k) {
       const auto j = entries[k];
@@ -141,13 +216,12 @@ WorkGraphScan work_graph_scan(const std::string& who, std::size_t row_map_extent
         throw_runtime_exception(bad + "entries(" + std::to_string(k) + ") = " + std::to_string(j) + " (in row " +
                                 std::to_string(i) + ") is outside the work items [0, " + std::to_string(n) + ")");
       }
-      forward = forward && static_cast<std::int64_t>(j) > i;
-      backward = backward && static_cast<std::int64_t>(j) < i;
-      ++indegree[j];
     }
   }
-  scan.forward = forward;
-  scan.backward = backward;
+  const WorkGraphRowCheck c = work_graph_check_rows(row_map, entries, num_entries, n, 0, n);
+  scan.forward = c.forward;
+  scan.backward = c.backward;
+  scan.indegree = work_graph_checked_indegrees(n, entries, num_entries);
   return scan;
 }
 
@@ -211,6 +285,13 @@ struct WorkGraphOrder {
   std::vector<std::int32_t> order;        // a topological order: what one worker runs
   std::vector<std::int32_t> level;        // per item: the longest path from a source, in edges
   std::int32_t num_levels = 0;
+  // Of a numbered graph whose levels never decrease along the numbering (ascending indices when
+  // its edges go forward, descending when they go backward: a tree or a mesh numbered level by
+  // level): where each level starts along it, and a last entry n.  Level l is then the index
+  // range [level_start[l], level_start[l+1]) going forward, [n - level_start[l+1], n -
+  // level_start[l]) going backward.  Empty for other graphs.
+  std::vector<std::int32_t> level_start;
+  bool backward = false;  // the numbering's order is descending
 };
 
 // Kahn's algorithm, keeping the successor it just made ready (see the file comment).  Returns
@@ -264,26 +345,71 @@ bool work_graph_order(const WorkGraphHostCrs<SizeT, IndexT>& g, std::vector<std:
   return true;
 }
 
+// The row of every entry of a well-formed CRS (the edges' sources, as a coordinate list), from
+// the rows' starts: entry k is in row i when i rows after row 0 start at or before k.  No
+// branch depends on a row's length: a loop over the rows and their entries mispredicts the end
+// of almost every row of a graph whose rows hold 0-3 entries, which costs more than the rest.
+template <class SizeT, class IndexT>
+std::vector<std::int32_t> work_graph_entry_rows(const WorkGraphHostCrs<SizeT, IndexT>& g) {
+  const std::int64_t n = g.num_items, m = n > 0 ? g.end(n - 1) : 0;
+  std::vector<std::int32_t> row(static_cast<std::size_t>(m) + 1, 0);
+  std::int32_t* const r = row.data();
+  for (std::int64_t i = 1; i < n; ++i) ++r[g.begin(i)];
+  std::int32_t rows = 0;
+  for (std::int64_t k = 0; k < m; ++k) {
+    rows += r[k];
+    r[k] = rows;
+  }
+  row.pop_back();
+  return row;
+}
+
 // Levels of a graph whose every edge goes forward (or every edge backward) in the numbering:
-// the numbering is a topological order, so one pass relaxes every edge after its source's
-// level is final.  No order is stored: the planner and the one-worker launch use the numbering.
+// the numbering is a topological order, so one pass over the edges in that order (the rows'
+// entries are stored in it) relaxes every edge after its source's level is final.  No order is
+// stored: the planner and the one-worker launch use the numbering.  A pass along the numbering
+// then notes whether levels never decrease along it (level_start above).
 template <class SizeT, class IndexT>
 void work_graph_numbered_levels(const WorkGraphHostCrs<SizeT, IndexT>& g, bool forward, WorkGraphOrder& out) {
   const auto n = static_cast<std::int32_t>(g.num_items);
   out.order.clear();
   out.level.assign(static_cast<std::size_t>(n), 0);
+  out.level_start.clear();
+  out.backward = !forward;
+  out.num_levels = 0;
+  if (n == 0) return;
   std::int32_t* const level = out.level.data();
-  std::int32_t top = n > 0 ? 0 : -1;
-  for (std::int32_t k = 0; k < n; ++k) {
-    const std::int32_t i = forward ? k : n - 1 - k;
-    const std::int32_t next = level[i] + 1;
-    for (std::int64_t e = g.begin(i); e < g.end(i); ++e) {
-      std::int32_t& lj = level[g.entry(e)];
-      if (lj < next) lj = next;
-    }
-    if (next - 1 > top) top = next - 1;
+  const std::vector<std::int32_t> source = work_graph_entry_rows(g);
+  const auto m = static_cast<std::int64_t>(source.size());
+  auto relax = [&](std::int64_t k) {
+    const std::int32_t next = level[source[static_cast<std::size_t>(k)]] + 1;
+    std::int32_t& lj = level[g.entry(k)];
+    lj = std::max(lj, next);
+  };
+  if (forward) {
+    for (std::int64_t k = 0; k < m; ++k) relax(k);
+  } else {
+    for (std::int64_t k = m; k-- > 0;) relax(k);
   }
-  out.num_levels = top + 1;
+  // Levels along the numbering's order: each is the same as the item's before or one more
+  // while they are in order (one more than every level so far is the most a level can be).
+  std::vector<std::int32_t> starts(1, 0);
+  std::int32_t top = 0;
+  bool in_order = true;
+  for (std::int32_t k = 0; k < n && in_order; ++k) {
+    const std::int32_t l = level[forward ? k : n - 1 - k];
+    if (l < top) {
+      in_order = false;
+    } else if (l > top) {
+      starts.push_back(k);
+      top = l;
+    }
+  }
+  out.num_levels = (in_order ? top : *std::max_element(level, level + n)) + 1;
+  if (in_order) {
+    starts.push_back(n);
+    out.level_start = std::move(starts);
+  }
 }
 
 // Kahn's algorithm without priorities: first in, first out, with the levels.  What the
@@ -387,8 +513,9 @@ std::string work_graph_cycle_message(const std::string& who, const WorkGraphHost
 // The scheduling units the workers run: unit u is items[begin[u] .. begin[u+1]), its successor
 // units are succ[row_map[u] .. row_map[u+1]) (no duplicates), and it waits on indegree[u] units.
 struct WorkGraphUnits {
-  std::vector<std::int32_t> items;
+  std::vector<std::int32_t> items;  // empty when every unit is an index range (first)
   std::vector<std::int32_t> begin;
+  std::vector<std::int32_t> first;  // per unit: its first item when the units are index ranges
   std::vector<std::int32_t> row_map;
   std::vector<std::int32_t> succ;
   std::vector<std::int32_t> indegree;
@@ -438,11 +565,18 @@ class WorkGraphPlanner {
 
   // For leveled() and build_leveled() only (the plan a first launch runs, right after the
   // levels): items by level, ascending index order within a level, which is a valid order for
-  // any graph since a level's items are independent.
-  struct LevelsOnly {};
-  WorkGraphPlanner(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o, LevelsOnly)
-      : m_g(g), m_o(o), m_levels_only(true) {
-    sort_by_level(true);
+  // any graph since a level's items are independent.  When each level is an index range
+  // (WorkGraphOrder::level_start), nothing is sorted and every unit is an index range.
+  struct LevelsOnly {
+    bool level_ranges = false;  // use o.level_start (only without priorities)
+  };
+  WorkGraphPlanner(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o, LevelsOnly mode)
+      : m_g(g), m_o(o), m_levels_only(true), m_level_ranges(mode.level_ranges && !o.level_start.empty()) {
+    if (m_level_ranges) {
+      m_level_start = o.level_start;
+    } else {
+      sort_by_level(true);
+    }
   }
 
   // The banded level order with bands of 2^shift items (one_band: a single band).
@@ -591,6 +725,7 @@ class WorkGraphPlanner {
       out.row_map[u + 1] = static_cast<std::int32_t>(out.succ.size());
     }
     unit_priorities(item_priority, out);
+    if (m_level_ranges) range_firsts(out);
     out.items = std::move(m_seq);
     out.begin = std::move(m_begin);
   }
@@ -647,6 +782,22 @@ class WorkGraphPlanner {
     }
   }
 
+  // With level ranges, each unit's first item: position p of level l in the level order is
+  // item level_start(l) + (p - m_level_start[l]), level_start(l) being the range's first index.
+  void range_firsts(WorkGraphUnits& out) const {
+    const std::size_t m = m_begin.size() - 1;
+    const std::int32_t n = m_level_start.back();
+    out.first.assign(m, work_graph_empty);
+    std::size_t l = 0;
+    for (std::size_t u = 0; u < m; ++u) {
+      const std::int32_t b = m_begin[u];
+      if (b == m_begin[u + 1]) continue;  // a join
+      while (b >= m_level_start[l + 1]) ++l;
+      const std::int32_t lowest = m_o.backward ? n - m_level_start[l + 1] : m_level_start[l];
+      out.first[u] = lowest + (b - m_level_start[l]);
+    }
+  }
+
   // A unit's priority is its most urgent item's; a unit without items (a join) is urgent.
   void unit_priorities(const std::uint8_t* item_priority, WorkGraphUnits& out) const {
     const std::size_t m = m_begin.size() - 1;
@@ -667,11 +818,13 @@ class WorkGraphPlanner {
   std::vector<std::uint8_t> m_breaks;
   int m_shift = one_band;
   bool m_levels_only = false;
+  bool m_level_ranges = false;
 };
 
 // Per unit: its first item when its items are consecutive ascending indices (the workers then
 // run it as an index range), else work_graph_empty.
 inline std::vector<std::int32_t> work_graph_unit_first(const WorkGraphUnits& units) {
+  if (!units.first.empty()) return units.first;
   const std::size_t m = units.begin.empty() ? 0 : units.begin.size() - 1;
   std::vector<std::int32_t> first(m, work_graph_empty);
   for (std::size_t u = 0; u < m; ++u) {
@@ -821,13 +974,14 @@ std::vector<WorkGraphUnits> work_graph_plan_units(const WorkGraphHostCrs<SizeT, 
 
 // The schedule a first launch runs on several workers, available right after the levels: the
 // level-synchronous plan (WorkGraphPlanner::leveled), which costs two passes over the items and
-// none over the edges.  The planner's comparison of candidate cuts costs several passes over
+// none over the edges, or none at all when each level is an index range (its units are then
+// index ranges too).  The planner's comparison of candidate cuts costs several passes over
 // the graph each; only a policy (or graph) launched again gets it (WorkGraphPlan).
 template <class SizeT, class IndexT>
 WorkGraphUnits work_graph_first_launch_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o,
                                              const std::uint8_t* item_priority, int workers) {
   using Planner = WorkGraphPlanner<SizeT, IndexT>;
-  Planner planner(g, o, typename Planner::LevelsOnly{});
+  Planner planner(g, o, typename Planner::LevelsOnly{.level_ranges = item_priority == nullptr});
   planner.leveled(std::max(1, workers), 256);
   WorkGraphUnits units;
   planner.build_leveled(item_priority, units);

@@ -46,9 +46,10 @@ struct WorkGraphQueue {
   std::int32_t num_units = 0;
   std::int32_t num_priorities = 1;
   std::int32_t max_workers = 1;
-  const std::int32_t* items = nullptr;     // unit u runs items[begin[u] .. begin[u+1]); null: unit u is item u
+  const std::int32_t* items = nullptr;     // unit u runs items[begin[u] .. begin[u+1]) (null when all are ranges)
   const std::int32_t* begin = nullptr;
-  const std::int32_t* first = nullptr;     // per unit: its first item when its items are consecutive, else empty
+  const std::int32_t* first = nullptr;     // per unit: its first item when its items are consecutive, else
+                                           // empty; null: unit u is item u
   const std::int32_t* row_map = nullptr;   // successor units of u: succ[row_map[u] .. row_map[u+1])
   const std::int32_t* succ = nullptr;
   const std::int32_t* indegree = nullptr;  // waiting counts at launch
@@ -173,7 +174,8 @@ struct WorkGraphQueue {
 
   // Runs units until all num_units are complete (or the graph is found stalled).  Every worker
   // of the launch calls it with its rank; Concurrent = (size > 1).  run_items(items, b, e)
-  // runs the items items[b .. e), or b .. e-1 when items is null.
+  // runs the items items[b .. e), or b .. e-1 when items is null (and, for a launch's one
+  // worker running the whole numbering backwards, b-1 down to e when b > e).
   template <bool Concurrent, class RunItems>
   KOKKOS_INLINE_FUNCTION void run(int rank, int size, const RunItems& run_items) const {
     std::int32_t done_here = 0;
@@ -184,7 +186,7 @@ struct WorkGraphQueue {
         if (!wait_for_work<Concurrent>(size, done_here)) return;
         continue;
       }
-      if (items != nullptr) {
+      if (first != nullptr) {
         // Consecutive items run as a plain index range: no indirection, and the functor's
         // loop may vectorise.
         if (first[u] != empty) {
