@@ -24,6 +24,7 @@ TYPED_TEST_SUITE(WorkGraph, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNam
 
 using Options = Kokkos::Experimental::WorkGraphOptions;
 using Edges = Kokkos::Test::WorkGraphEdges;
+using Kokkos::Test::expect_rejected;
 
 template <class Policy>
 typename Policy::graph_type make_graph(std::int32_t n, const Edges& edges) {
@@ -450,16 +451,6 @@ TYPED_TEST(WorkGraph, PriorityLevelsAndBadPriorities) {
 }
 
 // ---- checks -----------------------------------------------------------------------------------
-
-template <class Policy>
-void expect_rejected(const typename Policy::graph_type& graph, const std::string& expected, const Options& options = {}) {
-  try {
-    const Policy policy(graph, options);
-    ADD_FAILURE() << "no exception; expected " << expected;
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
-  }
-}
 
 template <class Policy>
 typename Policy::graph_type raw_graph(const std::vector<std::int32_t>& rows, const std::vector<std::int32_t>& entries) {

@@ -18,6 +18,7 @@
 namespace {
 
 using Edges = Kokkos::Test::WorkGraphEdges;
+using Kokkos::Test::expect_rejected;
 using Options = Kokkos::Experimental::WorkGraphOptions;
 using HostCrs = Kokkos::Impl::WorkGraphHostCrs<std::int32_t, std::int32_t>;
 
@@ -352,16 +353,6 @@ TYPED_TEST(WorkGraphConstruction, OneWorkersOrderIsTheNumberingWhereItIsOne) {
     run_and_check(b, n, backward, "backward");
     run_and_check(s, n, shuffled, "shuffled");
     run_and_check(p, n, forward, "priorities");
-  }
-}
-
-template <class Policy>
-void expect_rejected(const typename Policy::graph_type& graph, const std::string& expected, const Options& options = {}) {
-  try {
-    const Policy policy(graph, options);
-    ADD_FAILURE() << "no exception; expected " << expected;
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
   }
 }
 

@@ -3,8 +3,11 @@
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
+#include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +32,18 @@ typename Policy::graph_type make_work_graph_of(std::int32_t n, const WorkGraphEd
   Kokkos::deep_copy(g.row_map, rows);
   Kokkos::deep_copy(g.entries, entries);
   return g;
+}
+
+// Constructing a policy over `graph` throws std::runtime_error with `expected` in its message.
+template <class Policy>
+void expect_rejected(const typename Policy::graph_type& graph, const std::string& expected,
+                     const typename Policy::options_type& options = {}) {
+  try {
+    const Policy policy(graph, options);
+    ADD_FAILURE() << "no exception; expected " << expected;
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
 }
 
 // A ready queue driven by hand: `ready` holds the homes' slots, then the shared queue's.  Home w

@@ -27,9 +27,11 @@
 //     below; workers then schedule every item on its own, as the seed does, and a launch over
 //     a cyclic graph aborts with a message naming the cycle instead of spinning forever.
 //   - scheduling units: with the check on, the policy plans for the execution space's
-//     concurrency: the constructor makes what a first launch runs (the level-synchronous plan,
-//     from the levels), the plan's second launch the planner's (Impl::WorkGraphPlan), and a
-//     policy rebuilt from an unchanged graph reuses the plan (Impl::WorkGraphPlanCache).  Several workers schedule *units* of consecutive items of a topological
+//     concurrency: the constructor makes what a first launch runs (one worker: the numbering
+//     or Kahn's order; several: the level-synchronous plan, from the levels), the plan's second
+//     launch the planner's (Impl::WorkGraphPlan), and a policy rebuilt from an unchanged graph
+//     reuses the plan after one pass that fingerprints the graph (Impl::WorkGraphPlanCache).
+//     Several workers schedule *units* of consecutive items of a topological
 //     order (one ready-queue operation and one waiting-count update per unit, not per item),
 //     cut so that the units' DAG keeps its parallelism; one worker runs a topological order
 //     with no synchronisation at all.  WorkGraphOptions::unit_size forces the unit size (1:
@@ -210,14 +212,20 @@ inline constexpr char work_graph_functor_key = 0;
 // What a policy computes at construction, shared by its copies, and the run-time state its
 // launches reuse.
 //
-// Construction costs a pass over the graph's arrays that fingerprints them (about a read), one
-// that checks the graph, one that orders it (Kahn's algorithm with levels; a graph whose edges all go one way in the
-// numbering needs no sort) and the level-synchronous plan, which needs only the levels.  The
-// first launch runs that plan (one worker runs the order).  The planner's comparison of
-// candidate cuts (banded level orders, homes, contenders) costs several passes over the graph
-// each, which only repeated launches amortise: the second launch of the plan makes it
-// (plan_fully), after checking that the graph still has the fingerprint it had at
-// construction (otherwise the policy keeps the plan it was built with).
+// Construction costs one pass over the graph's arrays, on the space's workers for a large
+// graph (work_graph_first_pass: the fingerprint and the check of the rows, which also tells
+// whether every edge goes one way in the numbering), then only what the first launch needs:
+//   - a numbered graph (every edge forward, or every edge backward) has no cycle and its
+//     numbering is an order: one worker runs it as it is (ascending or descending, nothing
+//     stored); several run the level-synchronous plan, which needs the levels (a pass over the
+//     edges in the numbering's order) and, where each level is an index range (a tree or a
+//     mesh numbered level by level), no item array at all;
+//   - any other graph gets its in-degrees and Kahn's order with levels (which finds a cycle).
+// The planner's comparison of candidate cuts (banded level orders, homes, contenders) costs
+// several passes over the graph each, which only repeated launches amortise: the second launch
+// of the plan makes it (plan_fully, making one worker's levels first), after checking that the
+// graph still has the fingerprint it had at construction (otherwise the policy keeps the plan
+// it was built with).
 //
 // A plan may hold several schedules (work_graph_plan_units: the planner's best estimate and
 // contenders it cannot rank without the functor).  Launches then choose by timing them, one

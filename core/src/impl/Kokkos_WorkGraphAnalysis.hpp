@@ -2,8 +2,12 @@
 // Host-side analysis of a work graph, run once when a WorkGraphPolicy is constructed:
 //
 //  1. structure: the CRS is well formed (row_map starts at 0, never decreases, ends at
-//     entries.extent(0); every entry in [0, N)); in-degrees (the seed's waiting counts);
-//  2. order: Kahn's algorithm with one FIFO range per priority in a single ready array
+//     entries.extent(0); every entry in [0, N)), and whether every edge goes one way in the
+//     numbering (then the numbering is an order and there is no cycle); a pass over ranges of
+//     rows that workers share (work_graph_check_rows); otherwise the in-degrees (the seed's
+//     waiting counts);
+//  2. order: a numbered graph's levels in one pass over its edges (work_graph_numbered_levels),
+//     or Kahn's algorithm with one FIFO range per priority in a single ready array
 //     (seed §2.4.2), where a successor made ready by the item just taken is taken next unless a
 //     higher priority is waiting.  Items left over lie on or behind a cycle, which is found and
 //     named in the error.  One worker runs this order when priorities are given; it also
