@@ -151,8 +151,9 @@ WorkGraphSchedule<MemorySpace>::WorkGraphSchedule(WorkGraphUnits& units, int num
 }
 
 // The first pass of a construction over the graph's host arrays: the fingerprint (where a plan
-// may be reused or deferred) and the check of the rows, each on request.  Both are sums or
-// conjunctions over ranges, so a large graph's pass runs on the workers of `space`.
+// may be reused or deferred) and the check of the rows, each on request, and with entry_rows
+// (num_entries of them) the row of each entry for the levels.  All of it splits into ranges,
+// so a large graph's pass runs on the workers of `space`.
 struct WorkGraphFirstPass {
   WorkGraphRowCheck check;
   WorkGraphFingerprint fingerprint;
@@ -160,7 +161,8 @@ struct WorkGraphFirstPass {
 
 template <class ExecSpace, class SizeT, class IndexT>
 WorkGraphFirstPass work_graph_first_pass(const ExecSpace& space, std::size_t row_map_extent, const SizeT* row_map,
-                                         std::size_t num_entries, const IndexT* entries, bool fingerprint, bool check) {
+                                         std::size_t num_entries, const IndexT* entries, bool fingerprint, bool check,
+                                         std::int32_t* entry_rows = nullptr) {
   // Below this many items and entries, waking the workers costs more than the pass.
   constexpr std::size_t parallel_from = std::size_t(1) << 15;
   const std::int64_t n = row_map_extent > 0 ? static_cast<std::int64_t>(row_map_extent) - 1 : 0;
@@ -174,7 +176,7 @@ WorkGraphFirstPass work_graph_first_pass(const ExecSpace& space, std::size_t row
   auto run = [&](Part& part, int rank, int size) {
     if (check) {
       const auto b = static_block<std::int64_t>(0, n, rank, size);
-      part.check = work_graph_check_rows(row_map, entries, num_entries, n, b.begin, b.end);
+      part.check = work_graph_check_rows(row_map, entries, num_entries, n, b.begin, b.end, entry_rows);
     }
     if (fingerprint) {
       const auto r = static_block<std::size_t>(0, row_words, rank, size);
@@ -730,8 +732,13 @@ class WorkGraphPolicy {
     const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), rows, num_entries, workers};
     // The fingerprint costs (a part of) a pass: only for a graph whose plan may be reused or deferred.
     const bool deferring = options.check_graph && options.unit_size <= 0 && n > 0;
+    // On several workers a numbered graph's levels need each entry's row: the check has it at hand.
+    const bool levels_ahead = options.check_graph && num_priorities == 1 && workers > 1 && num_entries > 0;
+    std::unique_ptr<std::int32_t[]> entry_rows;  // not zeroed: the workers write it first
     auto first_pass = [&](bool fingerprint, bool check) {
-      return Impl::work_graph_first_pass(m_space, rows, row_map.data(), num_entries, entries.data(), fingerprint, check);
+      if (check && levels_ahead) entry_rows.reset(new std::int32_t[num_entries]);
+      return Impl::work_graph_first_pass(m_space, rows, row_map.data(), num_entries, entries.data(), fingerprint, check,
+                                         entry_rows.get());
     };
     Impl::WorkGraphFirstPass pass;
     if (cached && Cache::has(key)) {
@@ -763,7 +770,7 @@ class WorkGraphPolicy {
       if (numbered) {
         // The levels only where a plan for several workers needs them now (one worker's are
         // made by the second launch, if there is one).
-        if (workers > 1 && n > 0) Impl::work_graph_numbered_levels(g, pass.check.forward, order);
+        if (workers > 1 && n > 0) Impl::work_graph_numbered_levels(g, pass.check.forward, order, entry_rows.get());
       } else {
         std::vector<std::int32_t> waiting = Impl::work_graph_checked_indegrees(n, entries.data(), num_entries);
         const bool acyclic = item_priority == nullptr

@@ -151,27 +151,32 @@ struct WorkGraphRowCheck {
   }
 };
 
-// Checks rows [first, last) of a graph of n items (and row_map(last)).
+// Checks rows [first, last) of a graph of n items (and row_map(last)).  With entry_rows, also
+// stores the row of each of their entries there (see work_graph_entry_rows), which the loop
+// over the rows has at hand.
 template <class SizeT, class IndexT>
 WorkGraphRowCheck work_graph_check_rows(const SizeT* row_map, const IndexT* entries, std::size_t num_entries,
-                                        std::int64_t n, std::int64_t first, std::int64_t last) {
+                                        std::int64_t n, std::int64_t first, std::int64_t last,
+                                        std::int32_t* entry_rows = nullptr) {
   WorkGraphRowCheck c;
   const auto m = static_cast<std::int64_t>(num_entries);
   bool outside = false, forward = true, backward = true;
-  for (std::int64_t i = first; i < last; ++i) {
-    const auto b = static_cast<std::int64_t>(row_map[i]), e = static_cast<std::int64_t>(row_map[i + 1]);
-    if (b < 0 || e < b || e > m) {
-      c.well_formed = false;
-      return c;
+  auto check = [&](auto store_rows) {
+    for (std::int64_t i = first; i < last; ++i) {
+      const auto b = static_cast<std::int64_t>(row_map[i]), e = static_cast<std::int64_t>(row_map[i + 1]);
+      if (b < 0 || e < b || e > m) return false;
+      for (std::int64_t k = b; k < e; ++k) {
+        const auto j = static_cast<std::int64_t>(entries[k]);
+        outside |= static_cast<std::uint64_t>(j) >= static_cast<std::uint64_t>(n);
+        forward &= j > i;
+        backward &= j < i;
+        if constexpr (decltype(store_rows)::value) entry_rows[k] = static_cast<std::int32_t>(i);
+      }
     }
-    for (std::int64_t k = b; k < e; ++k) {
-      const auto j = static_cast<std::int64_t>(entries[k]);
-      outside |= static_cast<std::uint64_t>(j) >= static_cast<std::uint64_t>(n);
-      forward &= j > i;
-      backward &= j < i;
-    }
-  }
-  c.well_formed = !outside;
+    return true;
+  };
+  const bool rows_fine = entry_rows != nullptr ? check(std::true_type{}) : check(std::false_type{});
+  c.well_formed = rows_fine && !outside;
   c.forward = forward;
   c.backward = backward;
   return c;
@@ -374,7 +379,8 @@ std::vector<std::int32_t> work_graph_entry_rows(const WorkGraphHostCrs<SizeT, In
 // stored: the planner and the one-worker launch use the numbering.  A pass along the numbering
 // then notes whether levels never decrease along it (level_start above).
 template <class SizeT, class IndexT>
-void work_graph_numbered_levels(const WorkGraphHostCrs<SizeT, IndexT>& g, bool forward, WorkGraphOrder& out) {
+void work_graph_numbered_levels(const WorkGraphHostCrs<SizeT, IndexT>& g, bool forward, WorkGraphOrder& out,
+                                const std::int32_t* entry_rows = nullptr) {
   const auto n = static_cast<std::int32_t>(g.num_items);
   out.order.clear();
   out.level.assign(static_cast<std::size_t>(n), 0);
@@ -383,10 +389,15 @@ void work_graph_numbered_levels(const WorkGraphHostCrs<SizeT, IndexT>& g, bool f
   out.num_levels = 0;
   if (n == 0) return;
   std::int32_t* const level = out.level.data();
-  const std::vector<std::int32_t> source = work_graph_entry_rows(g);
-  const auto m = static_cast<std::int64_t>(source.size());
+  // The rows of the entries, unless the caller has them (work_graph_check_rows).
+  std::vector<std::int32_t> rows;
+  if (entry_rows == nullptr) {
+    rows = work_graph_entry_rows(g);
+    entry_rows = rows.data();
+  }
+  const std::int64_t m = g.end(n - 1);
   auto relax = [&](std::int64_t k) {
-    const std::int32_t next = level[source[static_cast<std::size_t>(k)]] + 1;
+    const std::int32_t next = level[entry_rows[k]] + 1;
     std::int32_t& lj = level[g.entry(k)];
     lj = std::max(lj, next);
   };
