@@ -187,7 +187,21 @@ WorkGraphFirstPass work_graph_first_pass(const ExecSpace& space, std::size_t row
   };
   const int workers = space.impl_thread_pool_size();
   std::vector<Part> parts(static_cast<std::size_t>(std::max(workers, 1)));
-  if (workers > 1 && static_cast<std::size_t>(n) + num_entries >= parallel_from) {
+  const bool parallel = workers > 1 && static_cast<std::size_t>(n) + num_entries >= parallel_from;
+  if (parallel && check && entry_rows != nullptr) {
+    // Workers store the rows of their rows' entries: those are disjoint only if row_map never
+    // decreases, which must hold everywhere before anyone stores (a malformed graph throws
+    // afterwards, but its workers must not race meanwhile).
+    std::vector<std::uint8_t> ordered(parts.size(), 1);
+    space.impl_run_on_workers([&](int rank, int size) {
+      const auto b = static_block<std::int64_t>(0, n, rank, size);
+      bool fine = true;
+      for (std::int64_t i = b.begin; i < b.end; ++i) fine &= row_map[i] <= row_map[i + 1];
+      ordered[static_cast<std::size_t>(rank)] = fine && row_map[b.end] <= static_cast<SizeT>(num_entries);
+    });
+    if (std::find(ordered.begin(), ordered.end(), 0) != ordered.end() || row_map[0] < 0) entry_rows = nullptr;
+  }
+  if (parallel) {
     // Nested in another launch, the space may run fewer workers than its pool has: the
     // parts they leave untouched are neutral.
     space.impl_run_on_workers([&](int rank, int size) { run(parts[static_cast<std::size_t>(rank)], rank, size); });
