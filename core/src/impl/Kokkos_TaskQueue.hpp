@@ -12,21 +12,26 @@
 //    than public ones of the same priority, so the owner's order is exactly LIFO per priority
 //    (depth-first: memory stays bounded as in a serial run); thieves take the oldest public
 //    task (the biggest piece of remaining work);
-//  * priorities hold across workers (seed 001 §2.3.3): a task of priority q starts only when
-//    no task of a higher priority is ready on any worker.  A bit per priority records which
-//    priorities became ready in this wait().  A worker keeps private only tasks of the lowest
-//    priority seen so far (the largest value): it publishes the others and then raises its
-//    level (`public_below`: it keeps no private task above that priority for the rest of the
-//    wait, so thieves and the check below see all of them).  Before a task of priority q
-//    starts, if a higher priority was seen, the worker checks that every worker's level is at
-//    least q and that no deque holds a higher-priority task; otherwise it steals those first
-//    (or, while they sit on a busy worker that has not raised its level, waits for that
-//    worker's next push or pop).  A DAG of one priority reads only the bits (one cache line,
-//    never written after the first task); one worker (or one task team) never checks.
-//    Guarantee: a task of priority q does not start while a higher-priority task is ready
-//    whose push happens-before the start's check (for instance one pushed before a flag the
-//    starting worker has read); a task made ready concurrently with the check may be missed,
-//    and a higher-priority task taken by another worker but not yet entered counts as started;
+//  * priorities hold across workers (seed 001 §2.3.3): a task of priority q >= ordered_from
+//    starts only when no task of a higher priority is ready on any worker.  ordered_from is
+//    Regular for TaskScheduler and DeprecatedTaskScheduler (every priority ordered
+//    scheduler-wide) and Low for the multiple-queue schedulers, whose workers order High and
+//    Regular tasks among their own, as Kokkos' per-team queues do (a depth-first High/Regular
+//    DAG such as fib otherwise turns steal-heavy and breadth-first).  A bit per priority
+//    records which priorities became ready in this wait().  Once the lowest priority seen (the
+//    largest value) is an ordered one, a worker publishes its private tasks of every higher
+//    priority and raises its level (`public_below`: it keeps no private task above that
+//    priority for the rest of the wait(), so thieves and the check below see all of them).
+//    Before a task of an ordered priority q starts, if a higher priority was seen, the worker
+//    checks that every worker's level is at least q and that no deque holds a higher-priority
+//    task; otherwise it steals those first (or, while they sit on a busy worker that has not
+//    raised its level, waits for that worker's next push or pop).  A DAG of one priority reads
+//    only the bits (one cache line, never written after the first task); one worker (or one
+//    task team) never checks.  Guarantee: a task does not start while a higher-priority task
+//    is ready whose push happens-before the start's check (for instance one pushed before a
+//    flag the starting worker has read); a task made ready concurrently with the check may be
+//    missed, and a higher-priority task taken by another worker but not yet entered counts as
+//    started;
 //  * a task whose predecessor is incomplete waits in the predecessor's wait list (a lock-free
 //    LIFO through TaskBase::m_next); when a task completes, the completing worker takes its
 //    ready waiters: one of them runs next on that worker without being queued at all;
