@@ -11,6 +11,10 @@
 //            low_behind_high  (priority DAG) fraction of Low tasks that started while more
 //                          High tasks were ready than the other workers could have taken and not
 //                          yet entered (goal 0: seed 001 §2.3.3 orders priorities scheduler-wide)
+//            regular_behind_high  the same for Regular tasks (goal 0 on TaskScheduler; the
+//                          multiple-queue schedulers order High and Regular per worker only)
+//            vs_multiple   (priority DAG on TaskScheduler) this time / TaskSchedulerMultiple's
+//                          time for the same DAG in the same run (per-worker High/Regular order)
 //
 // Run: PerfTaskDag --kokkos-num-threads=2 [--benchmark_filter=Fib]
 #include <benchmark/benchmark.h>
@@ -21,6 +25,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -206,11 +211,12 @@ BENCHMARK(BM_KokkosFib<Kokkos::DefaultHostExecutionSpace, true>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// ---- priority-heavy DAG: every inner task spawns two High and two Low children -------------------
+// ---- priority-heavy DAG: every inner task spawns two High, one Regular and one Low child ------
 void spin(long iterations);
 
 struct PriorityCounts {
-  std::atomic<long> high_spawned{0}, high_started{0}, low_started{0}, low_behind_high{0};
+  std::atomic<long> high_spawned{0}, high_started{0};
+  std::atomic<long> started[3] = {}, behind_high[3] = {};  // by priority (Regular, Low used)
   long tolerance = 0;  // High tasks taken but not yet entered: at most one per other worker
 };
 
@@ -218,48 +224,72 @@ template <class Scheduler>
 struct PriorityNode {
   Scheduler sched;
   int depth;
-  bool high;
+  Kokkos::TaskPriority priority;
   PriorityCounts* counts;
   void operator()(typename Scheduler::member_type&) {
-    if (high) {
+    const int p = static_cast<int>(priority);
+    if (priority == Kokkos::TaskPriority::High) {
       counts->high_started.fetch_add(1, std::memory_order_relaxed);
     } else {
       const long ready = counts->high_spawned.load(std::memory_order_relaxed) -
                          counts->high_started.load(std::memory_order_relaxed);
-      if (ready > counts->tolerance) counts->low_behind_high.fetch_add(1, std::memory_order_relaxed);
-      counts->low_started.fetch_add(1, std::memory_order_relaxed);
+      if (ready > counts->tolerance) counts->behind_high[p].fetch_add(1, std::memory_order_relaxed);
     }
+    counts->started[p].fetch_add(1, std::memory_order_relaxed);
     spin(200);
     if (depth == 0) return;
     for (int i = 0; i < 2; ++i) {
       if (Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High),
-                             PriorityNode{sched, depth - 1, true, counts})
+                             PriorityNode{sched, depth - 1, Kokkos::TaskPriority::High, counts})
               .is_null())
         Kokkos::abort("PriorityNode: pool exhausted");
       counts->high_spawned.fetch_add(1, std::memory_order_relaxed);
     }
-    for (int i = 0; i < 2; ++i)
-      (void)Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low),
-                               PriorityNode{sched, depth - 1, false, counts});
+    for (auto q : {Kokkos::TaskPriority::Regular, Kokkos::TaskPriority::Low})
+      if (Kokkos::task_spawn(Kokkos::TaskSingle(sched, q), PriorityNode{sched, depth - 1, q, counts}).is_null())
+        Kokkos::abort("PriorityNode: pool exhausted");
   }
 };
 
+std::map<int, double>& priority_multiple_seconds() {  // by depth
+  static std::map<int, double> m;
+  return m;
+}
+
+// Registered for TaskSchedulerMultiple first (High/Regular ordered per worker), then for
+// TaskScheduler (every priority ordered scheduler-wide), which reports vs_multiple.
+template <class Scheduler>
 void BM_PriorityDag(benchmark::State& state) {
   using Space = Kokkos::DefaultHostExecutionSpace;
-  using Scheduler = Kokkos::TaskScheduler<Space>;
   const int depth = static_cast<int>(state.range(0));
-  Scheduler sched(Scheduler::memory_space(), 64u << 20, 64, 1024, 4096);
-  long lows = 0, behind = 0;
+  Scheduler sched(typename Scheduler::memory_space(), 64u << 20, 64, 1024, 4096);
+  long started[3] = {}, behind[3] = {};
+  double seconds = 0;
   for (auto _ : state) {
     PriorityCounts counts;
     counts.tolerance = Space().concurrency() - 1;
-    (void)Kokkos::host_spawn(Kokkos::TaskSingle(sched), PriorityNode<Scheduler>{sched, depth, true, &counts});
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)Kokkos::host_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High),
+                             PriorityNode<Scheduler>{sched, depth, Kokkos::TaskPriority::High, &counts});
     Kokkos::wait(sched);
-    lows += counts.low_started.load();
-    behind += counts.low_behind_high.load();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (int p = 1; p < 3; ++p) {
+      started[p] += counts.started[p].load();
+      behind[p] += counts.behind_high[p].load();
+    }
   }
+  const double per_iter = seconds / static_cast<double>(state.iterations());
+  const auto fraction = [&](int p) {
+    return started[p] == 0 ? 0.0 : static_cast<double>(behind[p]) / static_cast<double>(started[p]);
+  };
   state.counters["threads"] = Space().concurrency();
-  state.counters["low_behind_high"] = lows == 0 ? 0.0 : static_cast<double>(behind) / static_cast<double>(lows);
+  state.counters["regular_behind_high"] = fraction(1);
+  state.counters["low_behind_high"] = fraction(2);
+  if constexpr (std::is_same_v<Scheduler, Kokkos::TaskSchedulerMultiple<Space>>) {
+    priority_multiple_seconds()[depth] = per_iter;
+  } else if (auto it = priority_multiple_seconds().find(depth); it != priority_multiple_seconds().end()) {
+    state.counters["vs_multiple"] = per_iter / it->second;
+  }
 }
 
 // ---- Task Bench stencil: width = threads, each task depends on 3 tasks of the previous step ----
@@ -317,7 +347,14 @@ void BM_StencilMETG(benchmark::State& state) {
   state.counters["width"] = width;
   state.counters["METG_us"] = metg_us;  // 0: even the largest grain was below 50%
 }
-BENCHMARK(BM_PriorityDag)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PriorityDag<Kokkos::TaskSchedulerMultiple<Kokkos::DefaultHostExecutionSpace>>)
+    ->Arg(7)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_PriorityDag<Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>>)
+    ->Arg(7)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_StencilMETG)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <Kokkos_TaskScheduler.hpp>
 
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace {
@@ -174,6 +176,89 @@ TEST(TaskQueriesSeed, MemoryIsThePoolOrNull) {
   EXPECT_EQ(usage(pool).consumed_blocks, 1u);  // the scheduler allocates from this very pool
   Kokkos::wait(sched);
   EXPECT_EQ(f.get(), 3);
+}
+
+// Seed 001 §3.2.2 declares when_all (array form) and both respawn forms static members of the
+// scheduler: called through the type, inside a task, they behave as the free functions.
+template <class S>
+struct StaticForms {
+  using value_type = long;
+  S sched;
+  typename S::template future_type<long> parts[2] = {};
+  int runs = 0;
+  void operator()(typename S::member_type&, long& r) {
+    ++runs;
+    if (runs == 1) {
+      parts[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Value<S>{20, {}});
+      parts[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Value<S>{22, {}});
+      S::respawn(this, S::when_all(parts, 2), Kokkos::TaskPriority::High);
+    } else if (runs == 2) {
+      S::respawn(this, sched, Kokkos::TaskPriority::Low);  // behind nothing: ready at once
+    } else {
+      r = parts[0].get() + parts[1].get() + runs;
+    }
+  }
+};
+
+TYPED_TEST(TaskQueries, SeedStaticWhenAllAndRespawn) {
+  using S = Kokkos::TaskScheduler<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 16, 64, 1024, 4096);
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), StaticForms<S>{sched});
+  Kokkos::wait(sched);
+  EXPECT_EQ(f.get(), 20 + 22 + 3);
+  const auto st = Kokkos::Experimental::task_dag_statistics(sched);
+  EXPECT_EQ(st.tasks_spawned, 3);
+  EXPECT_EQ(st.respawns, 2);
+  EXPECT_EQ(st.when_all_aggregates, 1);
+  f = decltype(f)();
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+  EXPECT_EQ(sched.allocated_task_count_accum(), 4);  // three tasks and one aggregate
+  EXPECT_EQ(sched.allocated_task_count_max(), 4);    // all alive at once (no worker caches here)
+}
+
+// The totals over destroyed schedulers and their printer (what KOKKOS_TASK_STATS=1 prints at
+// finalize; ctest checks that output too: TestTaskQueriesStatsPrinter).
+TEST(TaskQueriesStatistics, TotalsOverDestroyedSchedulersAndPrinter) {
+  using S = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
+  Kokkos::Experimental::reset_task_dag_statistics();
+  {
+    S sched(S::memory_space(), 1 << 16, 64, 1024, 4096);
+    auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), StaticForms<S>{sched});
+    Kokkos::wait(sched);
+    EXPECT_EQ(f.get(), 45);
+    EXPECT_EQ(Kokkos::Experimental::task_dag_statistics().schedulers, 0);  // counted when destroyed
+  }
+  const auto t = Kokkos::Experimental::task_dag_statistics();
+  EXPECT_EQ(t.schedulers, 1);
+  EXPECT_EQ(t.tasks_spawned, 3);
+  EXPECT_EQ(t.respawns, 2);
+  EXPECT_EQ(t.when_all_aggregates, 1);
+  EXPECT_EQ(t.spawn_failures, 0);
+  EXPECT_EQ(t.pool_high_water, 4);
+  std::ostringstream os;
+  Kokkos::Experimental::print_task_dag_statistics(os);
+  const std::string text = os.str();
+  for (const char* line : {"Kokkos task DAG statistics (1 scheduler)\n", "  tasks spawned            3\n",
+                           "  respawns                 2\n", "  when_all aggregates      1\n",
+                           "  pool high-water mark     4 blocks\n", "  spawn failures           0\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << " not in:\n" << text;
+  Kokkos::Experimental::reset_task_dag_statistics();
+  EXPECT_EQ(Kokkos::Experimental::task_dag_statistics().tasks_spawned, 0);
+}
+
+// Seed 001 §3.2.2, wait(): "Requires: Called from host code outside of any Kokkos data parallel
+// or task parallel execution."  Both misuses abort with a message naming them.
+using TaskQueriesDeathTest = ::testing::Test;
+TEST(TaskQueriesDeathTest, SeedWaitOnlyFromHostCode) {
+  using S = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
+  if (Kokkos::DefaultHostExecutionSpace().concurrency() < 2)
+    GTEST_SKIP() << "one thread: the host space runs a parallel_for inline, outside any parallel region, as Serial does";
+  EXPECT_DEATH(
+      {
+        S s(S::memory_space(), 1 << 16, 64, 1024, 4096);
+        Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 1), [&](int) { Kokkos::wait(s); });
+      },
+      "called from inside a parallel region");
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ TEST(TaskTypes, TraitsAndTypedefs) {
   static_assert(!std::is_convertible_v<S::future_type<void>, F>);
 }
 
+// Seed 001 §3.2.2: a default-constructed scheduler is empty; memory() is null; copies share it.
 TEST(TaskTypes, NullFutureAndEmptyScheduler) {
   Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>::future_type<long> f;
   EXPECT_TRUE(f.is_null());
@@ -229,6 +230,8 @@ struct SumOfTwo {
   void operator()(typename S::member_type&, int& r) { r = a.get() + b.get(); }
 };
 
+// Seed 001 §3.2.2: when_all over an array (free and static forms) and over a generator, whose
+// futures "must either be null or reference a task that was spawned by the scheduler".
 TYPED_TEST(TaskApi, WhenAllArrayAndNulls) {
   using S = Sched<TypeParam>;
   S sched = make_scheduler<S>();
@@ -378,6 +381,8 @@ TYPED_TEST(TaskApi, PoolExhaustionThenRecovery) {
   EXPECT_EQ(again.get(), 42);
 }
 
+// Seed 001 §3.2.2: "The TaskScheduler class follows Kokkos' shared ownership semantics for the
+// copy constructors and assignment operators"; constructed over a memory pool.
 TYPED_TEST(TaskApi, SchedulerConstructorsAndSharedOwnership) {
   using S = Sched<TypeParam>;
   typename S::memory_pool pool(typename S::memory_space(), 1 << 16, 64, 1024, 4096);
@@ -436,6 +441,9 @@ struct WhenAllMixed {
 
 using TaskMisuseDeathTest = ::testing::Test;
 
+// Each "Requires" of seed 001 §3.2.2 broken: respawn at most once; host_spawn from host code,
+// task_spawn within a task; wait outside task execution; when_all over one scheduler's futures;
+// TaskSingle over a non-null scheduler or future.  (wait inside a parallel region: TestTaskQueries.)
 TEST(TaskMisuseDeathTest, ClearMessages) {
   using S = Sched<Kokkos::DefaultHostExecutionSpace>;
   EXPECT_DEATH(

@@ -127,6 +127,17 @@ class BasicTaskScheduler {
   static queue_type* queue_of(const Impl::TaskBase* t) { return static_cast<queue_type*>(t->m_queue); }
 
  public:
+  // Kokkos' single-queue schedulers (TaskScheduler, DeprecatedTaskScheduler) order the ready
+  // tasks by priority for the whole scheduler (seed 001 §2.3.3): no Regular or Low task starts
+  // while a higher-priority one is ready on any worker.  Its multiple-queue schedulers order
+  // High and Regular per worker (Kokkos steals between its per-team queues the same way) and
+  // only Low tasks scheduler-wide; a depth-first DAG with High and Regular tasks (fib) keeps
+  // its memory bound and its speed there.
+  static constexpr TaskPriority impl_ordered_from =
+      std::is_same_v<Kind, Impl::TaskSchedulerKind<0>> || std::is_same_v<Kind, Impl::TaskSchedulerKind<3>>
+          ? TaskPriority::Regular
+          : TaskPriority::Low;
+
   BasicTaskScheduler() noexcept = default;
   BasicTaskScheduler(const BasicTaskScheduler& rhs) noexcept : BasicTaskScheduler(rhs.m_queue) {}
   BasicTaskScheduler(BasicTaskScheduler&& rhs) noexcept : m_queue(rhs.m_queue) { rhs.m_queue = nullptr; }
@@ -149,7 +160,7 @@ class BasicTaskScheduler {
   BasicTaskScheduler(const execution_space& space, const memory_pool& pool) {
     Impl::check_initialized("Kokkos::TaskScheduler");
     check_pool(pool);
-    m_queue = new queue_type(space, pool);
+    m_queue = new queue_type(space, pool, impl_ordered_from);
     m_queue->add_handle();
   }
   explicit BasicTaskScheduler(const memory_pool& pool) : BasicTaskScheduler(execution_space(), pool) {}

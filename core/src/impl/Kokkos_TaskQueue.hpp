@@ -12,11 +12,26 @@
 //    than public ones of the same priority, so the owner's order is exactly LIFO per priority
 //    (depth-first: memory stays bounded as in a serial run); thieves take the oldest public
 //    task (the biggest piece of remaining work);
-//  * priorities hold across workers for Low tasks: once a Low task is ready, workers keep no
-//    private task (each marks its slot nothing_private), and a Low task starts only when every
-//    worker has done so and no deque holds a High or Regular task; the others are stolen
-//    first.  Until a Low task exists nothing of this is read, so DAGs without Low tasks (fib)
-//    keep the private stacks.  Between High and Regular each worker keeps its local order;
+//  * priorities hold across workers (seed 001 §2.3.3): a task of priority q >= ordered_from
+//    starts only when no task of a higher priority is ready on any worker.  ordered_from is
+//    Regular for TaskScheduler and DeprecatedTaskScheduler (every priority ordered
+//    scheduler-wide) and Low for the multiple-queue schedulers, whose workers order High and
+//    Regular tasks among their own, as Kokkos' per-team queues do (a depth-first High/Regular
+//    DAG such as fib otherwise turns steal-heavy and breadth-first).  A bit per priority
+//    records which priorities became ready in this wait().  Once the lowest priority seen (the
+//    largest value) is an ordered one, a worker publishes its private tasks of every higher
+//    priority and raises its level (`public_below`: it keeps no private task above that
+//    priority for the rest of the wait(), so thieves and the check below see all of them).
+//    Before a task of an ordered priority q starts, if a higher priority was seen, the worker
+//    checks that every worker's level is at least q and that no deque holds a higher-priority
+//    task; otherwise it steals those first (or, while they sit on a busy worker that has not
+//    raised its level, waits for that worker's next push or pop).  A DAG of one priority reads
+//    only the bits (one cache line, never written after the first task); one worker (or one
+//    task team) never checks.  Guarantee: a task does not start while a higher-priority task
+//    is ready whose push happens-before the start's check (for instance one pushed before a
+//    flag the starting worker has read); a task made ready concurrently with the check may be
+//    missed, and a higher-priority task taken by another worker but not yet entered counts as
+//    started;
 //  * a task whose predecessor is incomplete waits in the predecessor's wait list (a lock-free
 //    LIFO through TaskBase::m_next); when a task completes, the completing worker takes its
 //    ready waiters: one of them runs next on that worker without being queued at all;
@@ -202,10 +217,11 @@ class TaskQueueBase {
     std::atomic<long> aggregates{0};
     std::atomic<long> steals{0};
     std::atomic<long> spawn_failures{0};
-    // Set by the owner once it keeps no private task for the rest of the wait() (after a Low
-    // task became ready): until every worker has, a Low task may not start.  Its own line:
-    // read by other workers only while Low tasks exist.
-    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<bool> nothing_private{false};
+    // Raised by the owner (never lowered within a wait()): it keeps no private task of a
+    // priority below this value (higher than it) for the rest of the wait(), having published
+    // those it had.  Its own line: read by other workers only before starting a task while a
+    // higher priority was seen, written at most task_priority_count times per wait().
+    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> public_below{0};
   };
 
  private:
@@ -215,10 +231,13 @@ class TaskQueueBase {
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_active{0};
   int m_leaders = 1;  // task teams of the running wait(); fewer active ones means someone is idle
   int m_workers = 1;  // workers of the running wait()
-  // Set once a Low task became ready in this wait(): from then on workers keep no private
-  // tasks, so every ready task is stealable and a Low task starts only when no High or Regular
-  // one is ready on any worker (seed 001 §2.3.3).  Same cache line as m_active: one read.
-  std::atomic<bool> m_low_ready_seen{false};
+  // Starts of this priority and lower ones wait for every higher-priority ready task on every
+  // worker; higher ones follow each worker's own order (see the scheduler kinds).
+  const int m_ordered_from;
+  // Bit p set once a task of priority p became ready since the last wait() ended (seed 001
+  // §2.3.3): decides which priorities workers keep public and which starts check the others.
+  // Same cache line as m_active; written once per priority, then only read.
+  std::atomic<unsigned> m_ready_seen{0};
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> m_pool_blocks{0};  // blocks taken from the pool
   std::atomic<long> m_pool_blocks_max{0};
   std::atomic<bool> m_orphaned{false};
@@ -232,8 +251,11 @@ class TaskQueueBase {
   }
 
  protected:
-  TaskQueueBase(int workers, deallocate_type dealloc)
-      : m_deallocate(dealloc), m_slot_count(workers + 1), m_slots(new Slot[static_cast<size_t>(workers + 1)]) {}
+  TaskQueueBase(int workers, deallocate_type dealloc, int ordered_from)
+      : m_deallocate(dealloc),
+        m_slot_count(workers + 1),
+        m_slots(new Slot[static_cast<size_t>(workers + 1)]),
+        m_ordered_from(ordered_from) {}
 
  public:
   TaskQueueBase(const TaskQueueBase&) = delete;
@@ -356,41 +378,45 @@ class TaskQueueBase {
   }
 
   // ---- scheduling ----------------------------------------------------------------------
-  // Whether workers must make every ready task stealable: someone is idle, or Low tasks exist
-  // and the priority order must hold across workers.
-  bool keep_nothing_private() const {
-    return m_active.load(std::memory_order_relaxed) < m_leaders || m_low_ready_seen.load(std::memory_order_relaxed);
-  }
+  // Whether some task team is idle: workers then make every ready task stealable.
+  bool someone_idle() const { return m_active.load(std::memory_order_relaxed) < m_leaders; }
 
-  static bool is_low(const TaskBase* t) { return t->m_priority == static_cast<std::uint8_t>(TaskPriority::Low); }
-
-  // The first Low task made ready switches the scheduler to public-only ready tasks.
+  // Records t's priority as seen in this wait(): a load, and a write only for the first task
+  // of each priority (release: orders the bit before t's push, which follows).
   void note_ready(const TaskBase* t) {
-    if (is_low(t) && !m_low_ready_seen.load(std::memory_order_relaxed))
-      m_low_ready_seen.store(true, std::memory_order_release);
+    const unsigned bit = 1u << t->m_priority;
+    if ((m_ready_seen.load(std::memory_order_relaxed) & bit) == 0) m_ready_seen.fetch_or(bit, std::memory_order_release);
   }
 
-  // Publishes a worker's private tasks; once Low tasks exist it tells the others that it will
-  // keep none (release: its published tasks are visible to whoever reads the mark).
-  void publish_all(Slot& me) {
-    publish(me);
-    if (m_low_ready_seen.load(std::memory_order_relaxed) && !me.nothing_private.load(std::memory_order_relaxed))
-      me.nothing_private.store(true, std::memory_order_release);
+  // Brings worker `me`'s level up to the lowest priority seen, once that is one whose starts
+  // are checked (m_ordered_from or lower): it publishes its private tasks of every higher
+  // priority and promises to keep none for the rest of the wait() (release: whoever reads the
+  // level sees the published tasks in the deques).  Returns the level.  One task team orders
+  // its tasks alone: its leader keeps level 0.
+  int catch_up(Slot& me) {
+    const int level = me.public_below.load(std::memory_order_relaxed);
+    if (m_leaders == 1) return level;
+    const int lowest = static_cast<int>(std::bit_width(m_ready_seen.load(std::memory_order_relaxed))) - 1;
+    if (lowest <= level || lowest < m_ordered_from) return level;
+    for (int p = level; p < lowest; ++p)
+      if (!me.local[p].empty()) me.local[p].publish_to(me.ready[p]);
+    me.public_below.store(lowest, std::memory_order_release);
+    return lowest;
   }
 
-  // Whether a High or Regular task is ready on some worker: queued in a deque, or possibly in
-  // the private stack of a worker that has not yet noticed the Low tasks (it publishes at its
-  // next push or pop).  A Low task must not start then (seed 001 §2.3.3: ready queues are
-  // ordered by priority for the whole scheduler).  Only Low starts pay for this scan.
-  bool higher_than_low_ready() const {
-    // No Low task made ready in this wait(): nothing to order (and no other slot is read, so
-    // DAGs without Low tasks pay nothing).
-    if (!m_low_ready_seen.load(std::memory_order_acquire)) return false;
+  // Whether a task of a priority higher than `q` (a smaller value) may be ready on some worker:
+  // in a deque, or in the private stack of a worker whose level is still below q (it raises it
+  // at its next push or pop).  A task of priority q must not start then (seed 001 §2.3.3).
+  // Nothing but the seen bits is read unless a higher priority was seen in this wait().
+  bool higher_ready(int q) const {
+    if (q < m_ordered_from) return false;
+    const unsigned higher = m_ready_seen.load(std::memory_order_acquire) & ((1u << q) - 1u);
+    if (higher == 0 || m_leaders == 1) return false;
     for (int i = 0; i < m_workers; ++i)
-      if (!m_slots[i].nothing_private.load(std::memory_order_acquire)) return true;
-    for (int i = 0; i < m_slot_count; ++i)
-      for (int p = 0; p < static_cast<int>(TaskPriority::Low); ++p)
-        if (m_slots[i].ready[p].maybe_nonempty()) return true;
+      if (m_slots[i].public_below.load(std::memory_order_acquire) < q) return true;
+    for (int i = 0; i < m_workers; ++i)
+      for (int p = 0; p < q; ++p)
+        if ((higher & (1u << p)) != 0 && m_slots[i].ready[p].maybe_nonempty()) return true;
     return false;
   }
 
@@ -403,8 +429,11 @@ class TaskQueueBase {
   // A ready task pushed by the leader owning slot `me`.
   void push_local(Slot& me, TaskBase* t) {
     note_ready(t);
-    if (keep_nothing_private()) {
-      publish_all(me);
+    const int level = catch_up(me);
+    if (someone_idle()) {
+      publish(me);
+      me.ready[t->m_priority].push(t);
+    } else if (t->m_priority < level) {
       me.ready[t->m_priority].push(t);
     } else if (TaskBase* oldest = me.local[t->m_priority].push(t)) {
       me.ready[t->m_priority].push(oldest);
@@ -491,13 +520,14 @@ class TaskQueueBase {
       }
     }
     if (next != nullptr) {
+      note_ready(next);
       for (int p = 0; p < next->m_priority; ++p) {
         if (!me.local[p].empty() || me.ready[p].owner_nonempty()) {
           push_local(me, next);
           return nullptr;
         }
       }
-      if (is_low(next) && higher_than_low_ready()) {
+      if (higher_ready(next->m_priority)) {
         push_local(me, next);
         return nullptr;
       }
@@ -514,20 +544,22 @@ class TaskQueueBase {
   }
 
   // ---- the worker loop's view ---------------------------------------------------------------
-  // Low tasks only once no High or Regular task is ready anywhere: the worker steals those
-  // first (steal() runs next) or, when they sit unpublished on a busy worker, waits for them.
+  // A local task of priority q only while no higher-priority task is ready anywhere: the
+  // worker steals those first (steal() runs next) or, when they sit unpublished on a busy
+  // worker, waits for them.  A worker that returns null keeps no private task: it may go idle
+  // next, and the end of wait() (no worker active, every deque empty) must not strand any.
   TaskBase* pop_local(int s) {
     Slot& me = slot(s);
-    if (keep_nothing_private()) publish_all(me);
-    constexpr int low = static_cast<int>(TaskPriority::Low);
+    catch_up(me);
+    if (someone_idle()) publish(me);
     for (int p = 0; p < task_priority_count; ++p) {
-      if (p == low && higher_than_low_ready()) return nullptr;
-      TaskBase* t = nullptr;
-      if (!me.local[p].empty())
-        t = me.local[p].pop();
-      else if (me.ready[p].owner_nonempty())
-        t = me.ready[p].pop();
-      if (t != nullptr) return t;
+      const bool mine = !me.local[p].empty();
+      if (!mine && !me.ready[p].owner_nonempty()) continue;
+      if (higher_ready(p)) {
+        publish(me);
+        return nullptr;
+      }
+      if (TaskBase* t = mine ? me.local[p].pop() : me.ready[p].pop()) return t;
     }
     return nullptr;
   }
@@ -535,7 +567,7 @@ class TaskQueueBase {
   TaskBase* steal(int s, int workers) {
     Slot& me = slot(s);
     for (int p = 0; p < task_priority_count; ++p) {
-      if (p == static_cast<int>(TaskPriority::Low) && higher_than_low_ready()) return nullptr;
+      if (higher_ready(p)) return nullptr;
       for (int k = 1; k <= workers; ++k) {
         const int v = (s + k) % workers;
         if (v == s) continue;
@@ -560,11 +592,12 @@ class TaskQueueBase {
   void set_workers(int workers, int leaders, int team_size) {
     m_workers = workers;
     m_leaders = leaders;
-    for (int i = 0; i < m_slot_count; ++i) m_slots[i].nothing_private.store(i % team_size != 0, std::memory_order_relaxed);
+    for (int i = 0; i < m_slot_count; ++i)
+      m_slots[i].public_below.store(i % team_size != 0 ? task_priority_count : 0, std::memory_order_relaxed);
   }
   void set_waiting(bool w) {
     m_waiting.store(w, std::memory_order_relaxed);
-    if (!w) m_low_ready_seen.store(false, std::memory_order_relaxed);
+    if (!w) m_ready_seen.store(0, std::memory_order_relaxed);
   }
   void count_respawn(int s) { bump(slot(s).respawns, 1, true); }
   bool is_waiting() const { return m_waiting.load(std::memory_order_relaxed); }
@@ -626,8 +659,11 @@ class TaskQueue : public TaskQueueBase {
   using execution_space = ExecSpace;
   using memory_pool = MemoryPool;
 
-  TaskQueue(const ExecSpace& space, const MemoryPool& pool)
-      : TaskQueueBase((task_statistics_register_print(), space.impl_thread_pool_size()), &deallocate_from_pool),
+  // `ordered_from`: the highest priority whose starts wait for higher-priority tasks ready on
+  // other workers (TaskPriority::Regular: every priority is ordered scheduler-wide).
+  TaskQueue(const ExecSpace& space, const MemoryPool& pool, TaskPriority ordered_from)
+      : TaskQueueBase((task_statistics_register_print(), space.impl_thread_pool_size()), &deallocate_from_pool,
+                      static_cast<int>(ordered_from)),
         m_pool(pool),
         m_min_block_lg2(pool.capacity() == 0 ? 0u : static_cast<unsigned>(std::bit_width(pool.min_block_size() - 1))) {
     // An empty (default-constructed) pool allocates nothing: every spawn gives a null future.
