@@ -28,9 +28,12 @@ long fibonacci_by_iteration(long n) {
   return a;
 }
 
-// 1. Task DAG: the seed's Fibonacci, every call a task, respawn instead of blocking.
+// 1. Task DAG: the seed's Fibonacci, every call a task, respawn instead of blocking.  Its n-2
+// child is High: TaskSchedulerMultiple keeps each worker's High/Regular order to itself, so
+// the DAG runs depth-first (TaskScheduler orders priorities across all workers, which turns this
+// DAG breadth-first; README, "Priorities across workers").
 bool task_dag(long n) {
-  using Scheduler = Kokkos::TaskScheduler<Space>;
+  using Scheduler = Kokkos::TaskSchedulerMultiple<Space>;
   Scheduler sched(Scheduler::memory_space(), 27 * 27 * 64000, 64, 1024, 4096);
   Kokkos::Timer timer;
   auto result = Kokkos::host_spawn(Kokkos::TaskSingle(sched), task_fibonacci::Fibonacci<Scheduler>(sched, n));

@@ -9,7 +9,10 @@
 #include <cstring>
 
 using Space = Kokkos::DefaultHostExecutionSpace;
-using Scheduler = Kokkos::TaskScheduler<Space>;
+// The n-2 child is High: TaskSchedulerMultiple orders High and Regular per worker, so the DAG runs
+// depth-first; TaskScheduler would order them across all workers (README, "Priorities across
+// workers"), which makes this DAG breadth-first.
+using Scheduler = Kokkos::TaskSchedulerMultiple<Space>;
 using Fibonacci = task_fibonacci::Fibonacci<Scheduler>;
 
 int main(int argc, char* argv[]) {
