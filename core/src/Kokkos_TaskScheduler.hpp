@@ -242,6 +242,8 @@ class BasicTaskScheduler {
     t->m_priority = static_cast<std::uint8_t>(policy.m_priority);
     t->m_ref_count = 2;  // the future returned + the scheduler until completion
     t->m_dependence = dep;
+    // Traces: a task spawned by a task gets a spawn arrow (impl/Kokkos_HostTaskExec.hpp).
+    if (KOKKOS_IMPL_UNLIKELY(Impl::g_trace_on.load(std::memory_order_relaxed)) && ctx != nullptr) Impl::trace_spawn(t);
     q->count_spawn();
     q->schedule(t);
     return Result(static_cast<Impl::TaskBase*>(t));
@@ -318,6 +320,8 @@ class BasicTaskScheduler {
       queue_type::release_reference(a);
       return future_type<void>();
     }
+    // Traces: the aggregate keeps its entries for the arrows of its waiters.
+    if (KOKKOS_IMPL_UNLIKELY(Impl::g_trace_on.load(std::memory_order_relaxed))) Impl::trace_hold_entries(a);
     if (q->advance_aggregate(a)) q->complete_new_aggregate(a);
     return future_type<void>(a);
   }
