@@ -104,8 +104,10 @@ KOKKOS_IMPL_NOINLINE inline void trace_spawn(TaskBase* t) {
 }
 
 // when_all hook: the aggregate keeps its entries alive until it is freed (see m_trace), so the
-// tasks that wait on it can still read where the entries ran after it completed.
+// tasks that wait on it can still read where the entries ran after it completed.  Not while the
+// calling thread's ring is full (the trace is losing events: its waiters get no arrows).
 KOKKOS_IMPL_NOINLINE inline void trace_hold_entries(TaskBase* a) {
+  if (t_trace_ring_full) return;
   TaskBase** entries = a->aggregate_entries();
   for (int i = 0; i < a->m_dep_count; ++i) entries[i]->add_ref();
   a->m_trace = 1;
@@ -131,7 +133,7 @@ KOKKOS_IMPL_NOINLINE inline void trace_task(TaskQueueBase& queue, TaskBase* t, s
                                             TaskBase* dependence) {
   const TracePoint before = trace_load_point(t);  // its spawn, or its previous execution
   trace_store_point(t, TracePoint{});
-  if (begin != trace_task_dropped) {
+  {
     TraceEvent event;
     event.kind = TraceKind::task;
     event.begin_ns = begin;
@@ -169,7 +171,7 @@ KOKKOS_IMPL_NOINLINE inline void trace_task(TaskQueueBase& queue, TaskBase* t, s
 // waiter the completion made ready that should run next on this worker, or null.
 template <class Member>
 inline TaskBase* host_run_task(HostTaskWorker<Member>& w, TaskBase* t) {
-  const std::uint64_t trace_start = trace_task_begin();
+  const std::uint64_t trace_start = trace_task_begin(&t->m_trace);
   TaskBase* traced_dependence = nullptr;  // tracing: released by trace_task, after its arrows
   if (t->m_dependence != nullptr) {
     if (KOKKOS_IMPL_LIKELY(trace_start == 0))

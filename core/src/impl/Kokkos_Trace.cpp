@@ -228,22 +228,56 @@ const char* flow_name(FlowKind kind) {
 }
 
 // One arrow: a flow start inside the source slice and a flow end bound to the enclosing
-// (destination) slice, the v1 flow events both chrome://tracing and Perfetto read.
+// (destination) slice, the v1 flow events both chrome://tracing and Perfetto read.  Formatted
+// into one buffer (a traced task DAG writes two or three arrows per task).
+struct FlowText {
+  char text[320];
+  char* at = text;
+  template <std::size_t N>
+  void literal(const char (&s)[N]) {
+    std::memcpy(at, s, N - 1);
+    at += N - 1;
+  }
+  void text_of(const char* s) {
+    const std::size_t n = std::strlen(s);
+    std::memcpy(at, s, n);
+    at += n;
+  }
+  void number(std::uint64_t v) { at = std::to_chars(at, text + sizeof(text), v).ptr; }
+  void microseconds(std::uint64_t ns) {
+    number(ns / 1000);
+    *at++ = '.';
+    *at++ = char('0' + ns / 100 % 10);
+    *at++ = char('0' + ns / 10 % 10);
+    *at++ = char('0' + ns % 10);
+  }
+};
+
 void write_flow(FlowKind kind, const TracePoint& from, int dst_tid, std::uint64_t dst_ns) {
   const std::uint64_t id = ++g_flow_id;
-  const int src_tid = static_cast<int>(from.thread & 0xffff) - 1;
-  for (int end = 0; end < 2; ++end) {
-    begin_record();
-    g_out += "{\"name\":\"";
-    g_out += flow_name(kind);
-    g_out += end ? "\",\"cat\":\"task_flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : "\",\"cat\":\"task_flow\",\"ph\":\"s\",\"id\":";
-    out_number(id);
-    g_out += ",\"pid\":1,\"tid\":";
-    out_number(end ? dst_tid : src_tid);
-    g_out += ",\"ts\":";
-    out_microseconds(end ? dst_ns : tick_ns(from.tick));
-    g_out += '}';
-  }
+  const auto src_tid = static_cast<std::uint64_t>((from.thread & 0xffff) - 1);
+  const char* name = flow_name(kind);
+  FlowText f;
+  f.literal(",\n{\"name\":\"");
+  f.text_of(name);
+  f.literal("\",\"cat\":\"task_flow\",\"ph\":\"s\",\"id\":");
+  f.number(id);
+  f.literal(",\"pid\":1,\"tid\":");
+  f.number(src_tid);
+  f.literal(",\"ts\":");
+  f.microseconds(tick_ns(from.tick));
+  f.literal("},\n{\"name\":\"");
+  f.text_of(name);
+  f.literal("\",\"cat\":\"task_flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+  f.number(id);
+  f.literal(",\"pid\":1,\"tid\":");
+  f.number(static_cast<std::uint64_t>(dst_tid));
+  f.literal(",\"ts\":");
+  f.microseconds(dst_ns);
+  f.literal("}");
+  // The text starts with a separator: a flow is never the file's first event (its slice is).
+  g_first_event = false;
+  g_out.append(f.text, static_cast<std::size_t>(f.at - f.text));
 }
 
 // The arrows a task slice (or its task_flows continuation) carries, ending at `ring`'s last task slice.

@@ -102,12 +102,15 @@ inline std::uint64_t trace_begin() {
 std::uint32_t trace_record(TraceEvent& event);
 
 // What a task execution's slice starts with: 0 when tracing is off (the one branch), else the
-// start time (odd), or trace_task_dropped when the thread's ring is full: the slice and its
-// arrows are dropped, and the task forgets its point so no later arrow starts at a lost slice.
-inline constexpr std::uint64_t trace_task_dropped = 2;
-inline std::uint64_t trace_task_begin() {
+// start time; 0 as well when the thread's ring is full: the slice and its arrows are dropped,
+// and `*trace_thread` (the task's TaskBase::m_trace) is cleared, so that the task forgets its
+// point and no later arrow starts at a slice that is not in the trace.
+inline std::uint64_t trace_task_begin(std::uint32_t* trace_thread) {
   if (KOKKOS_IMPL_LIKELY(!g_trace_on.load(std::memory_order_acquire))) return 0;
-  if (KOKKOS_IMPL_UNLIKELY(t_trace_ring_full) && !trace_ring_has_room_again()) return trace_task_dropped;
+  if (KOKKOS_IMPL_UNLIKELY(t_trace_ring_full) && !trace_ring_has_room_again()) {
+    *trace_thread = 0;
+    return 0;
+  }
   return trace_clock() | 1;
 }
 
