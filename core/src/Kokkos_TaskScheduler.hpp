@@ -38,6 +38,12 @@
 #include <type_traits>
 #include <utility>
 
+#if defined(__GNUC__)
+#define KOKKOS_IMPL_SPAWN_INLINE __attribute__((always_inline))
+#else
+#define KOKKOS_IMPL_SPAWN_INLINE
+#endif
+
 namespace Kokkos {
 
 template <class T>
@@ -205,8 +211,10 @@ class BasicTaskScheduler {
   friend bool operator!=(const BasicTaskScheduler& a, const BasicTaskScheduler& b) { return a.m_queue != b.m_queue; }
 
   // ---- spawn ---------------------------------------------------------------------------
+  // Always inlined (GCC, clang): a task functor's spawn sites are its hot path, and the trace
+  // hook below would otherwise tip the compiler's size budget against inlining it.
   template <Impl::TaskKind K, class F>
-  static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
+  KOKKOS_IMPL_SPAWN_INLINE static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
                                                              F&& functor, Impl::TaskSpawnSite site) {
     using Functor = std::decay_t<F>;
     using Value = typename Impl::task_functor_value<Functor>::type;

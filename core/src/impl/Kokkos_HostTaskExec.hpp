@@ -98,15 +98,23 @@ inline TracePoint trace_load_point(const TaskBase* t) {
   return p;
 }
 
+// The hooks below are cold (GCC, clang): their calls then do not count against inlining the
+// spawn and when_all paths that hold them.
+#if defined(__GNUC__)
+#define KOKKOS_IMPL_TRACE_HOOK __attribute__((noinline, cold))
+#else
+#define KOKKOS_IMPL_TRACE_HOOK KOKKOS_IMPL_NOINLINE
+#endif
+
 // Spawn hook: a task spawned by a running task starts its arrow here.
-KOKKOS_IMPL_NOINLINE inline void trace_spawn(TaskBase* t) {
+KOKKOS_IMPL_TRACE_HOOK inline void trace_spawn(TaskBase* t) {
   if (!t_trace_ring_full) trace_store_point(t, trace_point_now());
 }
 
 // when_all hook: the aggregate keeps its entries alive until it is freed (see m_trace), so the
 // tasks that wait on it can still read where the entries ran after it completed.  Not while the
 // calling thread's ring is full (the trace is losing events: its waiters get no arrows).
-KOKKOS_IMPL_NOINLINE inline void trace_hold_entries(TaskBase* a) {
+KOKKOS_IMPL_TRACE_HOOK inline void trace_hold_entries(TaskBase* a) {
   if (t_trace_ring_full) return;
   TaskBase** entries = a->aggregate_entries();
   for (int i = 0; i < a->m_dep_count; ++i) entries[i]->add_ref();
@@ -129,7 +137,7 @@ inline void trace_dependence_points(const TaskBase* dep, std::vector<TracePoint>
 // The slice of one execution of `t`, which began at `begin` (from trace_task_begin, non-zero),
 // with its arrows; then releases `dependence` (what `t` waited on, held until now for its points).
 // (`priority`: the task's priority when it started; a respawn may change it.)
-KOKKOS_IMPL_NOINLINE inline void trace_task(TaskQueueBase& queue, TaskBase* t, std::uint64_t begin, std::uint8_t priority,
+KOKKOS_IMPL_TRACE_HOOK inline void trace_task(TaskQueueBase& queue, TaskBase* t, std::uint64_t begin, std::uint8_t priority,
                                             TaskBase* dependence) {
   const TracePoint before = trace_load_point(t);  // its spawn, or its previous execution
   trace_store_point(t, TracePoint{});

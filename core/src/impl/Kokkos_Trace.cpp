@@ -185,7 +185,9 @@ void out_microseconds(std::uint64_t ns) {
 // Ticks to whole nanoseconds since the trace's start.  A slice's end is converted, not its
 // duration, so a slice nested in another in ticks stays nested in the file (rounding the start
 // and the duration separately could push a child's end 10 ns past its parent's).
-std::uint64_t tick_ns(std::uint64_t ticks) { return std::llround(static_cast<double>(ticks) * g_ns_per_tick); }
+std::uint64_t tick_ns(std::uint64_t ticks) {
+  return static_cast<std::uint64_t>(static_cast<double>(ticks) * g_ns_per_tick + 0.5);
+}
 
 void write_out() {
   if (!g_out.empty()) std::fwrite(g_out.data(), 1, g_out.size(), g_file);
@@ -296,6 +298,46 @@ void write_flows(const TraceEvent& e, TraceRing& ring) {
   }
 }
 
+// The task DAG's bookkeeping of a written task slice, then its arrows.
+void task_slice_written(const TraceEvent& e, TraceRing& ring, std::uint64_t ticks) {
+  ring.last_task_mid_ns = tick_ns(e.begin_ns + ticks / 2);
+  ++g_dag_executions;
+  ring.last_task_node = -1;
+  if (g_dag_nodes.size() < g_dag_capacity) {
+    ring.last_task_node = static_cast<long>(g_dag_nodes.size());
+    g_dag_nodes.push_back({e.begin_ns, e.begin_ns + ticks, e.type_name, ring.tid, e.priority, e.respawn});
+  }
+  write_flows(e, ring);
+}
+
+// A task slice, the most frequent event: formatted into one buffer.
+void write_task_slice(const TraceEvent& e, TraceRing& ring, std::uint64_t ticks) {
+  static const char* last_type = nullptr;  // tasks of one type come in runs: skip the lookup
+  static const std::string* last_name = nullptr;
+  if (e.type_name != last_type) {
+    last_type = e.type_name;
+    last_name = &demangled_literal(e.type_name);
+  }
+  g_out += g_first_event ? "\n{\"name\":" : ",\n{\"name\":";
+  g_first_event = false;
+  g_out += *last_name;
+  FlowText f;
+  f.literal(",\"cat\":\"task\",\"ph\":\"X\",\"pid\":1,\"tid\":");
+  f.number(static_cast<std::uint64_t>(ring.tid));
+  f.literal(",\"ts\":");
+  const std::uint64_t begin_ns = tick_ns(e.begin_ns);
+  f.microseconds(begin_ns);
+  f.literal(",\"dur\":");
+  f.microseconds(tick_ns(e.begin_ns + ticks) - begin_ns);
+  f.literal(",\"args\":{\"priority\":\"");
+  f.text_of(priority_name(e.priority));
+  if (e.respawn) f.literal("\",\"respawn\":true}}");
+  else f.literal("\",\"respawn\":false}}");
+  g_out.append(f.text, static_cast<std::size_t>(f.at - f.text));
+  task_slice_written(e, ring, ticks);
+  if (g_out.size() > (1u << 20)) write_out();
+}
+
 void write_event(const TraceEvent& e, TraceRing& ring) {
   const int tid = ring.tid;
   if (e.kind == TraceKind::task_flows) {
@@ -303,6 +345,10 @@ void write_event(const TraceEvent& e, TraceRing& ring) {
     return;
   }
   const std::uint64_t ticks = e.end_ns > e.begin_ns ? e.end_ns - e.begin_ns : 0;
+  if (e.kind == TraceKind::task && e.type_name != nullptr) {
+    write_task_slice(e, ring, ticks);
+    return;
+  }
   begin_record();
   g_out += "{\"name\":";
   // A slice without a label is named after its functor's type (Kokkos' default kernel name).
@@ -348,16 +394,7 @@ void write_event(const TraceEvent& e, TraceRing& ring) {
     g_out += demangled_literal(e.type_name);
   }
   g_out += "}}";
-  if (e.kind == TraceKind::task) {
-    ring.last_task_mid_ns = tick_ns(e.begin_ns + ticks / 2);
-    ++g_dag_executions;
-    ring.last_task_node = -1;
-    if (g_dag_nodes.size() < g_dag_capacity) {
-      ring.last_task_node = static_cast<long>(g_dag_nodes.size());
-      g_dag_nodes.push_back({e.begin_ns, e.begin_ns + ticks, e.type_name, tid, e.priority, e.respawn});
-    }
-    write_flows(e, ring);
-  }
+  if (e.kind == TraceKind::task) task_slice_written(e, ring, ticks);
   if (g_out.size() > (1u << 20)) write_out();
 }
 
