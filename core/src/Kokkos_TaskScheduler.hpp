@@ -38,12 +38,6 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__GNUC__)
-#define KOKKOS_IMPL_SPAWN_INLINE __attribute__((always_inline))
-#else
-#define KOKKOS_IMPL_SPAWN_INLINE
-#endif
-
 namespace Kokkos {
 
 template <class T>
@@ -214,7 +208,7 @@ class BasicTaskScheduler {
   // Always inlined (GCC, clang): a task functor's spawn sites are its hot path, and the trace
   // hook below would otherwise tip the compiler's size budget against inlining it.
   template <Impl::TaskKind K, class F>
-  KOKKOS_IMPL_SPAWN_INLINE static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
                                                              F&& functor, Impl::TaskSpawnSite site) {
     using Functor = std::decay_t<F>;
     using Value = typename Impl::task_functor_value<Functor>::type;

@@ -22,6 +22,14 @@
 #include <typeinfo>
 #include <utility>
 
+// Host functions of the scheduler's hot path that must be inlined whatever the compiler's size
+// budget says (their cold trace hooks would otherwise tip it: a task's spawn, a block's free).
+#if defined(__GNUC__)
+#define KOKKOS_IMPL_TASK_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define KOKKOS_IMPL_TASK_ALWAYS_INLINE
+#endif
+
 namespace Kokkos {
 
 enum class TaskPriority : int { High = 0, Regular = 1, Low = 2 };
