@@ -2,7 +2,9 @@
 // JSON; every slice has a duration, the slices of one thread nest and never partly overlap,
 // a task DAG's slices count its tasks (fib(n) spawns a known number), work-graph units cover
 // the graph's items, launches carry their labels (or Kokkos' default name), and a full ring
-// drops events and says how many.
+// drops events and says how many.  Task DAGs get arrows (flow events) for their spawn,
+// dependence and respawn edges, every start paired with one finish and both inside task slices,
+// as many as the DAG has edges; traced_task_dag_dot draws the same DAG, cut with a note.
 #include "TestCommon.hpp"
 #include "TraceTestJson.hpp"
 
@@ -31,8 +33,19 @@ struct Slice {
   const Value* event = nullptr;
 };
 
-// Reads `path`, checks the file's shape, and returns its complete events.
-std::vector<Slice> read_trace(const std::string& path, Value& root) {
+struct FlowEnd {
+  std::string name, cat;
+  double ts = 0;
+  int tid = 0;
+};
+// Flow events by id: the start ("s") and the finish ("f").
+struct Flow {
+  std::vector<FlowEnd> starts, finishes;
+};
+
+// Reads `path`, checks the file's shape, and returns its complete events (and, in `flows`, its
+// flow events).
+std::vector<Slice> read_trace(const std::string& path, Value& root, std::map<long, Flow>* flows = nullptr) {
   root = kdag_test_json::parse_file(path);
   EXPECT_EQ(root.type, Value::Type::object);
   EXPECT_EQ(root["traceEvents"].type, Value::Type::array);
@@ -40,7 +53,20 @@ std::vector<Slice> read_trace(const std::string& path, Value& root) {
   std::vector<Slice> slices;
   for (const Value& e : root["traceEvents"].array) {
     const std::string ph = e["ph"].string;
-    EXPECT_TRUE(ph == "X" || ph == "M") << "only complete and metadata events: " << ph;
+    EXPECT_TRUE(ph == "X" || ph == "M" || ph == "s" || ph == "f") << "only complete, metadata and flow events: " << ph;
+    if (ph == "s" || ph == "f") {
+      EXPECT_EQ(e["id"].type, Value::Type::number);
+      EXPECT_EQ(e["ts"].type, Value::Type::number);
+      if (ph == "f") {
+        EXPECT_EQ(e["bp"].string, "e") << "a finish binds to its enclosing slice";
+      }
+      if (flows != nullptr) {
+        Flow& flow = (*flows)[static_cast<long>(e["id"].number)];
+        (ph == "s" ? flow.starts : flow.finishes)
+            .push_back({e["name"].string, e["cat"].string, e["ts"].number, static_cast<int>(e["tid"].number)});
+      }
+      continue;
+    }
     if (ph != "X") continue;
     EXPECT_EQ(e["ts"].type, Value::Type::number);
     EXPECT_EQ(e["dur"].type, Value::Type::number) << "a complete event has a duration";
@@ -243,6 +269,162 @@ TEST(Trace, ConcurrentRecordingFromEveryWorker) {
             3 * (fib_tasks(16) + (fib_tasks(16) - 1) / 2));
   expect_nested_per_thread(slices);
   std::remove(path.c_str());
+}
+
+// The task slice of `slices` on thread `tid` that contains `ts`, or null.
+const Slice* task_slice_at(const std::vector<Slice>& slices, int tid, double ts) {
+  for (const Slice& s : slices)
+    if (s.cat == "task" && s.tid == tid && s.ts <= ts && ts <= s.ts + s.dur) return &s;
+  return nullptr;
+}
+
+// fib(n) with when_all: T = fib_tasks(n) tasks; every task but the root is spawned by a task
+// (T - 1 spawn edges); each of the (T - 1) / 2 inner tasks respawns once behind a when_all of
+// its two children (T - 1 dependence edges, (T - 1) / 2 respawn edges).
+TEST(Trace, TaskDagArrowsPairUpAndCountTheEdges) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Scheduler = Kokkos::TaskScheduler<Space>;
+  const std::string path = temporary_path("trace_flows");
+  const long n = 10, tasks = fib_tasks(n);
+  Scheduler sched(typename Scheduler::memory_space(), 1 << 22, 64, 1024, 4096);
+  Kokkos::Experimental::start_trace(path);
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), TracedFib<Scheduler>(sched, n));
+  Kokkos::wait(sched);
+  EXPECT_EQ(f.get(), 55);
+  Kokkos::Experimental::stop_trace();
+  ASSERT_EQ(Kokkos::Experimental::trace_dropped_events(), 0u);
+
+  Value root;
+  std::map<long, Flow> flows;
+  const std::vector<Slice> slices = read_trace(path, root, &flows);
+  long task_slices = 0;
+  for (const Slice& s : slices) task_slices += s.cat == "task";
+  EXPECT_EQ(task_slices, tasks + (tasks - 1) / 2);
+  std::map<std::string, long> by_name;
+  for (const auto& [id, flow] : flows) {
+    ASSERT_EQ(flow.starts.size(), 1u) << "flow " << id << " has one start";
+    ASSERT_EQ(flow.finishes.size(), 1u) << "flow " << id << " has one finish";
+    const FlowEnd& from = flow.starts[0];
+    const FlowEnd& to = flow.finishes[0];
+    EXPECT_EQ(from.name, to.name);
+    EXPECT_EQ(from.cat, "task_flow");
+    EXPECT_EQ(to.cat, "task_flow");
+    EXPECT_LT(from.ts, to.ts) << from.name << " arrow " << id << " points back in time";
+    const Slice* source = task_slice_at(slices, from.tid, from.ts);
+    const Slice* target = task_slice_at(slices, to.tid, to.ts);
+    EXPECT_NE(source, nullptr) << from.name << " arrow " << id << " starts outside every task slice";
+    EXPECT_NE(target, nullptr) << to.name << " arrow " << id << " ends outside every task slice";
+    if (target != nullptr && from.name != "dependence") {
+      const bool respawn = (*target->event)["args"]["respawn"].boolean;
+      EXPECT_EQ(respawn, from.name == "respawn") << "a respawn arrow ends at a respawn, a spawn arrow at a first run";
+    }
+    if (target != nullptr && from.name == "dependence") {
+      EXPECT_TRUE((*target->event)["args"]["respawn"].boolean) << "in fib, the task that waits is a respawn";
+    }
+    ++by_name[from.name];
+  }
+  EXPECT_EQ(by_name["spawn"], tasks - 1);
+  EXPECT_EQ(by_name["dependence"], tasks - 1);
+  EXPECT_EQ(by_name["respawn"], (tasks - 1) / 2);
+  EXPECT_EQ(static_cast<long>(flows.size()), 2 * (tasks - 1) + (tasks - 1) / 2);
+  std::remove(path.c_str());
+}
+
+// A task waiting on a when_all of 12 tasks (more sources than one event carries), after the
+// futures were dropped: 12 dependence arrows, from the slices of the 12.
+struct TraceLeaf {
+  using value_type = int;
+  template <class Member>
+  void operator()(Member&, int& r) { r = 1; }
+};
+template <class Scheduler>
+struct TraceJoin {
+  using value_type = int;
+  Scheduler sched;
+  bool spawned = false;
+  void operator()(typename Scheduler::member_type&, int& r) {
+    if (spawned) {
+      r = 12;
+      return;
+    }
+    spawned = true;
+    typename Scheduler::template future_type<int> leaves[12];
+    for (auto& leaf : leaves) leaf = Kokkos::task_spawn(Kokkos::TaskSingle(sched), TraceLeaf{});
+    Kokkos::respawn(this, Kokkos::when_all(leaves, 12));
+  }  // the leaves' futures go away here: only the aggregate keeps them
+};
+
+TEST(Trace, WhenAllOfManyFuturesDrawsEveryDependence) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Scheduler = Kokkos::TaskScheduler<Space>;
+  const std::string path = temporary_path("trace_when_all");
+  Scheduler sched(typename Scheduler::memory_space(), 1 << 20, 64, 1024, 4096);
+  Kokkos::Experimental::start_trace(path);
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), TraceJoin<Scheduler>{sched});
+  Kokkos::wait(sched);
+  EXPECT_EQ(f.get(), 12);
+  Kokkos::Experimental::stop_trace();
+  Value root;
+  std::map<long, Flow> flows;
+  const std::vector<Slice> slices = read_trace(path, root, &flows);
+  std::map<std::string, long> by_name;
+  for (const auto& [id, flow] : flows) {
+    ASSERT_EQ(flow.starts.size() + flow.finishes.size(), 2u);
+    EXPECT_NE(task_slice_at(slices, flow.starts[0].tid, flow.starts[0].ts), nullptr);
+    EXPECT_NE(task_slice_at(slices, flow.finishes[0].tid, flow.finishes[0].ts), nullptr);
+    ++by_name[flow.starts[0].name];
+  }
+  EXPECT_EQ(by_name["spawn"], 12);
+  EXPECT_EQ(by_name["dependence"], 12);
+  EXPECT_EQ(by_name["respawn"], 1);
+  const std::string dot = Kokkos::Experimental::traced_task_dag_dot();
+  EXPECT_EQ(dot.find("cut ["), std::string::npos) << dot;
+  std::remove(path.c_str());
+  // The aggregate's extra hold on its entries is gone with it: nothing leaks.
+  f = decltype(f)();
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+}
+
+long count_of(const std::string& text, const std::string& what) {
+  long n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+TEST(Trace, TaskDagDotDrawsTheExecutedDagAndCutsLargeOnes) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Scheduler = Kokkos::TaskScheduler<Space>;
+  const long n = 8, tasks = fib_tasks(n);
+  Scheduler sched(typename Scheduler::memory_space(), 1 << 22, 64, 1024, 4096);
+  Kokkos::Experimental::start_trace("/dev/null");  // the DAG without a file
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), TracedFib<Scheduler>(sched, n));
+  Kokkos::wait(sched);
+  EXPECT_EQ(f.get(), 21);
+  const std::string during = Kokkos::Experimental::traced_task_dag_dot();
+  Kokkos::Experimental::stop_trace();
+  const std::string dot = Kokkos::Experimental::traced_task_dag_dot();
+  EXPECT_EQ(dot, during) << "the running trace's DAG is the same once stopped";
+  EXPECT_EQ(dot.rfind("digraph task_dag {", 0), 0u);
+  EXPECT_EQ(dot.find("cut ["), std::string::npos);
+  const long executions = tasks + (tasks - 1) / 2;
+  EXPECT_EQ(count_of(dot, "[label="), executions);
+  EXPECT_EQ(count_of(dot, "class=spawn"), tasks - 1);
+  EXPECT_EQ(count_of(dot, "class=dependence"), tasks - 1);
+  EXPECT_EQ(count_of(dot, "class=respawn"), (tasks - 1) / 2);
+  EXPECT_EQ(count_of(dot, " -> "), 2 * (tasks - 1) + (tasks - 1) / 2);
+  EXPECT_EQ(count_of(dot, "High"), (tasks - 1) / 2) << "fib(n - 2) is spawned at High priority";
+  EXPECT_EQ(count_of(dot, ", respawn 1\""), (tasks - 1) / 2) << "each respawned task ran twice";
+  EXPECT_NE(dot.find("TracedFib<...>"), std::string::npos) << dot.substr(0, 400);
+
+  testing::internal::CaptureStderr();
+  const std::string cut = Kokkos::Experimental::traced_task_dag_dot(10);
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string message = "task DAG of " + std::to_string(executions) + " task executions: only the first 10 are drawn";
+  EXPECT_NE(cut.find("cut [shape=note, label=\"" + message), std::string::npos) << cut;
+  EXPECT_NE(err.find(message), std::string::npos) << err;
+  EXPECT_EQ(count_of(cut, "[label="), 10);
+  for (std::size_t at = cut.find(" -> n"); at != std::string::npos; at = cut.find(" -> n", at + 1))
+    EXPECT_LT(std::stol(cut.substr(at + 5)), 10) << "edges only between drawn nodes";
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // An edge i -> j means j executes after i (the graph's own direction: row i lists i's
 // successors).  Graphs larger than `max_items` are cut to their first max_items items, and the
 // picture says so.  The fusion layer's analysis has Kokkos::Experimental::fusion_window_dot()
-// (Kokkos_Fusion.hpp).
+// (Kokkos_Fusion.hpp); a task DAG as it was executed, Kokkos::Experimental::traced_task_dag_dot()
+// (Kokkos_Trace.hpp).
 #include <Kokkos_Core.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
 

@@ -216,8 +216,10 @@ class BasicTaskScheduler {
   friend bool operator!=(const BasicTaskScheduler& a, const BasicTaskScheduler& b) { return a.m_queue != b.m_queue; }
 
   // ---- spawn ---------------------------------------------------------------------------
+  // Always inlined (GCC, clang): a task functor's spawn sites are its hot path, and the trace
+  // hook below would otherwise tip the compiler's size budget against inlining it.
   template <Impl::TaskKind K, class F>
-  static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
                                                              F&& functor, Impl::TaskSpawnSite site) {
     using Functor = std::decay_t<F>;
     using Value = typename Impl::task_functor_value<Functor>::type;
@@ -253,6 +255,8 @@ class BasicTaskScheduler {
     t->m_priority = static_cast<std::uint8_t>(policy.m_priority);
     t->m_ref_count = 2;  // the future returned + the scheduler until completion
     t->m_dependence = dep;
+    // Traces: a task spawned by a task gets a spawn arrow (impl/Kokkos_HostTaskExec.hpp).
+    if (KOKKOS_IMPL_UNLIKELY(Impl::g_trace_on.load(std::memory_order_relaxed)) && ctx != nullptr) Impl::trace_spawn(t);
     q->count_spawn();
     q->schedule(t);
     return Result(static_cast<Impl::TaskBase*>(t));
@@ -329,6 +333,8 @@ class BasicTaskScheduler {
       queue_type::release_reference(a);
       return future_type<void>();
     }
+    // Traces: the aggregate keeps its entries for the arrows of its waiters.
+    if (KOKKOS_IMPL_UNLIKELY(Impl::g_trace_on.load(std::memory_order_relaxed))) Impl::trace_hold_entries(a);
     if (q->advance_aggregate(a)) q->complete_new_aggregate(a);
     return future_type<void>(a);
   }

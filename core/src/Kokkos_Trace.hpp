@@ -3,10 +3,16 @@
 // chrome://tracing).  One track per host thread; a slice per launch (parallel_for / _reduce /
 // _scan: its label, or the functor's type as Kokkos names unlabelled kernels), per task
 // execution (the functor's type, its priority, whether it is a respawn), per work-graph unit
-// (the items it ran) and per fused run (the labels it merged).
+// (the items it ran) and per fused run (the labels it merged); and arrows (flow events) for the
+// edges of task DAGs: spawn (from the spawning execution to the child's first), dependence (from
+// the last execution of each predecessor a task waited on, through a future or when_all, to the
+// execution that waited) and respawn (from a task's execution to its next).
 //
 //   KOKKOS_TRACE=trace.json ./app           # the whole run, written at Kokkos::finalize
 //   Kokkos::Experimental::start_trace("step.json");  ...  Kokkos::Experimental::stop_trace();
+//
+// With a trace running, a when_all keeps its entries' memory until the aggregate itself is freed
+// (for the arrows of its waiters), so pools fill slightly sooner than without.
 //
 // Memory is bounded: each thread records into a ring of trace_buffer_events() events (96 bytes
 // each; KOKKOS_TRACE_BUFFER_EVENTS, default 65536) that is written out at Kokkos::fence,
@@ -35,5 +41,15 @@ std::uint64_t trace_recorded_events();
 // The size of each thread's ring; changing it while a trace runs throws std::runtime_error.
 void set_trace_buffer_events(std::size_t events_per_thread);
 std::size_t trace_buffer_events();
+
+// The task DAG the running (or last) trace saw executed, as Graphviz DOT (render it with
+// `dot -Tsvg dag.dot > dag.svg`), for small DAGs: one node per task execution (box: a first
+// execution, rounded: a respawn; labelled with the functor's type, its priority and, for a
+// respawn, which one), and an edge per arrow of the trace: spawn (plain), dependence (blue) and
+// respawn (dashed), each with its `class` attribute.  The trace keeps its first 2000 task
+// executions (in the order it wrote them); beyond `max_nodes` (at most 2000) the picture is cut,
+// says so in a note, and the same message goes to stderr, as it does when events were dropped.
+// Edges whose ends are not both drawn are left out.  A trace to /dev/null records the DAG alone.
+std::string traced_task_dag_dot(std::size_t max_nodes = 2000);
 
 }  // namespace Kokkos::Experimental

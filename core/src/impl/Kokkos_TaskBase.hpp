@@ -22,6 +22,14 @@
 #include <typeinfo>
 #include <utility>
 
+// Host functions of the scheduler's hot path that must be inlined whatever the compiler's size
+// budget says (their cold trace hooks would otherwise tip it: a task's spawn, a block's free).
+#if defined(__GNUC__)
+#define KOKKOS_IMPL_TASK_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define KOKKOS_IMPL_TASK_ALWAYS_INLINE
+#endif
+
 namespace Kokkos {
 
 enum class TaskPriority : int { High = 0, Regular = 1, Low = 2 };
@@ -54,6 +62,12 @@ struct TaskBase {
   std::uint8_t m_priority = static_cast<std::uint8_t>(TaskPriority::Regular);
   std::uint8_t m_respawn = 0;         // set by respawn() during the current execution
   std::uint8_t m_respawned = 0;       // has run before: its next execution is a respawn (traces)
+  // Traces only (impl/Kokkos_HostTaskExec.hpp), written only while a trace runs; the header's
+  // last 4 bytes, so it stays 64.  A task: the thread of its trace point, whose clock tick it
+  // keeps in m_dep_count / m_dep_index (aggregate-only fields): where its latest execution's
+  // slice is (before it first runs: its spawn), where arrows to its successors start.  An
+  // aggregate: 1 when it holds a second reference on each entry, dropped when it is freed.
+  std::uint32_t m_trace = 0;
 
   // The wait-list head of a completed task: no waiter can be linked after completion.
   KOKKOS_FORCEINLINE_FUNCTION static TaskBase* completed_mark() {

@@ -365,12 +365,20 @@ class TaskQueueBase {
   // ---- references ----------------------------------------------------------------------
   // Frees a task or aggregate whose last reference is gone; returns true if this emptied an
   // orphaned queue, which the caller (who knows its type) must delete.
-  bool free(TaskBase* t) {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE bool free(TaskBase* t) {
     if (t->m_kind != TaskKind::Aggregate) t->m_apply(t, TaskOp::DestroyResult, nullptr);
+    else if (KOKKOS_IMPL_UNLIKELY(t->m_trace != 0)) release_trace_holds(t);  // traces only
     const std::size_t bytes = t->m_alloc_size;
     count_allocation(-1);
     m_deallocate(this, t, bytes);
     return orphaned_and_empty();
+  }
+  // Traces: an aggregate made while a trace ran holds a second reference on each entry, so
+  // that the tasks waiting on it can draw arrows from them (impl/Kokkos_HostTaskExec.hpp).
+  // Out of line, so that free() stays inlinable into release() (it would be recursive).
+  KOKKOS_IMPL_NOINLINE void release_trace_holds(TaskBase* a) {
+    TaskBase** entries = a->aggregate_entries();
+    for (int i = 0; i < a->m_dep_count; ++i) release(entries[i]);
   }
   // Releases one reference held by the scheduler (never the last owner of the queue itself).
   void release(TaskBase* t) {
