@@ -4,7 +4,8 @@
 // (example/black_scholes.hpp), the weighted 1-D three-point stencil (example/stencil_1d.hpp,
 // 10 sweeps a run), the 2-D five-point stencil on a side x side grid with side = sqrt(n)
 // (example/stencil_2d.hpp, 10 sweeps a run) and 10 conjugate-gradient iterations
-// (example/conjugate_gradient.hpp).  At n = 1e7 a run of the 2-D stencil or CG takes about a
+// (example/conjugate_gradient.hpp); two independent chains (concurrent flush) and an
+// algorithm chain with three temporaries (temporary elimination) report their own ratios.  At n = 1e7 a run of the 2-D stencil or CG takes about a
 // second, so those benchmarks take tens of seconds each.  The hand-written limit is as few plain launches as the
 // program's data dependences allow without fusion: one for the chain and Black-Scholes, one
 // per sweep for the stencils (double-buffered), three per CG iteration.  Each benchmark first
@@ -28,8 +29,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <functional>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -109,13 +111,19 @@ std::vector<double> interleaved_medians(double budget, const Runs&... runs) {
   return medians;
 }
 
+// Three variants' medians as <name>_us counters, and two ratios of them.
+struct Ratio {
+  const char* name;
+  int numerator, denominator;
+};
+void report(benchmark::State& state, const std::vector<double>& m, std::int64_t items,
+            const std::array<const char*, 3>& names, const std::array<Ratio, 2>& ratios) {
+  for (std::size_t k = 0; k < names.size(); ++k) state.counters[std::string(names[k]) + "_us"] = 1e6 * m[k];
+  for (const Ratio& r : ratios) state.counters[r.name] = m[r.numerator] / m[r.denominator];
+  state.SetItemsProcessed(state.iterations() * items);
+}
 void report(benchmark::State& state, const std::vector<double>& m, std::int64_t n) {
-  state.counters["unfused_us"] = 1e6 * m[0];
-  state.counters["fused_us"] = 1e6 * m[1];
-  state.counters["loop_us"] = 1e6 * m[2];
-  state.counters["speedup_vs_unfused"] = m[0] / m[1];
-  state.counters["fused_over_loop"] = m[1] / m[2];
-  state.SetItemsProcessed(state.iterations() * n);
+  report(state, m, n, {"unfused", "fused", "loop"}, {Ratio{"speedup_vs_unfused", 0, 1}, Ratio{"fused_over_loop", 1, 2}});
 }
 
 // Runs `program` unfused (fusion enabled, no window: each launch dispatched), fused (inside a
@@ -296,12 +304,69 @@ void BM_TwoChains(benchmark::State& state) {
   const auto m = interleaved_medians(n >= 1000000 ? 0.05 : 0.02, unfused, in_order, concurrent);
   for (auto _ : state) concurrent();
   KE::set_fusion_concurrent_flush(KE::FusionConcurrentFlush::measured);
-  state.counters["unfused_us"] = 1e6 * m[0];
-  state.counters["in_order_us"] = 1e6 * m[1];
-  state.counters["concurrent_us"] = 1e6 * m[2];
-  state.counters["concurrent_vs_in_order"] = m[1] / m[2];
-  state.counters["concurrent_vs_unfused"] = m[0] / m[2];
-  state.SetItemsProcessed(state.iterations() * n * 20);
+  report(state, m, n * 20, {"unfused", "in_order", "concurrent"},
+         {Ratio{"concurrent_vs_in_order", 1, 2}, Ratio{"concurrent_vs_unfused", 0, 2}});
+}
+
+// An array-algorithm chain with three temporaries that die inside it (seed 003's temporary
+// elimination): out = (sqrt(a b + 1) a + b) - (a b + 1) / 3, the temporaries created by each run
+// as a numpy-style program does.  Variants: fused with the temporaries eliminated (chunk-sized
+// per worker; from n = 32768, where a temporary reaches fusion_temporary_bytes()), fused with
+// them materialised (KE::set_fusion_temporary_elimination(false): allocated and
+// value-initialised as without fusion), and the hand-written loop (no temporaries).  The
+// framework times the eliminated one.
+//   eliminated_over_loop = eliminated / hand-written loop   (goal <= 1.25)
+template <class Space>
+void temporaries_chain(const Space& space, const Arr& a, const Arr& b, const Arr& out) {
+  const auto n = static_cast<std::int64_t>(a.extent(0));
+  KE::FusionScope scope;
+  Arr t1("t1", n), t2("t2", n), t3("t3", n);
+  KE::transform(space, a, b, t1, KOKKOS_LAMBDA(double x, double y) { return x * y + 1.0; });
+  KE::transform(space, t1, t2, KOKKOS_LAMBDA(double x) { return std::sqrt(x); });
+  KE::transform(space, t2, a, b, t3, KOKKOS_LAMBDA(double x, double y, double z) { return x * y + z; });
+  KE::transform(space, t3, t1, out, KOKKOS_LAMBDA(double x, double y) { return x - y / 3.0; });
+}
+
+template <class Space>
+void temporaries_loop(const Space& space, const Arr& a, const Arr& b, const Arr& out) {
+  Kokkos::parallel_for(
+      "temporaries_loop", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, a.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i) {
+        const double t1 = a(i) * b(i) + 1.0;
+        out(i) = (std::sqrt(t1) * a(i) + b(i)) - t1 / 3.0;
+      });
+}
+
+template <class Space>
+void BM_Temporaries(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Space space;
+  Arr a("a", n), b("b", n), out("out", n), out_loop("out_loop", n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    a(i) = 0.5 + static_cast<double>(i % 97) / 7.0;
+    b(i) = 1.0 / (1.0 + static_cast<double>(i % 13));
+  }
+  KE::set_fusion_enabled(true);
+  temporaries_chain(space, a, b, out);
+  temporaries_loop(space, a, b, out_loop);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (out(i) != out_loop(i)) {
+      state.SkipWithError("the hand-written loop computes something else than the chain");
+      return;
+    }
+  }
+  auto eliminated = [&] { temporaries_chain(space, a, b, out); };
+  auto materialised = [&] {
+    KE::set_fusion_temporary_elimination(false);
+    temporaries_chain(space, a, b, out);
+    KE::set_fusion_temporary_elimination(true);
+  };
+  auto loop = [&] { temporaries_loop(space, a, b, out); };
+  KE::reset_fusion_statistics();
+  const auto m = interleaved_medians(n >= 1000000 ? 0.05 : 0.02, eliminated, materialised, loop);
+  for (auto _ : state) eliminated();
+  report(state, m, n, {"eliminated", "materialised", "loop"},
+         {Ratio{"eliminated_over_loop", 0, 2}, Ratio{"materialised_over_eliminated", 1, 0}});
 }
 
 }  // namespace
@@ -321,6 +386,7 @@ void BM_TwoChains(benchmark::State& state) {
 
 KDAG_FUSION_BENCHMARK(BM_Chain20, 10000000);
 KDAG_FUSION_BENCHMARK(BM_TwoChains, 10000000);
+KDAG_FUSION_BENCHMARK(BM_Temporaries, 10000000);
 KDAG_FUSION_BENCHMARK(BM_BlackScholes, 10000000);
 KDAG_FUSION_BENCHMARK(BM_Stencil1D, 10000000);
 KDAG_FUSION_BENCHMARK(BM_Stencil2D, 10000000);

@@ -83,6 +83,11 @@
 // never runs (recorded or at once) while a message it conflicts with is in flight: the message
 // completes first.
 //
+// Temporaries: a View of at least fusion_temporary_bytes() (256 KiB) created inside the window,
+// written and last read inside one fused run, and whose last handle is gone at the flush, is
+// kept chunk-sized per worker instead of materialised, where every launch touching it is an
+// array algorithm (impl/Kokkos_FusionTemporaries.hpp has the exact conditions).
+//
 // Statistics: fusion_statistics(), print_fusion_statistics(os); KOKKOS_FUSION_STATS=1 prints
 // them at finalize.  Analysis and constraints: impl/Kokkos_FusionAnalysis.hpp.
 #include <Kokkos_Core.hpp>
@@ -363,6 +368,18 @@ inline FusionConcurrentFlush fusion_concurrent_flush() {
 inline void set_fusion_concurrent_flush(FusionConcurrentFlush mode) {
   Kokkos::Impl::fusion_config().concurrent.store(static_cast<int>(mode), std::memory_order_relaxed);
 }
+// Temporary elimination (impl/Kokkos_FusionTemporaries.hpp; KOKKOS_FUSION_ELIMINATE, default
+// on): Views of at least fusion_temporary_bytes() created while a window records are reserved,
+// and those that live and die inside one fused run are kept chunk-sized.  Off: every View is
+// allocated and materialised as without fusion.
+inline bool fusion_temporary_elimination() { return Kokkos::Impl::fusion_eliminates_temporaries(); }
+inline void set_fusion_temporary_elimination(bool on) {
+  Kokkos::Impl::fusion_config().eliminate.store(on ? 1 : 0, std::memory_order_relaxed);
+}
+inline std::int64_t fusion_temporary_bytes() { return Kokkos::Impl::fusion_temporary_bytes(); }
+inline void set_fusion_temporary_bytes(std::int64_t bytes) {
+  Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().temporary_bytes, bytes, 0, "set_fusion_temporary_bytes");
+}
 // The working set each chunk of a fused loop aims at (KOKKOS_FUSION_CHUNK_BYTES).
 inline void set_fusion_chunk_bytes(std::int64_t bytes) {
   Kokkos::Impl::fusion_store_bytes(Kokkos::Impl::fusion_config().chunk_bytes, bytes, 1, "set_fusion_chunk_bytes");
@@ -384,6 +401,8 @@ inline void print_fusion_statistics(std::ostream& os) {
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
   out << "  waves of independent runs " << s.waves << ", run concurrently " << s.waves_concurrent << " (" << s.runs_concurrent
       << " runs)\n";
+  out << "  temporaries eliminated   " << s.temporaries_eliminated << " (" << s.temporary_bytes_eliminated
+      << " bytes never materialised; chunk buffers at most " << s.temporary_buffer_bytes << " bytes)\n";
   std::uint64_t total = 0;
   for (auto b : s.barriers) total += b;
   out << "  barriers                 " << total << "\n";

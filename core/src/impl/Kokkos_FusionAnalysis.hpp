@@ -125,6 +125,8 @@ struct FusionRun {
   std::int64_t bytes_per_index = 0;  // drives the chunk size of the fused loop
   FusionConstraint ended_by = FusionConstraint::none;  // refused the next launch (none: the window's end)
   mutable FusionDispatchChoice dispatch;  // learnt while the plan is memoized
+  // The same, for flushes that eliminate temporaries in the run (fewer ways are open to it).
+  mutable FusionDispatchChoice dispatch_with_temporaries;
 };
 
 // Consecutive runs of a plan that touch nothing in common (no allocation that one of them

@@ -67,13 +67,15 @@ class FusionDispatchChoice {
   // workers: the execution space's pool size; long_chunks_differ: whether some worker's block
   // is longer than one chunk; short_chunks_differ: whether the run has a short chunk and some
   // worker's block is longer than one.
-  Decision next(int workers, bool long_chunks_differ, bool short_chunks_differ) {
+  // unfused_allowed: whether the run may run launch by launch (not when it eliminates temporaries).
+  Decision next(int workers, bool long_chunks_differ, bool short_chunks_differ, bool unfused_allowed = true) {
     m_workers = workers;
     const MeasuredChoice::Decision d = m_choice.next([&](int way) {
       switch (static_cast<Way>(way)) {
         case Way::caller: return workers > 1 && m_one_core_ns <= caller_probe_limit_ns;
         case Way::long_chunks: return long_chunks_differ;
         case Way::short_chunks: return short_chunks_differ;
+        case Way::unfused: return unfused_allowed;
         default: return true;
       }
     });

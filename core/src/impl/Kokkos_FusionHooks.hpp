@@ -40,12 +40,21 @@ struct FusionHookState {
   const char* (*pending_writer)(const void* allocation) = nullptr;
   // The label of the launch with declared accesses being issued (see fusion_before_dispatch).
   const std::string* issuing_label = nullptr;
+  // Whether a host allocation of `bytes` made now should be reserved, not materialised: the
+  // window records, and a View created now may be a temporary it eliminates
+  // (impl/Kokkos_FusionTemporaries.hpp).
+  bool (*defers_allocation)(std::size_t bytes) = nullptr;
 };
 inline thread_local FusionHookState t_fusion_hooks;
 
 inline void fusion_flush_if_pending(FusionFlush reason = FusionFlush::fence) {
   FusionHookState& s = t_fusion_hooks;
   if (s.pending) s.flush(reason);
+}
+
+inline bool fusion_defers_allocation(std::size_t bytes) {
+  FusionHookState& s = t_fusion_hooks;
+  return s.defers_allocation != nullptr && s.defers_allocation(bytes);
 }
 
 // deep_copy hook: flushes when a recorded launch accesses any byte of [base, base + bytes).

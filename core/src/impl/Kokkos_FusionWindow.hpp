@@ -20,6 +20,7 @@
 #include <impl/Kokkos_FusionAnalysis.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_FusionReport.hpp>
+#include <impl/Kokkos_FusionTemporaries.hpp>
 #include <impl/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_HostParallelMDRange.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
@@ -69,6 +70,9 @@ struct FusionStatistics {
   // Waves of independent runs (impl/Kokkos_FusionAnalysis.hpp, FusionWave) found, and those run
   // concurrently on disjoint groups of workers, with the runs they held.
   std::uint64_t waves = 0, waves_concurrent = 0, runs_concurrent = 0;
+  // Temporaries eliminated (impl/Kokkos_FusionTemporaries.hpp), the bytes they would have
+  // materialised, and the largest chunk buffers a flush used for them (all workers together).
+  std::uint64_t temporaries_eliminated = 0, temporary_bytes_eliminated = 0, temporary_buffer_bytes = 0;
   std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
   std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
   std::uint64_t windows_analysed = 0, memo_hits = 0;
@@ -113,6 +117,8 @@ struct FusionConfig {
   std::atomic<int> adaptive{-1};               // see fusion_adapts_dispatch
   std::atomic<int> concurrent{-1};             // see fusion_concurrent_mode
   std::atomic<int> adaptive_window{-1};        // see FusionWindowSizer
+  std::atomic<int> eliminate{-1};              // see fusion_eliminates_temporaries
+  std::atomic<std::int64_t> temporary_bytes{-1};
   std::atomic<std::uint64_t> window_generation{0};  // bumped by set_fusion_window_size
   // Test hook: called by each worker of a concurrent wave with the first launch (window index)
   // of the run it works on, its group and its rank in the dispatch.
@@ -207,6 +213,16 @@ inline FusionConcurrentMode fusion_concurrent_mode() {
     c.concurrent.store(v, std::memory_order_relaxed);
   }
   return static_cast<FusionConcurrentMode>(v);
+}
+
+// Temporary elimination (impl/Kokkos_FusionTemporaries.hpp): KOKKOS_FUSION_ELIMINATE, default on;
+// allocations of at least KOKKOS_FUSION_TEMPORARY_BYTES (default 256 KiB) made while a window
+// records are reserved, so that they can be eliminated.
+inline bool fusion_eliminates_temporaries() {
+  return fusion_env_flag(fusion_config().eliminate, "KOKKOS_FUSION_ELIMINATE", true);
+}
+inline std::int64_t fusion_temporary_bytes() {
+  return fusion_env_bytes(fusion_config().temporary_bytes, "KOKKOS_FUSION_TEMPORARY_BYTES", 256 * 1024);
 }
 
 inline bool fusion_adapts_window() {
@@ -328,6 +344,9 @@ struct FusionNoReduction {
 struct FusionLaunch {
   void* blob = nullptr;
   void (*run_chunk)(const void* blob, std::int64_t b, std::int64_t e) = nullptr;
+  // run_chunk with the run's eliminated temporaries moved onto the worker's buffer; null
+  // where the functor cannot be moved (FusionRebasable).
+  void (*run_chunk_rebased)(const void* blob, std::int64_t b, std::int64_t e, const FusionRebase& rebase) = nullptr;
   void (*execute_alone)(const void* blob) = nullptr;
   // One dispatch of a whole run, on the workers or worker by worker on the calling thread.
   void (*drive)(const void* blob, const FusedRun& run, bool on_caller) = nullptr;
@@ -339,6 +358,8 @@ struct FusionLaunch {
   const void* space = nullptr;  // the execution space type
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
+  bool rebasable = false;          // its functor can run on the chunk buffers
+  bool touches_temporary = false;  // set at the flush: it declares an eliminated temporary
 };
 
 // One run of two or more launches over the same range, executed as one dispatch (two when a
@@ -351,9 +372,25 @@ struct FusedRun {
   std::int64_t begin = 0, end = 0, chunk = 1024;
   std::int64_t lag = 0, halo_lo = 0, halo_hi = 0;
   mutable std::atomic<int> workers{1};  // size of the first dispatch, for the halo pass
+  // Eliminated temporaries: worker r's buffer is buffers + r * buffer_bytes (never skewed).
+  const FusionTemporary* temporaries = nullptr;
+  std::uint32_t num_temporaries = 0;
+  std::byte* buffers = nullptr;
+  std::int64_t buffer_bytes = 0;
 
   void run_launches(std::uint32_t from, std::uint32_t to, std::int64_t b, std::int64_t e) const {
     for (std::uint32_t k = from; k < to; ++k) launches[k].run_chunk(launches[k].blob, b, e);
+  }
+  void run_launches(std::uint32_t from, std::uint32_t to, std::int64_t b, std::int64_t e,
+                    const FusionRebase& rebase) const {
+    for (std::uint32_t k = from; k < to; ++k) {
+      const FusionLaunch& l = launches[k];
+      if (l.touches_temporary) {
+        l.run_chunk_rebased(l.blob, b, e, rebase);
+      } else {
+        l.run_chunk(l.blob, b, e);
+      }
+    }
   }
   bool skewed() const { return split < num_for; }
   bool needs_halo_pass() const { return skewed() && workers.load(std::memory_order_relaxed) > 1 && (halo_lo > 0 || halo_hi > 0); }
@@ -376,6 +413,16 @@ struct FusedRun {
       prefetch_launches(num_for + (std::is_same_v<ReduceChunk, FusionNoReduction> ? 0 : 1));
     }
     const HostBlock<std::int64_t> block = range_block<std::int64_t>(begin, end, rank, size);
+    if (num_temporaries > 0) {
+      const FusionRebase rebase{temporaries, num_temporaries, buffers + rank * buffer_bytes};
+      for (std::int64_t cb = block.begin; cb < block.end;) {
+        const std::int64_t ce = block.end - cb > chunk ? cb + chunk : block.end;
+        run_launches(0, num_for, cb, ce, rebase);
+        reduce_chunk(cb, ce);
+        cb = ce;
+      }
+      return;
+    }
     if (!skewed()) {
       for (std::int64_t cb = block.begin; cb < block.end;) {
         const std::int64_t ce = block.end - cb > chunk ? cb + chunk : block.end;
@@ -455,6 +502,16 @@ struct FusionForBlob {
         for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i);
       }
     });
+  }
+  static constexpr bool rebasable = FusionRebasable<Functor> && !is_mdrange_policy<Policy>::value;
+  static void run_chunk_rebased(const void* self, std::int64_t b, std::int64_t e, const FusionRebase& rebase) {
+    if constexpr (rebasable) {
+      using Tag = typename Policy::work_tag;
+      using I = typename Policy::member_type;
+      with_rebased_functor_copy(static_cast<const FusionForBlob*>(self)->functor, rebase, b, [&](const Functor& f) {
+        for (I i = static_cast<I>(b); i < static_cast<I>(e); ++i) invoke_functor<Tag>(f, i);
+      });
+    }
   }
   static void execute_alone(const void* self) {
     const auto& s = *static_cast<const FusionForBlob*>(self);
@@ -822,6 +879,10 @@ class FusionWindow {
       launch.pool_size = &fusion_blob_pool_size<Blob>;
     }
     if constexpr (requires { &Blob::run_chunk; }) launch.run_chunk = &Blob::run_chunk;
+    if constexpr (requires { Blob::rebasable; }) {
+      launch.rebasable = Blob::rebasable;
+      if constexpr (requires { &Blob::run_chunk_rebased; }) launch.run_chunk_rebased = &Blob::run_chunk_rebased;
+    }
     if constexpr (requires { &Blob::on_workers; }) launch.on_workers = &Blob::on_workers;
     return launch;
   }
@@ -888,6 +949,10 @@ class FusionWindow {
       h.flush = [](FusionFlush reason) { this_thread_window().flush(reason); };
       h.touches = [](const void* base, std::size_t bytes) { return this_thread_window().touches(base, bytes); };
       h.pending_writer = [](const void* allocation) { return this_thread_window().pending_writer(allocation); };
+      h.defers_allocation = [](std::size_t bytes) {
+        return this_thread_window().recording() && fusion_eliminates_temporaries() &&
+               static_cast<std::int64_t>(bytes) >= fusion_temporary_bytes();
+      };
     }
     FusionConfig& c = fusion_config();
     if (fusion_env_int("KOKKOS_FUSION_STATS", 0) != 0) {
@@ -924,6 +989,7 @@ class FusionWindow {
                          m_launches[run.first].tools_device_id, body, true);
   }
   void prepare(const FusionRun& run, FusedRun& fused) const;
+  void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
   bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const;
   void clear();
@@ -949,6 +1015,20 @@ class FusionWindow {
   std::vector<std::string> m_report_names;      // per launch: its reported name, "" when nobody listens
   std::vector<std::string> m_labels;  // per launch, only while fusion_keeps_labels()
   FusionWindowSizer m_sizer;
+  // This flush's eliminated temporaries (find_temporaries), grouped by run; a run's slot is
+  // found by its first launch.
+  struct RunTemporaries {
+    std::uint32_t first_temporary = 0, count = 0;
+    std::int64_t buffer_offset = 0, buffer_bytes = 0;  // in m_buffers; buffer_bytes per worker
+  };
+  std::vector<FusionTemporary> m_temporaries;
+  std::vector<RunTemporaries> m_run_temporaries;
+  std::vector<std::int32_t> m_temporary_slot;  // per launch index: the run's slot when it starts one, -1
+  struct BufferFree {
+    void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{64}); }
+  };
+  std::unique_ptr<std::byte, BufferFree> m_buffers;  // the chunk buffers, kept from flush to flush
+  std::size_t m_buffers_capacity = 0;
 
  public:
   int current_limit() { return m_sizer.limit(); }
@@ -974,6 +1054,7 @@ inline void FusionWindow::clear() {
   m_report_names.clear();
   m_labels.clear();
   m_accesses.clear();
+  m_temporary_slot.clear();
   // The launches flush_dependences left recorded still live in the arena, name shapes and
   // domains by index, and need their allocations held.
   if (m_partial) return;
@@ -989,6 +1070,8 @@ inline void FusionWindow::clear() {
   if (m_held.empty()) m_held.swap(held);  // keep the capacity
 }
 
+inline std::int64_t fusion_run_chunk(const FusionRun& run);
+
 inline void FusionWindow::prepare(const FusionRun& run, FusedRun& fused) const {
   const FusionLaunch* launches = m_launches.data() + run.first;
   const bool reduces = m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_reduce;
@@ -1001,15 +1084,125 @@ inline void FusionWindow::prepare(const FusionRun& run, FusedRun& fused) const {
   fused.lag = run.lag;
   fused.halo_lo = run.halo_lo;
   fused.halo_hi = run.halo_hi;
+  fused.chunk = fusion_run_chunk(run);
+  if (!m_temporary_slot.empty() && m_temporary_slot[run.first] >= 0) {
+    const RunTemporaries& t = m_run_temporaries[static_cast<std::size_t>(m_temporary_slot[run.first])];
+    fused.temporaries = m_temporaries.data() + t.first_temporary;
+    fused.num_temporaries = t.count;
+    fused.buffers = m_buffers.get() + t.buffer_offset;
+    fused.buffer_bytes = t.buffer_bytes;
+  }
+}
+
+// Chunks small enough that the run's distinct partitions stay in L1 while every launch passes
+// over them, and at least 2048 indices, so that each launch's per-chunk call and loop start are
+// noise; a run over many arrays then keeps its chunk in L2 instead.  An index that stands for a
+// whole row (a rank-2 subview per index) is work enough on its own: the floor never takes a
+// chunk past eight budgets (a 1000-column five-point sweep: 4 rows, not 2048).
+inline std::int64_t fusion_run_chunk(const FusionRun& run) {
   const std::int64_t budget = fusion_chunk_bytes();
   const std::int64_t per_index = run.bytes_per_index > 0 ? run.bytes_per_index : 8;
-  // Chunks small enough that the run's distinct partitions stay in L1 while every launch
-  // passes over them, and at least 2048 indices, so that each launch's per-chunk call and loop
-  // start are noise; a run over many arrays then keeps its chunk in L2 instead.  An index that
-  // stands for a whole row (a rank-2 subview per index) is work enough on its own: the floor
-  // never takes a chunk past eight budgets (a 1000-column five-point sweep: 4 rows, not 2048).
   const std::int64_t floor = std::clamp<std::int64_t>(8 * budget / per_index, 1, 2048);
-  fused.chunk = std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
+  return std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
+}
+
+// Which held allocations are temporaries this flush eliminates (impl/Kokkos_FusionTemporaries.hpp
+// gives the conditions), their places in each worker's chunk buffer, and the buffers.
+inline void FusionWindow::find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta) {
+  m_temporaries.clear();
+  m_run_temporaries.clear();
+  m_temporary_slot.clear();
+  if (m_partial || !fusion_eliminates_temporaries()) return;
+  const auto candidate = [](const SharedAllocationRecord* r) { return r->impl_fusion_reserved() && r->use_count() == 1; };
+  if (std::none_of(m_held.begin(), m_held.end(), candidate)) return;
+  const std::size_t n = m_launches.size();
+  std::vector<std::uint32_t> run_of(n);
+  for (std::uint32_t r = 0; r < plan.runs.size(); ++r) {
+    for (std::uint32_t k = plan.runs[r].first; k < plan.runs[r].first + plan.runs[r].count; ++k) run_of[k] = r;
+  }
+  struct Found {
+    std::uint32_t run;
+    SharedAllocationRecord* record;
+    FusionTemporary temporary;
+    std::int64_t slice_bytes;
+  };
+  std::vector<Found> found;
+  for (SharedAllocationRecord* record : m_held) {
+    if (!candidate(record)) continue;
+    const void* allocation = record->data();
+    const FusionAccess* geometry = nullptr;
+    std::int64_t run = -1;
+    bool ok = true;
+    for (std::size_t k = 0; k < n && ok; ++k) {
+      const FusionLaunchSummary& s = m_summaries[k];
+      bool touches = false, only_writes = true;
+      for (std::uint32_t a = s.first_access; a < s.first_access + s.num_accesses; ++a) {
+        const FusionAccess& x = m_accesses[a];
+        if (x.allocation != allocation) continue;
+        touches = true;
+        if (geometry == nullptr) geometry = &x;
+        ok = ok && x.offset == geometry->offset && x.stride == geometry->stride &&
+             x.slice_bytes == geometry->slice_bytes && x.privilege != Privilege::reduce;
+        only_writes = only_writes && x.privilege == Privilege::write;
+      }
+      if (!touches) continue;
+      // A reduction never qualifies: its functor argument holds a counted View until the flush.
+      ok = ok && m_launches[k].rebasable && s.kind == FusionLaunchKind::range_for;
+      if (run < 0) {
+        run = run_of[k];
+        ok = ok && only_writes;  // its contents before the run are never read
+      } else {
+        ok = ok && run_of[k] == static_cast<std::uint32_t>(run);
+      }
+    }
+    if (!ok || run < 0) continue;
+    const FusionRun& r = plan.runs[static_cast<std::size_t>(run)];
+    if (r.count < 2 || r.split >= 0 || geometry->stride <= 0 || geometry->slice_bytes <= 0 ||
+        geometry->slice_bytes > geometry->stride) {
+      continue;
+    }
+    found.push_back({static_cast<std::uint32_t>(run), record,
+                     FusionTemporary{allocation, geometry->offset, geometry->stride, 0}, geometry->slice_bytes});
+  }
+  if (found.empty()) return;
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.run < b.run; });
+  m_temporary_slot.assign(n, -1);
+  std::int64_t total = 0;
+  for (std::size_t f = 0; f < found.size();) {
+    const FusionRun& run = plan.runs[found[f].run];
+    const std::int64_t chunk = fusion_run_chunk(run);
+    RunTemporaries slot;
+    slot.first_temporary = static_cast<std::uint32_t>(m_temporaries.size());
+    for (; f < found.size() && found[f].run == found[slot.first_temporary].run; ++f) {
+      FusionTemporary t = found[f].temporary;
+      t.buffer_offset = slot.buffer_bytes;
+      slot.buffer_bytes += ((chunk - 1) * t.stride + found[f].slice_bytes + 63) / 64 * 64;
+      m_temporaries.push_back(t);
+      found[f].record->impl_set_fusion_eliminated();
+      delta.temporaries_eliminated += 1;
+      delta.temporary_bytes_eliminated += found[f].record->size();
+      for (std::uint32_t k = run.first; k < run.first + run.count; ++k) {
+        const FusionLaunchSummary& s = m_summaries[k];
+        for (std::uint32_t a = s.first_access; a < s.first_access + s.num_accesses; ++a) {
+          if (m_accesses[a].allocation == t.allocation) m_launches[k].touches_temporary = true;
+        }
+      }
+    }
+    slot.count = static_cast<std::uint32_t>(m_temporaries.size()) - slot.first_temporary;
+    // Every worker of the run's space may take part (the caller's way runs them all in turn).
+    const FusionLaunch& first = m_launches[run.first];
+    const FusionLaunch& last = m_launches[run.first + run.count - 1];
+    const int workers = std::max(first.pool_size(first.blob), last.pool_size(last.blob));
+    slot.buffer_offset = total;
+    total += slot.buffer_bytes * workers;
+    m_temporary_slot[run.first] = static_cast<std::int32_t>(m_run_temporaries.size());
+    m_run_temporaries.push_back(slot);
+  }
+  if (static_cast<std::size_t>(total) > m_buffers_capacity) {
+    m_buffers.reset(static_cast<std::byte*>(::operator new(static_cast<std::size_t>(total), std::align_val_t{64})));
+    m_buffers_capacity = static_cast<std::size_t>(total);
+  }
+  delta.temporary_buffer_bytes = static_cast<std::uint64_t>(total);
 }
 
 // A wave can run concurrently when its runs share one execution space type with two or more
@@ -1101,7 +1294,12 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
   const std::int64_t length = fused.end - fused.begin, short_chunk = FusionDispatchChoice::short_chunk(fused.chunk);
   const bool long_chunks_differ = length > fused.chunk * workers;
   const bool short_chunks_differ = short_chunk > 0 && length > short_chunk * workers;
-  const FusionDispatchChoice::Decision decision = run.dispatch.next(workers, long_chunks_differ, short_chunks_differ);
+  // A run with eliminated temporaries keeps them chunk-sized: never launch by launch, nor in
+  // chunks sixteen times longer.
+  const bool temporaries = fused.num_temporaries > 0;
+  FusionDispatchChoice& choice = temporaries ? run.dispatch_with_temporaries : run.dispatch;
+  const FusionDispatchChoice::Decision decision =
+      choice.next(workers, long_chunks_differ && !temporaries, short_chunks_differ, !temporaries);
   const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   switch (decision.way) {
     case Way::unfused:  // each launch alone, in program order: what KOKKOS_FUSION=0 does
@@ -1116,7 +1314,7 @@ inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, boo
     case Way::caller: drive_reported(run, reduces, [&] { driver.drive(driver.blob, fused, true); }); break;
   }
   if (decision.timed) {
-    run.dispatch.record(decision.way,
+    choice.record(decision.way,
                         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
   return decision.way;
@@ -1169,6 +1367,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
     if (run.count > delta.max_fused_length) delta.max_fused_length = run.count;
     if (run.split >= 0) delta.skewed_runs += 1;
   }
+  find_temporaries(*plan, delta);
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
   const FusionConcurrentMode concurrent = fusion_concurrent_mode();
@@ -1224,6 +1423,9 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.waves += delta.waves;
     s.waves_concurrent += delta.waves_concurrent;
     s.runs_concurrent += delta.runs_concurrent;
+    s.temporaries_eliminated += delta.temporaries_eliminated;
+    s.temporary_bytes_eliminated += delta.temporary_bytes_eliminated;
+    s.temporary_buffer_bytes = std::max(s.temporary_buffer_bytes, delta.temporary_buffer_bytes);
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
       s.min_fused_length = delta.min_fused_length;
     }

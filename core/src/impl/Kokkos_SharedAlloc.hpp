@@ -31,6 +31,11 @@ class SharedAllocationRecord {
   // Stable for the lifetime of the record; what bounds-check messages print.
   const char* label_c_str() const noexcept { return m_label.c_str(); }
   int use_count() const noexcept { return m_count.load(std::memory_order_relaxed); }
+  // Reserved host memory (HostSpace::impl_allocate_reserved): allocated inside a fusion window,
+  // a candidate temporary.  Eliminated: the window ran every launch that touched it on chunk
+  // buffers instead, so its memory was never written.
+  bool impl_fusion_reserved() const noexcept { return m_fusion_reserved; }
+  void impl_set_fusion_eliminated() noexcept { m_fusion_eliminated = true; }
 
   void increment() noexcept { m_count.fetch_add(1, std::memory_order_relaxed); }
   // Deletes the record (and so frees the allocation) when the last reference goes away.
@@ -48,6 +53,7 @@ class SharedAllocationRecord {
       : m_count(1), m_data(data), m_bytes(bytes), m_label(std::move(label)) {}
 
   std::atomic<int> m_count;
+  bool m_fusion_reserved = false, m_fusion_eliminated = false;
   void* m_data;
   std::size_t m_bytes;
   std::string m_label;
@@ -109,6 +115,16 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
   static SharedAllocationRecordFor* allocate(const MemorySpace& space, const std::string& label, std::size_t count,
                                              bool initialize, const Exec& exec) {
     const std::size_t bytes = count * sizeof(ValueType);
+    if constexpr (reservable) {
+      // Reserved memory is zero-filled: value-initialised already.
+      if (fusion_defers_allocation(bytes)) {
+        auto* rec =
+            new SharedAllocationRecordFor(space, label, space.impl_allocate_reserved(label.c_str(), bytes), bytes, count);
+        rec->m_fusion_reserved = true;
+        rec->m_constructed = true;
+        return rec;
+      }
+    }
     void* ptr = nullptr;
     if constexpr (requires { space.allocate(exec, label.c_str(), bytes); }) ptr = space.allocate(exec, label.c_str(), bytes);
     else ptr = space.allocate(label.c_str(), bytes);
@@ -148,10 +164,25 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
         }
       }
     }
+    if constexpr (reservable) {
+      if (m_fusion_reserved) {
+        m_space.impl_deallocate_reserved(m_label.c_str(), m_data, m_bytes, !m_fusion_eliminated);
+        return;
+      }
+    }
     m_space.deallocate(m_label.c_str(), m_data, m_bytes);
   }
 
  private:
+  // Elements whose value-initialisation is all zero bits and that need no destructor, in memory
+  // that can be reserved.
+  static constexpr bool reservable =
+      (std::is_arithmetic_v<ValueType> || std::is_pointer_v<ValueType> || std::is_enum_v<ValueType>) &&
+      requires(const MemorySpace& s, void* p) {
+        s.impl_allocate_reserved("", std::size_t(0));
+        s.impl_deallocate_reserved("", p, std::size_t(0), true);
+      };
+
   SharedAllocationRecordFor(const MemorySpace& space, const std::string& label, void* data, std::size_t bytes,
                             std::size_t count)
       : SharedAllocationRecord(label, data, bytes), m_space(space), m_count_elems(count), m_constructed(false) {}

@@ -1,0 +1,94 @@
+#pragma once
+// Temporary elimination (seed 003, Definition 4): a View that is created inside a fusion window,
+// written and last read inside one fused run, and whose last handle is gone when the window
+// flushes, is never materialised.  The fused run keeps it chunk-sized instead: each worker writes
+// and reads its current chunk of the temporary in a buffer of its own, which stays in L1/L2.
+//
+// How a View becomes a candidate: while a window records, host allocations of at least
+// fusion_temporary_bytes() (KOKKOS_FUSION_TEMPORARY_BYTES, default 256 KiB) of arithmetic
+// elements are *reserved* (HostSpace::impl_allocate_reserved: zero pages that cost memory only
+// where written), so value-initialisation is free and nothing is touched before the flush.
+//
+// When it is eliminated, at the flush (FusionWindow::find_temporaries):
+//   - the window's counted reference is its last (no View handle is left; the window holds
+//     one reference per declared allocation until the flush), and the whole window flushes
+//     (not a partial flush for a message);
+//   - every recorded launch that declares it lies in one fused run (two or more launches, not
+//     skewed), each a RangePolicy parallel_for whose functor lists its Views
+//     (impl_fusion_members(), below): the array algorithms' functors do, a user's lambda cannot.
+//     A reduction never qualifies: its functor argument holds a counted View until the flush;
+//   - every declaration of it has the same geometry (offset, stride between indices, slice
+//     no wider than the stride), none reduces into it, and the first launch to declare it only
+//     writes it: its old contents are never read.
+// Then every launch of the run that touches it runs on a copy of its functor whose Views into
+// the temporary point at the worker's chunk buffer (View::impl_fusion_rebase), and the run is
+// executed fused (the adaptive dispatch does not try the unfused or long-chunk ways for it).
+// Results are bitwise those of the materialised run: each index computes the same values from
+// the same inputs, only the address of the temporary's slice differs.
+//
+// A user functor that captured such a View (a lambda passed to an algorithm capturing the
+// temporary, or a with_accesses launch) keeps it materialised: only functors that list their
+// Views can be moved onto the buffers.
+#include <impl/Kokkos_FusionHooks.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+
+namespace Kokkos::Impl {
+
+// An eliminated temporary as a fused run sees it.
+struct FusionTemporary {
+  const void* allocation = nullptr;
+  std::int64_t offset = 0;         // bytes from the allocation to launch index 0's slice
+  std::int64_t stride = 0;         // bytes between the slices of consecutive launch indices
+  std::int64_t buffer_offset = 0;  // where its chunk lies in a worker's buffer
+};
+
+// A worker's view of the run's temporaries while it runs one chunk.
+struct FusionRebase {
+  const FusionTemporary* temporaries = nullptr;
+  std::uint32_t count = 0;
+  std::byte* buffer = nullptr;  // this worker's buffer
+};
+
+// A functor whose Views can be moved: `impl_fusion_members()` returns a tuple of references to
+// its members (std::tie); Views and View iterators among them are moved, the rest ignored.
+// Small functors only: the fused run copies the functor for each chunk.
+template <class Functor>
+concept FusionRebasable = sizeof(Functor) <= 1024 && requires(Functor& f) { f.impl_fusion_members(); };
+
+template <class Member>
+void fusion_rebase_member(Member& member, const void* allocation, std::ptrdiff_t delta_bytes) {
+  if constexpr (requires { member.impl_fusion_rebase(allocation, delta_bytes); }) {
+    member.impl_fusion_rebase(allocation, delta_bytes);
+  }
+}
+
+// Calls body(f) with a copy of `kept` whose Views into the temporaries point at the worker's
+// buffer for the chunk starting at launch index `chunk_begin`.  The copy is bytewise and never
+// destroyed, like with_local_functor_copy's: the recorded functor's Views are untracked.
+template <class Functor, class Body>
+void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase, std::int64_t chunk_begin,
+                               const Body& body) {
+  union Local {
+    Functor f;
+    Local() {}
+    ~Local() {}
+  } local;
+  std::memcpy(static_cast<void*>(&local), static_cast<const void*>(&kept), sizeof(Functor));
+  auto members = local.f.impl_fusion_members();
+  for (std::uint32_t t = 0; t < rebase.count; ++t) {
+    const FusionTemporary& temporary = rebase.temporaries[t];
+    const auto chunk_in_buffer = reinterpret_cast<std::intptr_t>(rebase.buffer + temporary.buffer_offset);
+    const auto chunk_in_allocation =
+        reinterpret_cast<std::intptr_t>(temporary.allocation) + temporary.offset + chunk_begin * temporary.stride;
+    const std::ptrdiff_t delta = chunk_in_buffer - chunk_in_allocation;
+    std::apply([&](auto&... member) { (fusion_rebase_member(member, temporary.allocation, delta), ...); }, members);
+  }
+  body(static_cast<const Functor&>(local.f));
+}
+
+}  // namespace Kokkos::Impl
