@@ -1,6 +1,8 @@
 // Kokkos::Experimental::Graph: node order, when_all joins, reductions into Views, scans,
 // resubmission, against a sequential reference; fused (nodes with declared accesses inside a
-// fusion window) and unfused.
+// fusion window) and unfused.  submit(exec) runs every node on exec (Kokkos Tools see each
+// launch on that instance; the workers that ran are that instance's); then() single tasks run
+// once per submission, between their predecessors and successors.
 #include "FusionTestFixture.hpp"
 #include "TestCommon.hpp"
 
@@ -9,6 +11,8 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -189,6 +193,281 @@ TYPED_TEST(Graph, EmptyGraphAndRootOnlyGraphSubmit) {
   EXPECT_NO_THROW(Space().fence());
 }
 
+// ---- submit(exec): every node on exec ----
+
+// The device ids Kokkos Tools saw the graph's launches on (for, reduce and scan).
+std::vector<std::uint32_t> g_launch_devices;
+
+struct RecordLaunchDevices {
+  RecordLaunchDevices() {
+    namespace KTE = Kokkos::Tools::Experimental;
+    g_launch_devices.clear();
+    auto begin = [](const char*, std::uint32_t device, std::uint64_t* id) {
+      g_launch_devices.push_back(device);
+      *id = 0;
+    };
+    KTE::set_begin_parallel_for_callback(begin);
+    KTE::set_begin_parallel_reduce_callback(begin);
+    KTE::set_begin_parallel_scan_callback(begin);
+  }
+  ~RecordLaunchDevices() { Kokkos::Tools::Experimental::set_callbacks(Kokkos::Tools::Experimental::EventSet{}); }
+  RecordLaunchDevices(const RecordLaunchDevices&) = delete;
+  RecordLaunchDevices& operator=(const RecordLaunchDevices&) = delete;
+};
+
+// A graph built on the default instance, with policies on the default instance (for, reduce,
+// scan, a team launch and a single task; with declared accesses or not), submitted on a
+// one-worker partition and then with submit(): each submission's launches are on its instance,
+// the ranks that ran them are the instance's, and the results are the sequential reference's.
+template <class Space>
+void check_submit_on_instance(bool declare) {
+  using P = Kokkos::RangePolicy<Space>;
+  using Team = Kokkos::TeamPolicy<Space>;
+  using M = typename Space::memory_space;
+  const int n = 100000, league = 16;
+  auto parts = KE::partition_space(Space(), 1, 1);
+  const Space exec = parts[0];
+  ASSERT_FALSE(exec == Space());
+  V<Space> x("x", n), prefix("prefix", n);
+  Kokkos::View<double, M> sum("sum"), seen("seen");
+  Kokkos::View<int*, M> teams("teams", league);
+  Kokkos::View<int, M> max_rank("max_rank"), tasks("tasks");
+  auto graph = KE::create_graph(Space{}, [&](KE::GraphNodeRef<Space> root) {
+    auto grow = KOKKOS_LAMBDA(int i) {
+      x(i) = x(i) * 3 + 1;
+      Kokkos::atomic_max(&max_rank(), Space::impl_hardware_thread_id());
+    };
+    auto add = KOKKOS_LAMBDA(int i, double& s) { s += x(i); };
+    KE::GraphNodeRef<Space> a, b;
+    if (declare) {
+      a = root.then_parallel_for("grow", KE::with_accesses(P(0, n), KE::read_writes(x)), grow);
+      b = a.then_parallel_reduce("sum", KE::with_accesses(P(0, n), KE::reads(x)), add, sum);
+    } else {
+      a = root.then_parallel_for("grow", n, grow);
+      b = a.then_parallel_reduce("sum", P(0, n), add, sum);
+    }
+    a.then_parallel_for(
+        "team", Team(league, Kokkos::AUTO), KOKKOS_LAMBDA(const typename Team::member_type& m) {
+          if (m.team_rank() == 0) teams(m.league_rank()) += 1;
+          Kokkos::atomic_max(&max_rank(), Space::impl_hardware_thread_id());
+        });
+    a.then_parallel_scan(
+        "prefix", n, KOKKOS_LAMBDA(int i, double& partial, bool final) {
+          partial += x(i);
+          if (final) prefix(i) = partial;
+        });
+    b.then("seen", KOKKOS_LAMBDA() {
+      tasks() += 1;
+      seen() = sum();
+    });
+  });
+  std::vector<double> rx(n);
+  for (int i = 0; i < n; ++i) rx[i] = 0;
+  for (int s = 0; s < 2; ++s) {
+    const Space on = s == 0 ? exec : Space();
+    max_rank() = 0;
+    {
+      RecordLaunchDevices record;
+      if (s == 0) {
+        graph.submit(exec);
+      } else {
+        graph.submit();
+      }
+      on.fence();
+      ASSERT_FALSE(g_launch_devices.empty());
+      for (std::uint32_t device : g_launch_devices) {
+        EXPECT_EQ(device, Kokkos::Tools::Experimental::device_id(on)) << "submission " << s;
+      }
+    }
+    if (s == 0) {
+      EXPECT_LT(max_rank(), Space::concurrency(exec)) << "a rank of another instance ran a node";
+    }
+    double rsum = 0, run = 0;
+    for (int i = 0; i < n; ++i) {
+      rx[i] = rx[i] * 3 + 1;
+      rsum += rx[i];
+    }
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(x(i), rx[i]) << "i = " << i;
+      run += rx[i];
+      ASSERT_DOUBLE_EQ(prefix(i), run) << "i = " << i;
+    }
+    EXPECT_NEAR(sum(), rsum, 1e-12 * rsum);
+    EXPECT_EQ(seen(), sum());
+    EXPECT_EQ(tasks(), s + 1);
+    for (int l = 0; l < league; ++l) EXPECT_EQ(teams(l), s + 1) << "league rank " << l;
+  }
+}
+
+TYPED_TEST(Graph, SubmitOnAnInstanceRunsEveryNodeThere) {
+  check_submit_on_instance<TypeParam>(false);
+  check_submit_on_instance<TypeParam>(true);
+  KE::set_fusion_enabled(false);
+  check_submit_on_instance<TypeParam>(true);
+}
+
+struct PolicyTag {};
+
+// What a submission does to a node's policy: only the instance changes.
+TYPED_TEST(Graph, PolicyOnSpaceKeepsEverythingButTheInstance) {
+  using Space = TypeParam;
+  const Space exec = KE::partition_space(Space(), 1, 1)[0];
+  using R = Kokkos::RangePolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>, PolicyTag, Kokkos::IndexType<long>>;
+  const auto range = KE::prefer(R(3, 17, Kokkos::ChunkSize(5)), KE::DesiredOccupancy(40));
+  const auto moved = Kokkos::Impl::policy_on_space(range, exec);
+  static_assert(std::is_same_v<decltype(moved), decltype(range)>, "the same schedule, work tag and properties");
+  EXPECT_TRUE(moved.space() == exec);
+  EXPECT_FALSE(range.space() == exec);
+  EXPECT_EQ(moved.begin(), 3);
+  EXPECT_EQ(moved.end(), 17);
+  EXPECT_EQ(moved.chunk_size(), 5);
+  EXPECT_EQ(moved.impl_get_desired_occupancy().value(), 40);
+
+  V<Space> x("x", 20);
+  const auto access = KE::with_accesses(range, KE::reads(x));
+  const auto access_moved = Kokkos::Impl::policy_on_space(access, exec);
+  EXPECT_TRUE(access_moved.space() == exec);
+  EXPECT_EQ(access_moved.policy().begin(), 3);
+  EXPECT_EQ(access_moved.policy().chunk_size(), 5);
+  ASSERT_EQ(access_moved.impl_decls().size(), 1u);
+  EXPECT_EQ(access_moved.impl_decls()[0].access.allocation, access.impl_decls()[0].access.allocation);
+
+  using MD = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>;
+  const MD box({1, 2}, {7, 9}, {2, 3});
+  const MD box_moved = Kokkos::Impl::policy_on_space(box, exec);
+  EXPECT_TRUE(box_moved.space() == exec);
+  EXPECT_EQ(box_moved.m_lower, box.m_lower);
+  EXPECT_EQ(box_moved.m_upper, box.m_upper);
+  EXPECT_EQ(box_moved.m_tile, box.m_tile);
+
+  using T = Kokkos::TeamPolicy<Space, PolicyTag>;
+  const T team(Space(), 9, Kokkos::AUTO);
+  const T team_moved = Kokkos::Impl::policy_on_space(team, exec);
+  EXPECT_TRUE(team_moved.space() == exec);
+  EXPECT_EQ(team_moved.league_size(), 9);
+  EXPECT_TRUE(team_moved.impl_auto_team_size());
+  EXPECT_LE(team_moved.team_size(), Space::concurrency(exec)) << "an AUTO team size is chosen for the new instance";
+  if constexpr (!std::is_same_v<Space, Kokkos::Serial>) {
+    // An explicit team size that the new instance's workers cannot hold is reported.
+    const T wide(Space(), 1, Space::concurrency());
+    if (Space::concurrency() > Space::concurrency(exec)) {
+      EXPECT_THROW(Kokkos::Impl::policy_on_space(wide, exec), std::runtime_error);
+    }
+  }
+}
+
+// ---- then(): single tasks ----
+
+template <class N, class F>
+concept can_then = requires(const N& node, F f) { node.then("label", f); };
+static_assert(can_then<KE::GraphNodeRef<Kokkos::DefaultHostExecutionSpace>, void (*)()>);
+static_assert(!can_then<KE::GraphNodeRef<Kokkos::DefaultHostExecutionSpace>, void (*)(int)>,
+              "a single task takes no argument");
+
+// fill x -> then "factor" (reads x, writes factor) -> y = x * factor;  root -> z += 2;
+// when_all(y, z) -> then (unlabelled: reads y and z) -> then("last", exec, ...).  Each task
+// counts its calls and stamps the order it ran in; the values it saw are those its
+// predecessors wrote in the same submission.
+template <class Space>
+void check_then(bool declare) {
+  using P = Kokkos::RangePolicy<Space>;
+  using M = typename Space::memory_space;
+  const int n = 2000, submissions = 4;
+  V<Space> x("x", n), y("y", n), z("z", n);
+  Kokkos::View<double, M> factor("factor");
+  Kokkos::View<double*, M> seen("seen", 2);
+  Kokkos::View<int*, M> calls("calls", 3), stamp("stamp", 3);
+  Kokkos::View<int, M> clock("clock");
+  auto graph = KE::create_graph(Space{}, [&](KE::GraphNodeRef<Space> root) {
+    auto fill = KOKKOS_LAMBDA(int i) { x(i) = x(i) + i + 1; };
+    auto scale = KOKKOS_LAMBDA(int i) { y(i) = x(i) * factor(); };
+    auto bump = KOKKOS_LAMBDA(int i) { z(i) = z(i) + 2; };
+    KE::GraphNodeRef<Space> a, b, c;
+    if (declare) {
+      a = root.then_parallel_for("fill", KE::with_accesses(P(0, n), KE::read_writes(x)), fill);
+      b = root.then_parallel_for("bump", KE::with_accesses(P(0, n), KE::read_writes(z)), bump);
+    } else {
+      a = root.then_parallel_for("fill", P(0, n), fill);
+      b = root.then_parallel_for("bump", n, bump);
+    }
+    auto task = a.then("factor", KOKKOS_LAMBDA() {
+      calls(0) += 1;
+      stamp(0) = clock()++;
+      factor() = x(n - 1) + 0.5;
+    });
+    if (declare) {
+      c = task.then_parallel_for("scale", KE::with_accesses(P(0, n), KE::reads(x), KE::writes(y)), scale);
+    } else {
+      c = task.then_parallel_for("scale", P(0, n), scale);
+    }
+    KE::when_all(c, b)
+        .then(KOKKOS_LAMBDA() {
+          calls(1) += 1;
+          stamp(1) = clock()++;
+          seen(0) = y(n - 1) + z(n - 1);
+        })
+        .then(std::string("last"), Space{}, KOKKOS_LAMBDA() {
+          calls(2) += 1;
+          stamp(2) = clock()++;
+          seen(1) = factor();
+        });
+  });
+  graph.instantiate();
+  std::vector<double> rx(n, 0), rz(n, 0);
+  for (int s = 0; s < submissions; ++s) {
+    graph.submit();
+    Space().fence();
+    for (int i = 0; i < n; ++i) {
+      rx[i] += i + 1;
+      rz[i] += 2;
+    }
+    const double rfactor = rx[n - 1] + 0.5;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(calls(k), s + 1) << "task " << k << ", submission " << s;
+      EXPECT_EQ(stamp(k), 3 * s + k) << "task " << k << ", submission " << s;
+    }
+    EXPECT_EQ(factor(), rfactor) << "the task ran before its predecessor, submission " << s;
+    for (int i = 0; i < n; ++i) ASSERT_EQ(y(i), rx[i] * rfactor) << "i = " << i << ", submission " << s;
+    EXPECT_EQ(seen(0), rx[n - 1] * rfactor + rz[n - 1]) << "the join's task ran too early, submission " << s;
+    EXPECT_EQ(seen(1), rfactor);
+  }
+}
+
+TYPED_TEST(Graph, ThenTasksRunOncePerSubmissionBetweenPredecessorsAndSuccessors) {
+  check_then<TypeParam>(false);
+  check_then<TypeParam>(true);
+  KE::set_fusion_enabled(false);
+  check_then<TypeParam>(false);
+  check_then<TypeParam>(true);
+}
+
+// A task is a one-iteration launch on the submission's instance, reported under its label.
+TYPED_TEST(Graph, ThenTaskIsOneLaunchOnTheSubmissionsInstance) {
+  using Space = TypeParam;
+  using M = typename Space::memory_space;
+  const Space exec = KE::partition_space(Space(), 1, 1)[0];
+  Kokkos::View<int, M> calls("calls");
+  auto graph = KE::create_graph(Space{}, [&](KE::GraphNodeRef<Space> root) {
+    root.then("only task", KOKKOS_LAMBDA() { calls() += 1; });
+  });
+  std::vector<std::string> names;
+  static std::vector<std::string>* g_names = nullptr;
+  g_names = &names;
+  RecordLaunchDevices record;
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback([](const char* name, std::uint32_t device,
+                                                                  std::uint64_t* id) {
+    g_names->push_back(name);
+    g_launch_devices.push_back(device);
+    *id = 0;
+  });
+  graph.submit(exec);
+  exec.fence();
+  EXPECT_EQ(calls(), 1);
+  ASSERT_EQ(names, std::vector<std::string>{"only task"});
+  EXPECT_EQ(g_launch_devices, std::vector<std::uint32_t>{Kokkos::Tools::Experimental::device_id(exec)});
+  g_names = nullptr;
+}
+
 TEST(GraphBadInput, MisuseIsReported) {
   KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   using Space = Kokkos::DefaultHostExecutionSpace;
@@ -205,8 +484,11 @@ TEST(GraphBadInput, MisuseIsReported) {
   EXPECT_THROW(KE::when_all(a, b), std::runtime_error);
   graph.instantiate();
   EXPECT_THROW(a.then_parallel_for(10, KOKKOS_LAMBDA(int i) { x(i) = 2 * i; }), std::runtime_error);
+  EXPECT_THROW(a.then("late", KOKKOS_LAMBDA() { x(0) = 1; }), std::runtime_error);
+  EXPECT_THROW(a.then(KOKKOS_LAMBDA() { x(0) = 1; }), std::runtime_error);
   KE::GraphNodeRef<Space> dangling;
   EXPECT_THROW(dangling.then_parallel_for(10, KOKKOS_LAMBDA(int i) { x(i) = i; }), std::runtime_error);
+  EXPECT_THROW(dangling.then("dangling", KOKKOS_LAMBDA() { x(0) = 1; }), std::runtime_error);
 }
 
 }  // namespace

@@ -70,6 +70,8 @@ class RangePolicy : public Impl::PolicyOccupancy {
   KOKKOS_INLINE_FUNCTION member_type begin() const { return m_begin; }
   KOKKOS_INLINE_FUNCTION member_type end() const { return m_end; }
   const execution_space& space() const { return m_space; }
+  // Launch on another instance of the space (see Impl::policy_on_space).
+  void impl_set_space(const execution_space& space) { m_space = space; }
   int chunk_size() const { return m_chunk_size; }
   // 0 means "let the back end choose".
   RangePolicy& set_chunk_size(int chunk) {
@@ -140,5 +142,18 @@ struct is_execution_policy<T, std::void_t<typename T::execution_policy>>
     : std::is_same<T, typename T::execution_policy> {};
 template <class T>
 inline constexpr bool is_execution_policy_v = is_execution_policy<T>::value;
+
+namespace Impl {
+// `policy` launched on the instance `space` instead of its own: the same bounds, chunk size,
+// schedule, work tag and properties (a Graph submitted on an instance runs its nodes there).
+// A policy that can change its instance provides impl_set_space; a WorkGraphPolicy, whose
+// schedule is planned for its own instance's workers, does not: it keeps its instance.
+template <class Policy>
+  requires is_execution_policy_v<Policy>
+Policy policy_on_space(Policy policy, const typename Policy::execution_space& space) {
+  if constexpr (requires { policy.impl_set_space(space); }) policy.impl_set_space(space);
+  return policy;
+}
+}  // namespace Impl
 
 }  // namespace Kokkos

@@ -229,6 +229,8 @@ class AccessPolicy : public Kokkos::Impl::ForwardMemberType<Policy>,
 
   const Policy& policy() const { return m_policy; }
   const execution_space& space() const { return m_policy.space(); }
+  // Launch on another instance of the space (see Kokkos::Impl::policy_on_space).
+  void impl_set_space(const execution_space& space) { m_policy = Kokkos::Impl::policy_on_space(m_policy, space); }
   auto begin() const { return m_policy.begin(); }
   auto end() const { return m_policy.end(); }
 

@@ -5,14 +5,25 @@
 //     auto a = root.then_parallel_for("a", n, fa);
 //     auto b = root.then_parallel_for("b", Kokkos::RangePolicy<Exec>(0, n), fb);
 //     auto c = Kokkos::Experimental::when_all(a, b).then_parallel_reduce("c", n, fc, result_view);
+//     c.then("report", KOKKOS_LAMBDA() { flag() = 1; });   // a single task: called once
 //   });
 //   graph.instantiate();   // optional: submit() instantiates a graph that is not yet
 //   graph.submit();        // as many times as wanted; fence before reading results on the host
+//   graph.submit(other);   // the same graph on another instance of Exec
 //
 // A node runs after all its predecessors.  Nodes can only be added to nodes that already
 // exist, so the order in which they were created is a topological order; a submission runs
 // the nodes in that order.  Reductions deliver into a View or a reducer over a View (a
 // reducer over a host scalar could not complete asynchronously in Kokkos: it is rejected).
+//
+// A submission runs every node on one instance: submit(exec) on `exec`, submit() on the
+// graph's own (the one given to create_graph), whatever instance a node's policy was built
+// with; the policy keeps its bounds, chunk size, schedule, work tag and declared accesses
+// (Impl::policy_on_space).  The one exception is a WorkGraphPolicy node, whose schedule is
+// planned for its own instance's workers: it runs there.  then(label, functor) adds a single
+// task, `functor()` (a KOKKOS_FUNCTION void operator()() const) called exactly once per
+// submission, as a one-iteration launch on the submission's instance (on Cuda a one-thread
+// kernel).
 //
 // Built on the fusion layer (<Kokkos_Fusion.hpp>): when a node's policy declares its accesses
 // (Kokkos::Experimental::with_accesses), a submission records the graph's nodes into a fusion
@@ -32,6 +43,7 @@
 #include <impl/Kokkos_FusionHooks.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -54,12 +66,34 @@ class GraphNodeRef;
 
 namespace Kokkos::Impl {
 
-// One node: the launch it issues (none for the root and for when_all joins) and the nodes it
-// waits for (indices of nodes created before it).
+// One node: the launch it issues on the submission's instance (none for the root and for
+// when_all joins) and the nodes it waits for (indices of nodes created before it).
+template <class ExecutionSpace>
 struct GraphNodeRecord {
-  std::function<void()> launch;
+  std::function<void(const ExecutionSpace&)> launch;
   std::vector<std::size_t> predecessors;
   bool declares_accesses = false;
+};
+
+// Calls launch(policy), with the policy moved to `exec` when it names another instance (the
+// copy only then: a policy with declared accesses carries its declarations).
+template <class Policy, class Launch>
+void graph_launch_on(const Policy& policy, const typename Policy::execution_space& exec, const Launch& launch) {
+  if constexpr (requires { bool(policy.space() == exec); }) {
+    if (policy.space() == exec) {
+      launch(policy);
+      return;
+    }
+  }
+  launch(policy_on_space(policy, exec));
+}
+
+// The body of a then() node: one iteration that calls the task once.
+template <class Functor>
+struct GraphThenFunctor {
+  Functor task;
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK  // a host space's task may be a host-only callable
+  KOKKOS_FUNCTION void operator()(std::int64_t) const { task(); }
 };
 
 template <class ExecutionSpace>
@@ -69,7 +103,7 @@ class GraphImpl {
 
   const ExecutionSpace& execution_space() const { return m_exec; }
 
-  std::size_t add_node(GraphNodeRecord node) {
+  std::size_t add_node(GraphNodeRecord<ExecutionSpace> node) {
     if (m_instantiated) {
       throw_runtime_exception(
           "Kokkos::Experimental::Graph: a node was added after the graph was instantiated (or submitted); "
@@ -82,7 +116,8 @@ class GraphImpl {
 
   void instantiate() { m_instantiated = true; }
 
-  void submit() {
+  // Runs every node on `exec`, in creation order.
+  void submit(const ExecutionSpace& exec) {
     instantiate();
     const FusionScopeHooks& hooks = fusion_scope_hooks();
     const bool record = m_any_declared && hooks.open != nullptr;
@@ -93,8 +128,8 @@ class GraphImpl {
         if (active) fusion_scope_hooks().close();
       }
     } close{record};
-    for (const GraphNodeRecord& node : m_nodes) {
-      if (node.launch) node.launch();
+    for (const GraphNodeRecord<ExecutionSpace>& node : m_nodes) {
+      if (node.launch) node.launch(exec);
     }
   }
 
@@ -103,7 +138,7 @@ class GraphImpl {
 
  private:
   ExecutionSpace m_exec;
-  std::vector<GraphNodeRecord> m_nodes;
+  std::vector<GraphNodeRecord<ExecutionSpace>> m_nodes;
   bool m_instantiated = false;
   bool m_any_declared = false;
 };
@@ -134,8 +169,11 @@ struct [[nodiscard]] Graph {
 
   auto root_node() const { return root_t::impl_make(m_impl, 0); }
 
-  // Runs every node once, predecessors first; a graph may be submitted any number of times.
-  void submit(const execution_space& = execution_space{}) const { m_impl->submit(); }
+  // Runs every node once, predecessors first, on `exec` (every node: see the file's comment);
+  // a graph may be submitted any number of times, on any instances.
+  void submit(const execution_space& exec) const { m_impl->submit(exec); }
+  // The same on the graph's own instance.
+  void submit() const { m_impl->submit(m_impl->execution_space()); }
 
  private:
   std::shared_ptr<Kokkos::Impl::GraphImpl<ExecutionSpace>> m_impl;
@@ -158,14 +196,39 @@ class GraphNodeRef {
   GraphNodeRef(const GraphNodeRef<ExecutionSpace, OtherKernel, OtherPredecessor>& other)  // NOLINT: implicit, as in Kokkos
       : m_graph(other.m_graph), m_node(other.m_node) {}
 
+  // ---- then: a single task, functor() called once per submission ----
+  template <class Label, class Functor>
+    requires(std::is_constructible_v<std::string, Label> &&
+             std::is_invocable_r_v<void, const std::decay_t<Functor>&>)
+  auto then(Label&& label, const execution_space& exec, Functor&& functor) const {
+    using task_t = Kokkos::Impl::GraphThenFunctor<std::decay_t<Functor>>;
+    using policy_t = RangePolicy<execution_space, IndexType<std::int64_t>>;
+    return add_launch(false, [label = std::string(std::forward<Label>(label)), policy = policy_t(exec, 0, 1),
+                              task = task_t{std::forward<Functor>(functor)}](const execution_space& on) {
+      Kokkos::Impl::graph_launch_on(policy, on, [&](const auto& p) { Kokkos::parallel_for(label, p, task); });
+    });
+  }
+  template <class Label, class Functor>
+    requires(std::is_constructible_v<std::string, Label> &&
+             std::is_invocable_r_v<void, const std::decay_t<Functor>&>)
+  auto then(Label&& label, Functor&& functor) const {
+    return then(std::forward<Label>(label), execution_space{}, std::forward<Functor>(functor));
+  }
+  // Without a label (a kdag convenience, like the unlabelled then_parallel_* forms).
+  template <class Functor>
+    requires std::is_invocable_r_v<void, const std::decay_t<Functor>&>
+  auto then(Functor&& functor) const {
+    return then(std::string(), execution_space{}, std::forward<Functor>(functor));
+  }
+
   // ---- then_parallel_for ----
   template <class Policy, class Functor>
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
   auto then_parallel_for(std::string label, Policy&& policy, Functor&& functor) const {
     check_space<Policy>();
-    return then(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
-                                     functor = std::decay_t<Functor>(functor)] {
-      Kokkos::parallel_for(label, policy, functor);
+    return add_launch(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+                                           functor = std::decay_t<Functor>(functor)](const execution_space& exec) {
+      Kokkos::Impl::graph_launch_on(policy, exec, [&](const auto& p) { Kokkos::parallel_for(label, p, functor); });
     });
   }
   template <class Policy, class Functor>
@@ -198,9 +261,11 @@ class GraphNodeRef {
             "used in a graph (it would be read before the graph runs); construct the reducer from a View");
       }
     }
-    return then(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
-                                     functor = std::decay_t<Functor>(functor), result = result_t(result)] {
-      Kokkos::parallel_reduce(label, policy, functor, result);
+    return add_launch(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+                                           functor = std::decay_t<Functor>(functor),
+                                           result = result_t(result)](const execution_space& exec) {
+      Kokkos::Impl::graph_launch_on(policy, exec,
+                                    [&](const auto& p) { Kokkos::parallel_reduce(label, p, functor, result); });
     });
   }
   template <class Policy, class Functor, class ReturnType>
@@ -225,8 +290,10 @@ class GraphNodeRef {
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
   auto then_parallel_scan(std::string label, Policy&& policy, Functor&& functor) const {
     check_space<Policy>();
-    return then(false, [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
-                        functor = std::decay_t<Functor>(functor)] { Kokkos::parallel_scan(label, policy, functor); });
+    return add_launch(false, [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+                              functor = std::decay_t<Functor>(functor)](const execution_space& exec) {
+      Kokkos::Impl::graph_launch_on(policy, exec, [&](const auto& p) { Kokkos::parallel_scan(label, p, functor); });
+    });
   }
   template <class Policy, class Functor>
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
@@ -271,9 +338,9 @@ class GraphNodeRef {
   }
 
   template <class Launch>
-  GraphNodeRef<ExecutionSpace> then(bool declares_accesses, Launch&& launch) const {
+  GraphNodeRef<ExecutionSpace> add_launch(bool declares_accesses, Launch&& launch) const {
     std::shared_ptr<impl_t> g = impl_graph();
-    Kokkos::Impl::GraphNodeRecord node;
+    Kokkos::Impl::GraphNodeRecord<ExecutionSpace> node;
     node.launch = std::forward<Launch>(launch);
     node.predecessors.push_back(m_node);
     node.declares_accesses = declares_accesses;
@@ -293,7 +360,7 @@ auto when_all(Refs&&... refs) {
   using node_t = GraphNodeRef<space>;
   const node_t first = std::get<0>(std::forward_as_tuple(refs...));
   std::shared_ptr<Kokkos::Impl::GraphImpl<space>> g = first.impl_graph();
-  Kokkos::Impl::GraphNodeRecord join;
+  Kokkos::Impl::GraphNodeRecord<space> join;
   (
       [&](const node_t& ref) {
         if (ref.impl_graph() != g) {

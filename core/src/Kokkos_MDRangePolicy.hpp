@@ -197,6 +197,8 @@ class MDRangePolicy : public Impl::PolicyOccupancy {
   }
 
   const execution_space& space() const { return m_space; }
+  // Launch on another instance of the space (see Impl::policy_on_space); the tiling stays.
+  void impl_set_space(const execution_space& space) { m_space = space; }
 
   // The back end's default tile for this box (what a tile of zeros selects).
   tile_type tile_size_recommended() const {

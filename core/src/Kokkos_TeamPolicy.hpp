@@ -120,6 +120,12 @@ class TeamPolicy : public Impl::PolicyOccupancy {
   bool impl_auto_team_size() const { return m_auto_team_size; }
   bool impl_auto_vector_length() const { return m_auto_vector_length; }
   const execution_space& space() const { return m_space; }
+  // Launch on another instance of the space (see Impl::policy_on_space): an AUTO team size is
+  // chosen again for the new instance, an explicit one is checked against its team_size_max.
+  void impl_set_space(const execution_space& space) {
+    m_space = space;
+    init(m_league_size, m_auto_team_size ? 0 : m_team_size, m_auto_team_size, m_vector_length, m_auto_vector_length);
+  }
 
   int chunk_size() const { return m_chunk_size > 0 ? m_chunk_size : auto_chunk_size(); }
   // 0 restores the automatic chunk size.  Only Schedule<Dynamic> launches use it.
