@@ -65,13 +65,15 @@
 // KOKKOS_FUSION_ADAPTIVE=0 always runs the first way.
 //
 // Concurrent flush (seed 004): the runs a flush executes form a dependence graph through their
-// declared accesses.  Consecutive runs that are plain loops (no reduction, no skew) and touch
-// nothing in common that either writes (a "wave") run in one dispatch, each on its own group
-// of workers sized by its work (indices times launches).  Every index still computes from the
-// same inputs, so the bits are those of program order.  With one worker nothing changes.
-// Whether a memoized wave runs concurrently or in order is measured like the dispatch above;
-// set_fusion_concurrent_flush(FusionConcurrentFlush::off / measured / always) or
-// KOKKOS_FUSION_CONCURRENT=0/1/2 overrides it.
+// declared accesses.  A stretch of consecutive runs that are plain loops (no reduction, no
+// skew) and fall into two or more independent chains (runs linked by touching something one of
+// them writes; a "wave") runs in one dispatch: each chain on its own group of workers sized by
+// its work (indices times launches), its runs in program order with a barrier between them, so
+// two interleaved chains of ten launches cost one fork/join instead of twenty.  Every index
+// still computes from the same inputs, so the bits are those of program order.  With one
+// worker nothing changes.  Whether a memoized wave runs concurrently or in order is measured
+// like the dispatch above; set_fusion_concurrent_flush(FusionConcurrentFlush::off / measured /
+// always) or KOKKOS_FUSION_CONCURRENT=0/1/2 overrides it.
 //
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way

@@ -129,14 +129,19 @@ struct FusionRun {
   mutable FusionDispatchChoice dispatch_with_temporaries;
 };
 
-// Consecutive runs of a plan that touch nothing in common (no allocation that one of them
-// writes or reduces into and another accesses), each a plain range loop (no reduction, no
-// skew): a flush may run them at once on disjoint groups of workers (seed 004's independent
-// tasks), with the same bits as in program order, since every index of every launch computes
-// from the same inputs either way.  Which is faster, the runs one after another on all the
-// workers or together on shares of them, is measured per memoized plan.
+// Consecutive plain range loops of a plan (no reduction, no skew) that fall into two or more
+// independent *chains*: the connected components of "touches an element the other writes or
+// reduces into".  A flush may run the chains at once on disjoint groups of workers (seed 004's
+// independent tasks), each group running its chain's runs in program order with a barrier
+// between them, in one dispatch: two interleaved chains of ten runs cost one fork/join, not
+// twenty.  The bits are those of program order: a run still follows every run it depends on,
+// and runs of different chains share nothing that either writes.  Which is faster, the runs one
+// after another on all the workers or the chains together on shares of them, is measured per
+// memoized plan.
 struct FusionWave {
   std::uint32_t first_run = 0, count = 0;
+  std::uint32_t chains = 0;
+  std::vector<std::uint32_t> chain_of;  // per run of the wave: its chain, numbered by first run
   enum Way : int { in_order = 0, concurrent = 1 };
   mutable MeasuredChoice choice{2, {.samples_per_way = 2, .warmup_per_way = 1, .epoch = 64, .max_epoch = 1024,
                                     .prune_ratio = 1.5}};
@@ -224,29 +229,49 @@ inline bool fusion_runs_conflict(const FusionRun& x, const FusionRun& y, const F
   return false;
 }
 
-// Greedy: each wave is the longest stretch of consecutive plain-loop runs that are pairwise
-// independent; stretches of one run are not waves.
+// Greedy: each wave is the longest stretch of consecutive plain-loop runs that keeps two or more
+// chains; a run that would join every chain into one starts the next stretch.
 inline void find_fusion_waves(FusionPlan& plan, const FusionLaunchSummary* launches, const FusionAccess* accesses) {
   const std::size_t n = plan.runs.size();
+  std::vector<std::uint32_t> parent;  // union-find over the stretch's runs
+  const auto root = [&](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
   std::size_t r = 0;
   while (r < n) {
     if (!fusion_run_is_plain_loop(plan.runs[r], launches)) {
       ++r;
       continue;
     }
-    std::size_t end = r + 1;
+    parent.assign(1, 0);
+    std::size_t end = r + 1, components = 1;
+    std::vector<std::uint32_t> joined;
     for (; end < n && fusion_run_is_plain_loop(plan.runs[end], launches); ++end) {
-      bool independent = true;
-      for (std::size_t k = r; k < end && independent; ++k) {
-        independent = !fusion_runs_conflict(plan.runs[k], plan.runs[end], launches, accesses);
+      joined.clear();
+      for (std::size_t k = r; k < end; ++k) {
+        const std::uint32_t c = root(static_cast<std::uint32_t>(k - r));
+        if (std::find(joined.begin(), joined.end(), c) != joined.end()) continue;
+        if (fusion_runs_conflict(plan.runs[k], plan.runs[end], launches, accesses)) joined.push_back(c);
       }
-      if (!independent) break;
+      const std::size_t after = components + 1 - joined.size();
+      if (components >= 2 && after < 2) break;
+      const auto self = static_cast<std::uint32_t>(end - r);
+      parent.push_back(self);
+      for (std::uint32_t c : joined) parent[c] = self;
+      components = after;
     }
-    if (end - r >= 2) {
+    if (components >= 2) {
       FusionWave wave;
       wave.first_run = static_cast<std::uint32_t>(r);
       wave.count = static_cast<std::uint32_t>(end - r);
-      plan.waves.push_back(wave);
+      std::vector<std::uint32_t> number(wave.count, ~0u);
+      for (std::uint32_t k = 0; k < wave.count; ++k) {
+        std::uint32_t& c = number[root(k)];
+        if (c == ~0u) c = wave.chains++;
+        wave.chain_of.push_back(c);
+      }
+      plan.waves.push_back(std::move(wave));
     }
     r = end;
   }

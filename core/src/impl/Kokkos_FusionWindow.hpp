@@ -25,6 +25,7 @@
 #include <impl/Kokkos_HostParallelMDRange.hpp>
 #include <impl/Kokkos_HostParallelRange.hpp>
 #include <impl/Kokkos_HostParallelReduce.hpp>
+#include <impl/Kokkos_HostTeam.hpp>
 #include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
@@ -991,7 +992,7 @@ class FusionWindow {
   void prepare(const FusionRun& run, FusedRun& fused) const;
   void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
   bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
-  void run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const;
+  void run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void clear();
 
  public:
@@ -1219,55 +1220,90 @@ inline bool FusionWindow::can_run_concurrently(const FusionPlan& plan, const Fus
   return true;
 }
 
-// Runs [first_run, first_run + count) of the plan in one dispatch: each run on its own group of
-// consecutive workers, groups sized by the runs' estimated work (indices times launches), at
-// least one worker each; waves longer than the pool go in several dispatches.
-inline void FusionWindow::run_concurrently(const FusionPlan& plan, std::uint32_t first_run, std::uint32_t count) const {
-  const FusionLaunch& driver = m_launches[plan.runs[first_run].first];
+// Runs the wave's chains in one dispatch, each group of consecutive workers running its chains'
+// runs in program order (a barrier between two runs when the group has several workers).  With
+// more chains than workers, a group takes several chains (the heaviest first, each onto the
+// least loaded group); groups are sized by their estimated work (indices times launches), at
+// least one worker each, as partition_space shares a pool out.
+inline void FusionWindow::run_concurrently(const FusionPlan& plan, const FusionWave& wave) const {
+  const FusionLaunch& driver = m_launches[plan.runs[wave.first_run].first];
   const int pool = driver.pool_size(driver.blob);
   constexpr std::uint32_t max_groups = 64;
-  for (std::uint32_t done = 0; done < count;) {
-    const std::uint32_t groups = std::min({count - done, static_cast<std::uint32_t>(pool), max_groups});
-    struct Wave {
-      std::array<FusedRun, max_groups> runs;
-      std::array<int, max_groups + 1> first_worker{};  // group g: workers [first_worker[g], first_worker[g + 1])
-      std::uint32_t groups = 0;
-      int pool = 0;
-      const FusionLaunch* window_launches = nullptr;
-    } wave;
-    wave.groups = groups;
-    wave.pool = pool;
-    wave.window_launches = m_launches.data();
-    std::vector<double> work(groups);
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      const FusionRun& run = plan.runs[first_run + done + g];
-      prepare(run, wave.runs[g]);
-      work[g] = static_cast<double>(std::max<std::int64_t>(wave.runs[g].end - wave.runs[g].begin, 1)) * run.count;
+  const std::uint32_t groups = std::min({wave.chains, static_cast<std::uint32_t>(pool), max_groups});
+  struct Wave {
+    std::vector<FusedRun> runs;
+    std::vector<std::uint32_t> order;                 // run indices, group by group, each in program order
+    std::array<std::uint32_t, max_groups + 1> first_run_of{};  // group g: order[first_run_of[g] .. [g + 1])
+    std::array<int, max_groups + 1> first_worker{};   // group g: workers [first_worker[g], [g + 1])
+    std::array<HostTeamBarrier, max_groups> barriers;
+    std::uint32_t groups = 0;
+    int pool = 0;
+    const FusionLaunch* window_launches = nullptr;
+
+    // rank and size within the group; worker: the rank in the dispatch (for the probe).
+    void run_group(std::uint32_t g, int rank, int size, int worker) {
+      auto probe = fusion_config().concurrent_probe.load(std::memory_order_relaxed);
+      for (std::uint32_t k = first_run_of[g]; k < first_run_of[g + 1]; ++k) {
+        if (k > first_run_of[g]) barriers[g].arrive_and_wait(size);
+        const FusedRun& run = runs[order[k]];
+        if (probe != nullptr) probe(static_cast<std::uint32_t>(run.launches - window_launches), static_cast<int>(g), worker);
+        run.work(rank, size, FusionNoReduction{});
+      }
     }
-    // One worker each, the rest by the work shares, as partition_space shares a pool out.
-    const std::vector<int> counts = Experimental::Impl::partition_worker_counts(pool, work);
-    for (std::uint32_t g = 0; g < groups; ++g) wave.first_worker[g + 1] = wave.first_worker[g] + counts[g];
-    driver.on_workers(
-        driver.blob,
-        [](void* context, int rank, int size) {
-          const Wave& w = *static_cast<const Wave*>(context);
-          auto probe = fusion_config().concurrent_probe.load(std::memory_order_relaxed);
-          if (size != w.pool) {  // not the pool the groups were sized for: any split gives the same bits
-            for (std::uint32_t g = static_cast<std::uint32_t>(rank); g < w.groups; g += static_cast<std::uint32_t>(size)) {
-              if (probe != nullptr) probe(static_cast<std::uint32_t>(w.runs[g].launches - w.window_launches), static_cast<int>(g), rank);
-              w.runs[g].work(0, 1, FusionNoReduction{});
-            }
-            return;
-          }
-          std::uint32_t g = 0;
-          while (rank >= w.first_worker[g + 1]) ++g;
-          if (probe != nullptr) probe(static_cast<std::uint32_t>(w.runs[g].launches - w.window_launches), static_cast<int>(g), rank);
-          const int first = w.first_worker[g];
-          w.runs[g].work(rank - first, w.first_worker[g + 1] - first, FusionNoReduction{});
-        },
-        &wave);
-    done += groups;
+  } w;
+  w.runs = std::vector<FusedRun>(wave.count);
+  w.groups = groups;
+  w.pool = pool;
+  w.window_launches = m_launches.data();
+  std::vector<double> chain_work(wave.chains, 0.0), group_work(groups, 0.0);
+  for (std::uint32_t k = 0; k < wave.count; ++k) {
+    const FusionRun& run = plan.runs[wave.first_run + k];
+    prepare(run, w.runs[k]);
+    chain_work[wave.chain_of[k]] +=
+        static_cast<double>(std::max<std::int64_t>(w.runs[k].end - w.runs[k].begin, 1)) * run.count;
   }
+  std::vector<std::uint32_t> group_of_chain(wave.chains), by_work(wave.chains);
+  for (std::uint32_t c = 0; c < wave.chains; ++c) by_work[c] = c;
+  std::stable_sort(by_work.begin(), by_work.end(), [&](std::uint32_t a, std::uint32_t b) { return chain_work[a] > chain_work[b]; });
+  for (std::uint32_t c : by_work) {
+    const auto g = static_cast<std::uint32_t>(std::min_element(group_work.begin(), group_work.end()) - group_work.begin());
+    group_of_chain[c] = g;
+    group_work[g] += chain_work[c];
+  }
+  // Group numbers by first run (group 0 holds the wave's first run).
+  std::vector<std::uint32_t> renumber(groups, ~0u);
+  std::uint32_t next_group = 0;
+  for (std::uint32_t k = 0; k < wave.count; ++k) {
+    std::uint32_t& g = renumber[group_of_chain[wave.chain_of[k]]];
+    if (g == ~0u) g = next_group++;
+  }
+  std::vector<double> work(groups);
+  for (std::uint32_t g = 0; g < groups; ++g) work[renumber[g]] = group_work[g];
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    w.first_run_of[g] = static_cast<std::uint32_t>(w.order.size());
+    for (std::uint32_t k = 0; k < wave.count; ++k) {
+      if (renumber[group_of_chain[wave.chain_of[k]]] == g) w.order.push_back(k);
+    }
+  }
+  w.first_run_of[groups] = static_cast<std::uint32_t>(w.order.size());
+  const std::vector<int> counts = Experimental::Impl::partition_worker_counts(pool, work);
+  for (std::uint32_t g = 0; g < groups; ++g) w.first_worker[g + 1] = w.first_worker[g] + counts[g];
+  driver.on_workers(
+      driver.blob,
+      [](void* context, int rank, int size) {
+        Wave& wave = *static_cast<Wave*>(context);
+        if (size != wave.pool) {  // not the pool the groups were sized for: any split gives the same bits
+          for (std::uint32_t g = static_cast<std::uint32_t>(rank); g < wave.groups; g += static_cast<std::uint32_t>(size)) {
+            wave.run_group(g, 0, 1, rank);
+          }
+          return;
+        }
+        std::uint32_t g = 0;
+        while (rank >= wave.first_worker[g + 1]) ++g;
+        const int first = wave.first_worker[g];
+        wave.run_group(g, rank - first, wave.first_worker[g + 1] - first, rank);
+      },
+      &w);
 }
 
 inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
@@ -1396,7 +1432,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
     }
     const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (decision.way == FusionWave::concurrent) {
-      run_concurrently(*plan, wave.first_run, wave.count);
+      run_concurrently(*plan, wave);
       ++delta.waves_concurrent;
       delta.runs_concurrent += wave.count;
     } else {
