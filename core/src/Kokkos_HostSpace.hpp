@@ -24,7 +24,7 @@ class HostSpace {
   void deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes = 0) const;
 
   // Zero-filled memory whose pages are materialised only when first written (a fresh anonymous
-  // mapping, or one a previous reserved allocation gave back unwritten).  The fusion layer
+  // mapping, or one a previous reserved allocation gave back, zeroed again).  The fusion layer
   // allocates the Views created inside a FusionScope this way, so that a temporary it eliminates
   // (impl/Kokkos_FusionTemporaries.hpp) never costs memory.  Reported to Kokkos Tools as an
   // ordinary allocation.  `written`: whether the memory may have been written since.

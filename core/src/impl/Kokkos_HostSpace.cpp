@@ -4,12 +4,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
-#include <vector>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace Kokkos {
 
@@ -23,22 +25,17 @@ namespace {
                            std::to_string(bytes) + " B failed, likely due to insufficient memory.");
 }
 
-// Reserved mappings given back, kept per thread for the next reserved allocation: creating and
-// unmapping a mapping costs two system calls, and a mapping that was written would fault every
-// page in again.  Unwritten mappings cost address space only; written ones (a temporary that
-// was not eliminated) are resident, so few of them are kept, and they are zeroed on reuse.
-// Set when the thread's cache is gone (thread exit): Views freed later (by another
-// thread-local's destructor, or after main returns) unmap at once.
-thread_local bool t_reserved_mappings_gone = false;
-
+// Reserved mappings given back, kept for the next reserved allocation: creating and unmapping a
+// mapping costs two system calls, and a mapping that was written would fault every page in again.
+// Unwritten mappings cost address space only; written ones (a temporary that was not eliminated)
+// are resident, so few of them are kept, and they are zeroed on reuse.  One cache for the
+// process (a View may be freed by another thread than the one that made it), never destroyed: a
+// View may be freed during static destruction.
 class ReservedMappings {
  public:
-  ~ReservedMappings() {
-    t_reserved_mappings_gone = true;
-    for (const Mapping& m : m_kept) ::munmap(m.ptr, m.bytes);
-  }
-  // A kept mapping of at least `bytes` (and not more than twice as large), zero-filled.
+  // A kept mapping of at least `bytes` (and not more than twice as large), zero-filled, or a new one.
   void* take(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(m_mutex);
     std::size_t best = m_kept.size();
     for (std::size_t k = 0; k < m_kept.size(); ++k) {
       if (m_kept[k].bytes >= bytes && m_kept[k].bytes / 2 <= bytes &&
@@ -46,32 +43,31 @@ class ReservedMappings {
         best = k;
       }
     }
-    if (best == m_kept.size()) return nullptr;
+    if (best == m_kept.size()) {
+      const std::size_t mapped = round_up(bytes);
+      void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED) return nullptr;
+      m_out.push_back({p, mapped});
+      return p;
+    }
     const Mapping m = m_kept[best];
     m_kept.erase(m_kept.begin() + static_cast<std::ptrdiff_t>(best));
     if (m.written) {
       m_written_bytes -= m.bytes;
       std::memset(m.ptr, 0, bytes);
     }
-    m_sizes.push_back({m.ptr, m.bytes});
+    m_out.push_back({m.ptr, m.bytes});
     return m.ptr;
   }
-  void* map(std::size_t bytes) {
-    const std::size_t mapped = round_up(bytes);
-    void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-    m_sizes.push_back({p, mapped});
-    return p;
-  }
-  // Every reserved pointer goes back through the thread that frees it; a mapping reserved on
-  // another thread is unmapped (its size is recomputed from the request).
-  void give_back(void* ptr, std::size_t bytes, bool written) {
-    std::size_t mapped = round_up(bytes);
-    const auto it = std::find_if(m_sizes.begin(), m_sizes.end(), [&](const Mapping& m) { return m.ptr == ptr; });
-    if (it != m_sizes.end()) {
-      mapped = it->bytes;
-      m_sizes.erase(it);
+  void give_back(void* ptr, bool written) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    const auto it = std::find_if(m_out.begin(), m_out.end(), [&](const Mapping& m) { return m.ptr == ptr; });
+    if (it == m_out.end()) {
+      std::fprintf(stderr, "Kokkos::HostSpace: %p was not allocated by impl_allocate_reserved\n", ptr);
+      std::abort();
     }
+    const std::size_t mapped = it->bytes;
+    m_out.erase(it);
     const bool room = m_kept.size() < max_kept && (!written || m_written_bytes + mapped <= max_written_bytes);
     if (!room) {
       ::munmap(ptr, mapped);
@@ -99,14 +95,15 @@ class ReservedMappings {
     constexpr std::size_t page = 4096;
     return (bytes + page - 1) / page * page;
   }
+  std::mutex m_mutex;
   std::vector<Mapping> m_kept;
-  std::vector<Mapping> m_sizes;  // mappings handed out by this thread
+  std::vector<Mapping> m_out;  // handed out, with their mapped sizes
   std::size_t m_written_bytes = 0;
 };
 
 ReservedMappings& reserved_mappings() {
-  static thread_local ReservedMappings mappings;
-  return mappings;
+  static ReservedMappings* const mappings = new ReservedMappings;
+  return *mappings;
 }
 
 }  // namespace
@@ -126,17 +123,14 @@ void* HostSpace::allocate(const char* label, std::size_t bytes, std::size_t logi
   return reported(ptr);
 }
 
+void HostSpace::deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) const {
+  Tools::Impl::report_deallocation(name(), label, ptr, logical_bytes > 0 ? logical_bytes : bytes);
+  std::free(ptr);
+}
+
 void* HostSpace::impl_allocate_reserved(const char* label, std::size_t bytes) const {
   if (bytes == 0) return allocate(label, bytes);
-  void* ptr = nullptr;
-  if (t_reserved_mappings_gone) {
-    ptr = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (ptr == MAP_FAILED) ptr = nullptr;
-  } else {
-    ReservedMappings& mappings = reserved_mappings();
-    ptr = mappings.take(bytes);
-    if (ptr == nullptr) ptr = mappings.map(bytes);
-  }
+  void* ptr = reserved_mappings().take(bytes);
   if (ptr == nullptr) throw_allocation_failure(label, bytes);
   Tools::Impl::report_allocation(name(), label, ptr, bytes);
   return ptr;
@@ -145,16 +139,7 @@ void* HostSpace::impl_allocate_reserved(const char* label, std::size_t bytes) co
 void HostSpace::impl_deallocate_reserved(const char* label, void* ptr, std::size_t bytes, bool written) const {
   if (ptr == nullptr) return deallocate(label, ptr, bytes);
   Tools::Impl::report_deallocation(name(), label, ptr, bytes);
-  if (t_reserved_mappings_gone) {
-    ::munmap(ptr, (bytes + 4095) / 4096 * 4096);
-    return;
-  }
-  reserved_mappings().give_back(ptr, bytes, written);
-}
-
-void HostSpace::deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) const {
-  Tools::Impl::report_deallocation(name(), label, ptr, logical_bytes > 0 ? logical_bytes : bytes);
-  std::free(ptr);
+  reserved_mappings().give_back(ptr, written);
 }
 
 }  // namespace Kokkos
