@@ -345,22 +345,22 @@ struct FusionNoReduction {
 struct FusionLaunch {
   void* blob = nullptr;
   void (*run_chunk)(const void* blob, std::int64_t b, std::int64_t e) = nullptr;
-  // run_chunk with the run's eliminated temporaries moved onto the worker's buffer; null
-  // where the functor cannot be moved (FusionRebasable).
-  void (*run_chunk_rebased)(const void* blob, std::int64_t b, std::int64_t e, const FusionRebase& rebase) = nullptr;
   void (*execute_alone)(const void* blob) = nullptr;
   // One dispatch of a whole run, on the workers or worker by worker on the calling thread.
   void (*drive)(const void* blob, const FusedRun& run, bool on_caller) = nullptr;
   int (*pool_size)(const void* blob) = nullptr;  // of the launch's execution space
   void (*destroy)(void* blob) = nullptr;
   std::uint32_t tools_device_id = 0;  // reported with the launch (impl/Kokkos_FusionReport.hpp)
+  bool rebasable = false;             // its functor can run on the chunk buffers
+  bool touches_temporary = false;     // set at the flush: it declares an eliminated temporary
   // body(context, rank, size) once on each worker of the launch's execution space.
   void (*on_workers)(const void* blob, void (*body)(void* context, int rank, int size), void* context) = nullptr;
   const void* space = nullptr;  // the execution space type
   std::int64_t begin = 0, end = 0;
   std::size_t blob_bytes = 0;
-  bool rebasable = false;          // its functor can run on the chunk buffers
-  bool touches_temporary = false;  // set at the flush: it declares an eliminated temporary
+  // run_chunk with the run's eliminated temporaries moved onto the worker's buffer; null
+  // where the functor cannot be moved (FusionRebasable).
+  void (*run_chunk_rebased)(const void* blob, std::int64_t b, std::int64_t e, const FusionRebase& rebase) = nullptr;
 };
 
 // One run of two or more launches over the same range, executed as one dispatch (two when a
@@ -1225,7 +1225,8 @@ inline bool FusionWindow::can_run_concurrently(const FusionPlan& plan, const Fus
 // more chains than workers, a group takes several chains (the heaviest first, each onto the
 // least loaded group); groups are sized by their estimated work (indices times launches), at
 // least one worker each, as partition_space shares a pool out.
-inline void FusionWindow::run_concurrently(const FusionPlan& plan, const FusionWave& wave) const {
+// Out of line: flush() stays small on the common path, where no wave runs concurrently.
+KOKKOS_IMPL_NOINLINE inline void FusionWindow::run_concurrently(const FusionPlan& plan, const FusionWave& wave) const {
   const FusionLaunch& driver = m_launches[plan.runs[wave.first_run].first];
   const int pool = driver.pool_size(driver.blob);
   constexpr std::uint32_t max_groups = 64;
@@ -1233,9 +1234,9 @@ inline void FusionWindow::run_concurrently(const FusionPlan& plan, const FusionW
   struct Wave {
     std::vector<FusedRun> runs;
     std::vector<std::uint32_t> order;                 // run indices, group by group, each in program order
-    std::array<std::uint32_t, max_groups + 1> first_run_of{};  // group g: order[first_run_of[g] .. [g + 1])
-    std::array<int, max_groups + 1> first_worker{};   // group g: workers [first_worker[g], [g + 1])
-    std::array<HostTeamBarrier, max_groups> barriers;
+    std::vector<std::uint32_t> first_run_of;  // group g: order[first_run_of[g] .. [g + 1])
+    std::vector<int> first_worker;            // group g: workers [first_worker[g], [g + 1])
+    std::unique_ptr<HostTeamBarrier[]> barriers;
     std::uint32_t groups = 0;
     int pool = 0;
     const FusionLaunch* window_launches = nullptr;
@@ -1252,6 +1253,9 @@ inline void FusionWindow::run_concurrently(const FusionPlan& plan, const FusionW
     }
   } w;
   w.runs = std::vector<FusedRun>(wave.count);
+  w.first_run_of.assign(groups + 1, 0);
+  w.first_worker.assign(groups + 1, 0);
+  w.barriers = std::make_unique<HostTeamBarrier[]>(groups);
   w.groups = groups;
   w.pool = pool;
   w.window_launches = m_launches.data();
