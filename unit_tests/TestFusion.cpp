@@ -260,11 +260,12 @@ TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) 
   check_random_programs<TypeParam>(6160, seed_count(60) / 3, 3000, 8);
   auto s = KE::fusion_statistics();
   EXPECT_GT(s.fused_launches, 0u);
-  if (TypeParam().concurrency() > 1) {
-    EXPECT_GT(s.fused_on_caller, 0u);
-  } else {
+  const int workers = TypeParam().concurrency();
+  if (workers == 1) {
     EXPECT_EQ(s.fused_on_caller, 0u);  // one worker is the caller already: nothing to choose
-  }
+  } else if (workers <= Kokkos::Impl::host_topology().processing_units) {
+    EXPECT_GT(s.fused_on_caller, 0u);
+  }  // else: workers taking turns on fewer cores may make every run too slow to probe the caller
   // Blocks of several chunks: the short- and long-chunk ways differ from the workers' and are
   // tried.
   check_random_programs<TypeParam>(7170, seed_count(30) / 3, 20000, 16);

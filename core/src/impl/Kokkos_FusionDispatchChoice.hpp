@@ -32,6 +32,9 @@
 // fits in one chunk; short chunks where a chunk is already short.  Only memoized runs adapt:
 // they are the ones a program repeats.
 #include <impl/Kokkos_MeasuredChoice.hpp>
+#include <impl/Kokkos_Topology.hpp>
+
+#include <algorithm>
 
 #include <cstdint>
 #include <limits>
@@ -85,9 +88,10 @@ class FusionDispatchChoice {
   void record(Way way, double ns) {
     m_choice.record(static_cast<int>(way), ns);
     // The run's work on one core: its time on the caller, or at most about the number of
-    // workers times its time on all of them.  Kept across epochs: the workers' way may be
-    // dropped and never timed again.
-    m_one_core_ns = way == Way::caller ? ns : ns * m_workers;
+    // workers running at once times its time on all of them (no more than the processing
+    // units: an oversubscribed pool's workers take turns).  Kept across epochs: the workers'
+    // way may be dropped and never timed again.
+    m_one_core_ns = way == Way::caller ? ns : ns * std::min(m_workers, host_topology().processing_units);
   }
 
   // This epoch's fastest time of a way (infinite when not timed yet).
