@@ -353,4 +353,50 @@ TEST(WorkGraphQueueStress, CountingModeFindsAStall) {
   }
 }
 
+// The counting mode through a launch of a policy on the host's threads (the path a GPU launch
+// takes: its state made with shared counters and no homes), after and before ordinary launches
+// of the same policy: every launch honours every edge.
+TEST(WorkGraphQueueStress, CountingModeThroughAPolicyLaunch) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
+  const std::int32_t n = 3000;
+  Edges edges;
+  std::mt19937 rng(83);
+  for (std::int32_t j = 1; j < n; ++j) {
+    for (int k = static_cast<int>(rng() % 3); k > 0; --k) edges.emplace_back(static_cast<std::int32_t>(rng() % static_cast<unsigned>(j)), j);
+  }
+  const Predecessors pred(n, edges);
+  const auto graph = make_graph<Policy>(n, edges);
+  const Space space;
+  for (const Options& options : stress_options) {
+    const Policy policy(graph, options);
+    for (int launch = 0; launch < 12; ++launch) {
+      std::vector<int> finished(static_cast<std::size_t>(n), 0), calls(static_cast<std::size_t>(n), 0);
+      int violations = 0;
+      const CheckPredecessors check{pred.row_map.data(), pred.entries.data(), finished.data(), &violations, calls.data()};
+      const int slots = launch % 3 == 2 ? 0 : 1 + launch % 3;  // counting with 1 or 2 counters, or per worker
+      {
+        const Kokkos::Impl::WorkGraphLaunch<Policy> run(policy, space.impl_thread_pool_size(),
+                                                        &Kokkos::Impl::work_graph_functor_key<CheckPredecessors>, slots);
+        EXPECT_EQ(run.work().queue.completion_slots, run.work().runs_order(space.impl_thread_pool_size()) ? 0 : slots);
+        space.impl_run_on_workers([&](int rank, int size) {
+          run.run_worker(rank, size, [&](const std::int32_t* items, std::int32_t b, std::int32_t e) {
+            if (items != nullptr) {
+              for (std::int32_t k = b; k < e; ++k) check(items[k]);
+            } else if (b <= e) {
+              for (std::int32_t i = b; i < e; ++i) check(i);
+            } else {
+              for (std::int32_t i = b; i-- > e;) check(i);
+            }
+          });
+        });
+        run.finish();
+      }
+      const std::string what = "unit_size=" + std::to_string(options.unit_size) + " launch " + std::to_string(launch);
+      ASSERT_EQ(violations, 0) << what;
+      for (std::int32_t i = 0; i < n; ++i) ASSERT_EQ(calls[static_cast<std::size_t>(i)], 1) << what << ", item " << i;
+    }
+  }
+}
+
 }  // namespace
