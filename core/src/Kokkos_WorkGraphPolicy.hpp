@@ -257,6 +257,15 @@ int work_graph_planned_workers(const ExecSpace& space) {
   }
 }
 
+// How a launch on ExecSpace counts completions (WorkGraphQueue::completion_slots): per worker
+// on a host back end's threads; a GPU's thousands of warps share this many counters, enough
+// that the warps of one multiprocessor rarely share one, few enough that an idle warp's poll
+// stays short.
+inline constexpr int work_graph_device_completion_slots = 32;
+template <class ExecSpace>
+inline constexpr int work_graph_completion_slots_v =
+    is_host_backend<ExecSpace>::value ? 0 : work_graph_device_completion_slots;
+
 // The address of one byte per functor type: what the measured choice is keyed by.
 template <class Functor>
 inline constexpr char work_graph_functor_key = 0;
@@ -963,7 +972,7 @@ class WorkGraphPolicy {
     for (auto& units : planned) schedules.emplace_back(units, num_priorities);
     plan.set_schedules(std::move(schedules));
     if (plan.has_units() && item_priority == nullptr && !numbered) plan.order = plan.schedules.front().unit_items;
-    plan.state = plan.make_state(workers);
+    plan.state = plan.make_state(workers, Impl::work_graph_completion_slots_v<execution_space>);
     if (cached) Cache::insert(key, pass.fingerprint, m_plan);
   }
 

@@ -10,7 +10,7 @@
 //   - each lane fences its writes, the warp meets at __syncwarp, and lane 0 completes the unit:
 //     it decrements the successors' waiting counts and keeps one newly ready successor to run
 //     next (unless a unit of higher priority is waiting), pushing the others.
-// Completions are counted in WorkGraphQueue's counting mode (cuda_work_graph_completion_slots
+// Completions are counted in WorkGraphQueue's counting mode (work_graph_completion_slots_v
 // counters), so that an idle warp's poll does not read one slot per warp of the device.
 //
 // The queue's arrays live in device memory and are reset on the instance's stream before each
@@ -37,10 +37,6 @@
 #include <string>
 
 namespace Kokkos::Impl {
-
-// Completion counters of a launch: enough that the warps of one multiprocessor rarely share
-// one, few enough that an idle warp sums them in one pass of its lanes' worth of loads.
-inline constexpr int cuda_work_graph_completion_slots = 32;
 
 // Calls call(i) for this lane's share of items[b .. e) (or of the indices b .. e-1, or, when
 // b > e, of b-1 down to e): every stride-th from the lane's offset.
@@ -142,7 +138,7 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, Kokkos::Cuda> {
     const unsigned wave =
         cuda_work_graph_grid(device, static_cast<std::int32_t>(m_policy.num_items()), shape.block, shape.blocks_per_sm);
     const WorkGraphLaunch<Policy> launch(m_policy, static_cast<int>(wave) * (shape.block / cuda_warp_size),
-                                         &work_graph_functor_key<Functor>, cuda_work_graph_completion_slots);
+                                         &work_graph_functor_key<Functor>, work_graph_completion_slots_v<Kokkos::Cuda>);
     const WorkGraphWork work = launch.work();
     const unsigned grid = cuda_work_graph_grid(device, work.queue.num_units, shape.block, shape.blocks_per_sm);
     const Driver driver = cuda_make_driver([&] { return Driver{m_functor, work}; });
@@ -214,7 +210,7 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, Kokkos::
           const unsigned wave =
               cuda_work_graph_grid(device, static_cast<std::int32_t>(m_policy.num_items()), block, blocks_per_sm);
           launch.emplace(m_policy, static_cast<int>(wave) * (block / cuda_warp_size), &work_graph_functor_key<Functor>,
-                         cuda_work_graph_completion_slots);
+                         work_graph_completion_slots_v<Kokkos::Cuda>);
           work = launch->work();
           return cuda_work_graph_grid(device, work.queue.num_units, block, blocks_per_sm);
         },
