@@ -38,6 +38,9 @@
 //     every item its own unit).  The plan may keep contenders its cost model cannot rank
 //     without the functor; launches then choose between them by timing (Impl::WorkGraphPlan).
 //     See impl/Kokkos_WorkGraphAnalysis.hpp and impl/Kokkos_WorkGraphQueue.hpp.
+//   - execution spaces: the host back ends, and Kokkos::Cuda (Cuda/Kokkos_Cuda_WorkGraph.hpp:
+//     one persistent kernel whose workers are warps, the same queue in device memory; the
+//     checks and the planning run on the host at construction, before any kernel).
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Crs.hpp>
@@ -221,6 +224,48 @@ WorkGraphFirstPass work_graph_first_pass(const ExecSpace& space, std::size_t row
   return pass;
 }
 
+// Which execution spaces run work graphs: the host back ends, and Kokkos::Cuda
+// (Cuda/Kokkos_Cuda_WorkGraph.hpp).
+template <class ExecSpace>
+inline constexpr bool work_graph_space_v =
+#if defined(KOKKOS_ENABLE_CUDA)
+    std::is_same_v<ExecSpace, Kokkos::Cuda> ||
+#endif
+    is_host_backend<ExecSpace>::value;
+
+// The host threads that make a policy's passes over its graph at construction: the space's
+// own for a host back end, the default host space's for a device.
+template <class ExecSpace>
+auto work_graph_host_space(const ExecSpace& space) {
+  if constexpr (is_host_backend<ExecSpace>::value) {
+    return space;
+  } else {
+    return DefaultHostExecutionSpace();
+  }
+}
+
+// The workers a policy plans for: a host back end's threads; on a GPU a worker is a warp
+// (32 threads) and the space's concurrency counts resident threads.
+inline constexpr int work_graph_device_worker_threads = 32;
+template <class ExecSpace>
+int work_graph_planned_workers(const ExecSpace& space) {
+  const int threads = static_cast<int>(space.concurrency());
+  if constexpr (is_host_backend<ExecSpace>::value) {
+    return std::max(1, threads);
+  } else {
+    return std::max(1, threads / work_graph_device_worker_threads);
+  }
+}
+
+// How a launch on ExecSpace counts completions (WorkGraphQueue::completion_slots): per worker
+// on a host back end's threads; a GPU's thousands of warps share this many counters, enough
+// that the warps of one multiprocessor rarely share one, few enough that an idle warp's poll
+// stays short.
+inline constexpr int work_graph_device_completion_slots = 32;
+template <class ExecSpace>
+inline constexpr int work_graph_completion_slots_v =
+    is_host_backend<ExecSpace>::value ? 0 : work_graph_device_completion_slots;
+
 // The address of one byte per functor type: what the measured choice is keyed by.
 template <class Functor>
 inline constexpr char work_graph_functor_key = 0;
@@ -277,7 +322,11 @@ struct WorkGraphPlan {
     View<std::int64_t*, MemorySpace> homes;
     // Per schedule, the homes' shares packed (empty without homes).
     std::vector<typename View<std::int64_t*, MemorySpace>::HostMirror> homes_initial;
+    // Per schedule, `control` at the start of a launch, where the host cannot write `control`
+    // itself: a launch's reset is then a copy on the device.
+    std::vector<ints> controls_initial;
     int max_workers = 0;
+    int completion_slots = 0;  // WorkGraphQueue::completion_slots
   };
   State state;
   // Held by the launch that owns `state`, the choices and the deferred planning; launches that
@@ -353,28 +402,41 @@ struct WorkGraphPlan {
       order = serial_order;
       order_kind = OrderKind::stored;
     }
-    state = make_state(std::max(state.max_workers, 1));
+    state = make_state(std::max(state.max_workers, 1), state.completion_slots);
   }
 
-  State make_state(int workers) const {
+  // State for `workers` workers counting completions as WorkGraphQueue::completion_slots says.
+  // The counting mode is for launches of thousands of workers: they get no homes either (a
+  // worker whose home is empty would look through every other home, O(workers) per pop).
+  State make_state(int workers, int completion_slots = 0) const {
     State s;
     s.max_workers = workers;
+    s.completion_slots = completion_slots;
     std::int32_t units = 0;
     bool homes = false;
     for (const auto& schedule : schedules) {
       units = std::max(units, schedule.num_units);
       homes = homes || !schedule.initial_items_prefix.empty();
     }
+    homes = homes && completion_slots == 0;
     s.waiting = ints(view_alloc("Kokkos::WorkGraphPolicy::waiting", WithoutInitializing), units);
     s.ready = ints(view_alloc("Kokkos::WorkGraphPolicy::ready", WithoutInitializing), units);
-    s.control = ints("Kokkos::WorkGraphPolicy::control", WorkGraphQueue::control_size(num_priorities, workers));
+    s.control = ints("Kokkos::WorkGraphPolicy::control",
+                     WorkGraphQueue::control_size(num_priorities, workers, completion_slots));
     if (homes) {
       s.homes = View<std::int64_t*, MemorySpace>("Kokkos::WorkGraphPolicy::homes",
                                                   static_cast<std::size_t>(workers) * WorkGraphQueue::home_stride);
     }
+    if constexpr (!host_memory) {
+      std::vector<std::int32_t> image(s.control.extent(0));
+      for (const auto& schedule : schedules) {
+        initial_control(image.data(), image.size(), schedule, s);
+        s.controls_initial.push_back(schedule_type::to_space("Kokkos::WorkGraphPolicy::control_initial", image));
+      }
+    }
     for (const auto& schedule : schedules) {
       auto& packed = s.homes_initial.emplace_back();
-      if (schedule.initial_items_prefix.empty()) continue;
+      if (!homes || schedule.initial_items_prefix.empty()) continue;
       packed = create_mirror(s.homes);
       const auto bounds = work_graph_balanced_split(schedule.initial_items_prefix, workers);
       for (int w = 0; w < workers; ++w) {
@@ -385,30 +447,28 @@ struct WorkGraphPlan {
     return s;
   }
 
-  // Resets `s` for a launch of schedule `which` and returns the queue over it.
-  WorkGraphQueue prepare(const State& s, int which) const {
+  // Resets `s` for a launch of schedule `which` on `space` (copies ordered on its stream where
+  // the host cannot reach the memory) and returns the queue over it.
+  template <class ExecSpace>
+  WorkGraphQueue prepare(const State& s, int which, const ExecSpace& space) const {
     const schedule_type& schedule = schedules[static_cast<std::size_t>(which)];
-    copy(s.waiting, schedule.unit_indegree);
-    copy(s.ready, schedule.ready_initial);
-    auto control = create_mirror_view(s.control);
-    std::fill_n(control.data(), control.extent(0), 0);
+    copy(space, s.waiting, schedule.unit_indegree);
+    copy(space, s.ready, schedule.ready_initial);
+    if constexpr (host_memory) {
+      initial_control(s.control.data(), s.control.extent(0), schedule, s);
+    } else {
+      copy(space, s.control, s.controls_initial[static_cast<std::size_t>(which)]);
+    }
     WorkGraphQueue q;
     q.num_units = schedule.num_units;
     q.num_priorities = num_priorities;
     q.max_workers = s.max_workers;
-    q.control = control.data();
-    for (int p = 0; p < num_priorities; ++p) {
-      *q.head(p) = schedule.range_begin[static_cast<std::size_t>(p)];
-      *q.tail(p) = schedule.tail_initial[static_cast<std::size_t>(p)];
-    }
-    if (!schedule.initial_items_prefix.empty()) {
-      // The ready units go to the homes; the shared queue starts empty after them.
-      *q.head(0) = *q.tail(0);
+    q.completion_slots = s.completion_slots;
+    if (has_homes(schedule, s)) {
       q.num_homes = s.max_workers;
-      copy(s.homes, s.homes_initial[static_cast<std::size_t>(which)]);
+      copy(space, s.homes, s.homes_initial[static_cast<std::size_t>(which)]);
       q.homes = s.homes.data();
     }
-    copy(s.control, control);
     q.items = schedule.unit_items.extent(0) > 0 ? schedule.unit_items.data() : nullptr;
     q.begin = schedule.unit_begin.data();
     q.first = schedule.unit_begin.extent(0) > 0 ? schedule.unit_first.data() : nullptr;
@@ -426,16 +486,38 @@ struct WorkGraphPlan {
   bool has_units() const { return schedules.front().unit_begin.extent(0) > 0; }
 
  private:
+  static constexpr bool host_memory = SpaceAccessibility<HostSpace, MemorySpace>::accessible;
+
+  static bool has_homes(const schedule_type& schedule, const State& s) {
+    return !schedule.initial_items_prefix.empty() && s.homes.extent(0) > 0;
+  }
+
+  // The control counters (`size` of them) at the start of a launch of `schedule` on `s`: the
+  // ready ranges' heads and tails, zero otherwise.
+  void initial_control(std::int32_t* control, std::size_t size, const schedule_type& schedule, const State& s) const {
+    std::fill_n(control, size, 0);
+    WorkGraphQueue q;
+    q.num_priorities = num_priorities;
+    q.control = control;
+    for (int p = 0; p < num_priorities; ++p) {
+      *q.head(p) = schedule.range_begin[static_cast<std::size_t>(p)];
+      *q.tail(p) = schedule.tail_initial[static_cast<std::size_t>(p)];
+    }
+    // The ready units go to the homes; the shared queue starts empty after them.
+    if (has_homes(schedule, s)) *q.head(0) = *q.tail(0);
+  }
+
   std::vector<std::pair<const void*, MeasuredChoice>> choices;
 
   // A launch's reset: a plain copy where the host can reach the memory (deep_copy would fence
-  // every back end, twice).
-  template <class Dst, class Src>
-  static void copy(const Dst& dst, const Src& src) {
+  // every back end, twice), else a copy ordered before the launch on the space's stream (from
+  // pageable host memory, such a copy has read its source when it returns).
+  template <class ExecSpace, class Dst, class Src>
+  static void copy(const ExecSpace& space, const Dst& dst, const Src& src) {
     if constexpr (SpaceAccessibility<HostSpace, MemorySpace>::accessible) {
       if (src.data() != dst.data()) std::copy_n(src.data(), src.extent(0), dst.data());
     } else {
-      deep_copy(dst, src);
+      deep_copy(space, dst, src);
     }
   }
 };
@@ -514,17 +596,62 @@ class WorkGraphPlanCache {
   }
 };
 
+// What the workers of one launch need, copyable into a GPU kernel: the queue, or the order one
+// worker runs alone.
+struct WorkGraphWork {
+  WorkGraphQueue queue;
+  const std::int32_t* order = nullptr;  // null: the numbering itself is the order
+  std::int32_t num_items = 0;
+  bool serial = false;      // one worker runs the order, whatever the launch's size
+  bool checked = false;     // the graph was checked: a launch of one worker runs the order too
+  bool descending = false;  // with no stored order: the numbering backwards
+
+  // Whether a launch of `size` workers runs the order on its worker 0 (the others returning).
+  KOKKOS_INLINE_FUNCTION bool runs_order(int size) const { return serial || (checked && size == 1); }
+
+  // One worker's whole order: run_items as for WorkGraphQueue::run.
+  template <class RunItems>
+  KOKKOS_INLINE_FUNCTION void run_order(const RunItems& run_items) const {
+    if (order != nullptr) {
+      run_items(order, 0, num_items);
+    } else if (descending) {
+      run_items(order, num_items, 0);  // b > e: descending
+    } else {
+      run_items(order, 0, num_items);
+    }
+  }
+
+  template <class RunItems>
+  KOKKOS_INLINE_FUNCTION void run_worker(int rank, int size, const RunItems& run_items) const {
+    if (runs_order(size)) {
+      if (rank == 0) run_order(run_items);
+    } else if (size == 1) {
+      queue.template run<false>(rank, size, run_items);
+    } else {
+      queue.template run<true>(rank, size, run_items);
+    }
+  }
+};
+
 // One launch over a policy, on the host side: takes (or makes) the run-time state, makes the
 // deferred plan at the plan's second launch, picks the schedule (timing it when the functor's
 // choice asks), and after the workers return turns a stall into an abort that names the cycle.
+// `completion_slots`: WorkGraphQueue::completion_slots (0 for a host back end's threads).
 template <class Policy>
 class WorkGraphLaunch {
   using Plan = typename Policy::impl_plan_type;
   using Clock = std::chrono::steady_clock;
+  static constexpr bool host_memory = SpaceAccessibility<HostSpace, typename Policy::memory_space>::accessible;
 
  public:
-  WorkGraphLaunch(const Policy& policy, int workers, const void* functor_key) : m_policy(policy), m_plan(*policy.impl_plan()) {
-    const int needed = std::max(workers, 1);
+  WorkGraphLaunch(const Policy& policy, int workers, const void* functor_key, int completion_slots = 0)
+      : m_policy(policy), m_plan(*policy.impl_plan()) {
+    prepare_launch(policy, std::max(workers, 1), functor_key, completion_slots);
+    m_work = work();
+  }
+
+ private:
+  void prepare_launch(const Policy& policy, int needed, const void* functor_key, int completion_slots) {
     if (!m_plan.busy.exchange(true, std::memory_order_acquire)) {
       m_owns_shared = true;
       if (m_plan.deferred.launches++ > 0) m_plan.plan_fully(policy.graph());
@@ -532,13 +659,15 @@ class WorkGraphLaunch {
       // Without units one worker runs the order: the queue is not used.
       m_serial = m_plan.checked && (needed == 1 || !m_plan.has_units());
       if (m_serial) return;
-      if (m_plan.state.max_workers < needed) m_plan.state = m_plan.make_state(needed);
+      if (m_plan.state.max_workers < needed || m_plan.state.completion_slots != completion_slots) {
+        m_plan.state = m_plan.make_state(needed, completion_slots);
+      }
       m_state = m_plan.state;
       m_choice = &m_plan.choice_for(functor_key);
       const MeasuredChoice::Decision d = m_choice->next();
       m_schedule = d.way;
       m_timed = d.timed;
-      m_queue = m_plan.prepare(m_state, m_schedule);
+      m_queue = m_plan.prepare(m_state, m_schedule, policy.space());
     } else {
       // Another launch of this policy is running (another host thread, or a launch from inside
       // its own functor): this one gets state of its own, and leaves the choice to that one.
@@ -547,42 +676,42 @@ class WorkGraphLaunch {
       m_serial = m_plan.checked && (needed == 1 || !m_plan.has_units());
       if (m_serial) return;
       m_schedules = m_plan.schedules;  // kept alive should the owner replace them
-      m_state = m_plan.make_state(needed);
+      m_state = m_plan.make_state(needed, completion_slots);
       m_schedule = std::min(m_plan.preferred.load(std::memory_order_relaxed), static_cast<int>(m_schedules.size()) - 1);
-      m_queue = m_plan.prepare(m_state, m_schedule);
+      m_queue = m_plan.prepare(m_state, m_schedule, policy.space());
     }
     m_prepared = true;
-    if (m_timed) m_start = Clock::now();
+    if (m_timed) {
+      // A device launch is timed from an idle stream to its fence in finish().
+      if constexpr (!host_memory) policy.space().fence("Kokkos::WorkGraphPolicy: fence before a timed launch");
+      m_start = Clock::now();
+    }
   }
+
+ public:
   ~WorkGraphLaunch() {
     if (m_owns_shared) m_plan.busy.store(false, std::memory_order_release);
   }
   WorkGraphLaunch(const WorkGraphLaunch&) = delete;
   WorkGraphLaunch& operator=(const WorkGraphLaunch&) = delete;
 
-  // Called by every worker of the launch.  run_items(items, b, e) runs items[b .. e), or the
-  // items b .. e-1 when items is null; back ends keep it out of line so that the functor is
-  // inlined into its loop.
+  // What the workers run (WorkGraphWork::run_worker: every worker of the launch calls it with
+  // run_items(items, b, e), which runs items[b .. e), or the items b .. e-1 when items is null;
+  // back ends keep it out of line so that the functor is inlined into its loop).
+  WorkGraphWork work() const {
+    WorkGraphWork w;
+    w.queue = m_queue;
+    w.num_items = m_plan.num_items;
+    w.serial = m_serial;
+    w.checked = m_plan.checked;
+    w.order = m_order_kind == Plan::OrderKind::stored ? m_order.data() : nullptr;
+    w.descending = m_order_kind == Plan::OrderKind::descending;
+    return w;
+  }
+
   template <class RunItems>
   void run_worker(int rank, int size, const RunItems& run_items) const {
-    if (m_serial || (m_plan.checked && size == 1)) {
-      // One worker runs the whole order; without units (the policy was planned for one worker)
-      // the others have nothing to do.
-      if (rank != 0) return;
-      const std::int32_t n = m_plan.num_items;
-      const std::int32_t* const none = nullptr;
-      switch (m_order_kind) {
-        case Plan::OrderKind::ascending: run_items(none, 0, n); break;
-        case Plan::OrderKind::descending: run_items(none, n, 0); break;  // b > e: descending
-        case Plan::OrderKind::stored: run_items(m_order.data(), 0, n); break;
-      }
-      return;
-    }
-    if (size == 1) {
-      m_queue.template run<false>(rank, size, run_items);
-    } else {
-      m_queue.template run<true>(rank, size, run_items);
-    }
+    m_work.run_worker(rank, size, run_items);
   }
 
   // After the workers returned: reports the time when the choice asked for it; a stalled
@@ -590,10 +719,19 @@ class WorkGraphLaunch {
   void finish() const {
     if (!m_prepared) return;
     if (m_timed) {
+      if constexpr (!host_memory) m_policy.space().fence("Kokkos::WorkGraphPolicy: fence after a timed launch");
       m_choice->record(m_schedule, std::chrono::duration<double, std::nano>(Clock::now() - m_start).count());
       m_plan.preferred.store(m_choice->fastest(), std::memory_order_relaxed);
     }
-    auto stalled = *m_queue.stalled();
+    std::int32_t stalled = 0;
+    if constexpr (host_memory) {
+      stalled = *m_queue.stalled();
+    } else {
+      // A checked graph cannot stall: only an unchecked launch waits for its flag.
+      if (m_plan.checked) return;
+      m_policy.space().fence("Kokkos::WorkGraphPolicy: fence before reading whether the launch stalled");
+      DeepCopy<HostSpace, typename Policy::memory_space>(&stalled, m_queue.stalled(), sizeof(stalled));
+    }
     if (stalled == 0) return;
     // The items that ran are exactly those Kahn's algorithm reaches: the others are left.
     auto row_map = create_mirror_view_and_copy(HostSpace(), m_policy.graph().row_map);
@@ -625,6 +763,7 @@ class WorkGraphLaunch {
   typename Plan::ints m_order;
   std::vector<typename Plan::schedule_type> m_schedules;
   WorkGraphQueue m_queue;
+  WorkGraphWork m_work;
   MeasuredChoice* m_choice = nullptr;
   int m_schedule = 0;
   typename Plan::OrderKind m_order_kind = Plan::OrderKind::stored;
@@ -643,8 +782,8 @@ inline constexpr bool work_graph_priority_element_v = std::is_integral_v<T> || s
 template <class... Properties>
 class WorkGraphPolicy {
   using traits = Impl::PolicyTraits<Properties...>;
-  static_assert(Impl::is_host_backend<typename traits::execution_space>::value,
-                "Kokkos::WorkGraphPolicy does not run on Kokkos::Cuda yet; name a host execution space "
+  static_assert(Impl::work_graph_space_v<typename traits::execution_space>,
+                "Kokkos::WorkGraphPolicy runs on the host back ends and Kokkos::Cuda only; name one of them "
                 "(e.g. Kokkos::WorkGraphPolicy<Kokkos::DefaultHostExecutionSpace>)");
 
  public:
@@ -740,7 +879,7 @@ class WorkGraphPolicy {
     const std::size_t rows = row_map.extent(0), num_entries = entries.extent(0);
     Impl::work_graph_check_shape(who, rows, row_map.data(), num_entries);
     const auto n = static_cast<std::int32_t>(rows > 0 ? rows - 1 : 0);
-    const int workers = std::max(1, static_cast<int>(m_space.concurrency()));
+    const int workers = Impl::work_graph_planned_workers(m_space);
     using Cache = Impl::WorkGraphPlanCache<memory_space>;
     const bool cached = options.check_graph && options.unit_size <= 0 && num_priorities == 1;
     const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), rows, num_entries, workers};
@@ -751,7 +890,7 @@ class WorkGraphPolicy {
     std::unique_ptr<std::int32_t[]> entry_rows;  // not zeroed: the workers write it first
     auto first_pass = [&](bool fingerprint, bool check) {
       if (check && levels_ahead) entry_rows.reset(new std::int32_t[num_entries]);
-      return Impl::work_graph_first_pass(m_space, rows, row_map.data(), num_entries, entries.data(), fingerprint, check,
+      return Impl::work_graph_first_pass(Impl::work_graph_host_space(m_space), rows, row_map.data(), num_entries, entries.data(), fingerprint, check,
                                          entry_rows.get());
     };
     Impl::WorkGraphFirstPass pass;
@@ -833,7 +972,7 @@ class WorkGraphPolicy {
     for (auto& units : planned) schedules.emplace_back(units, num_priorities);
     plan.set_schedules(std::move(schedules));
     if (plan.has_units() && item_priority == nullptr && !numbered) plan.order = plan.schedules.front().unit_items;
-    plan.state = plan.make_state(workers);
+    plan.state = plan.make_state(workers, Impl::work_graph_completion_slots_v<execution_space>);
     if (cached) Cache::insert(key, pass.fingerprint, m_plan);
   }
 
@@ -850,3 +989,6 @@ struct is_work_graph_policy<WorkGraphPolicy<P...>> : std::true_type {};
 }  // namespace Kokkos
 
 #include <impl/Kokkos_HostWorkGraph.hpp>
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <Cuda/Kokkos_Cuda_WorkGraph.hpp>
+#endif

@@ -14,7 +14,9 @@
 //   - the worker that makes successors ready keeps one to run next (no queue round trip),
 //     unless a unit of higher priority is waiting;
 //   - a unit with a single predecessor unit becomes ready without touching its count;
-//   - completion is counted per worker (a plain store), summed only by idle workers;
+//   - completion is counted per worker (a plain store), summed only by idle workers; or, for
+//     launches with thousands of workers (a GPU's warps, see completion_slots), in a few
+//     shared counters, so that an idle worker's sum stays short;
 //   - with a single priority, the units ready at launch are dealt out in P contiguous shares
 //     ("homes", balanced by item count): a worker runs its own share front to back and then
 //     takes from the back of another's.  Consecutive units of the plan touch neighbouring data
@@ -35,17 +37,24 @@ namespace Kokkos::Impl {
 
 struct WorkGraphQueue {
   // Control counters are int32 slots one cache line apart:
-  //   head(p), tail(p) for each priority p, completed(w) for each worker, idle, stalled.
+  //   head(p), tail(p) for each priority p, the completion slots, idle, stalled.
   static constexpr std::int32_t slot_stride = KOKKOS_IMPL_CACHE_LINE / sizeof(std::int32_t);
   static constexpr std::int32_t empty = -1;
 
-  static constexpr std::size_t control_size(int num_priorities, int max_workers) {
-    return static_cast<std::size_t>(2 * num_priorities + max_workers + 2) * slot_stride;
+  // completion_slots as below (0: one per worker).
+  static constexpr std::size_t control_size(int num_priorities, int max_workers, int completion_slots = 0) {
+    return static_cast<std::size_t>(2 * num_priorities + (completion_slots > 0 ? completion_slots : max_workers) + 2) *
+           slot_stride;
   }
 
   std::int32_t num_units = 0;
   std::int32_t num_priorities = 1;
   std::int32_t max_workers = 1;
+  // How completions are counted.  0: worker w stores its own count in slot w (a plain store),
+  // and an idle worker sums one slot per worker of the launch.  k > 0 (the counting mode):
+  // worker w adds each completion to slot w % k with an atomic, and an idle worker sums k slots
+  // whatever the number of workers, which keeps the idle poll of thousands of workers short.
+  std::int32_t completion_slots = 0;
   const std::int32_t* items = nullptr;     // unit u runs items[begin[u] .. begin[u+1]) (null when all are ranges)
   const std::int32_t* begin = nullptr;
   const std::int32_t* first = nullptr;     // per unit: its first item when its items are consecutive, else
@@ -79,8 +88,11 @@ struct WorkGraphQueue {
   KOKKOS_INLINE_FUNCTION std::int32_t* completed(int w) const {
     return control + (2 * num_priorities + w) * slot_stride;
   }
-  KOKKOS_INLINE_FUNCTION std::int32_t* idle() const { return completed(max_workers); }
-  KOKKOS_INLINE_FUNCTION std::int32_t* stalled() const { return completed(max_workers + 1); }
+  KOKKOS_INLINE_FUNCTION std::int32_t num_completion_slots() const {
+    return completion_slots > 0 ? completion_slots : max_workers;
+  }
+  KOKKOS_INLINE_FUNCTION std::int32_t* idle() const { return completed(num_completion_slots()); }
+  KOKKOS_INLINE_FUNCTION std::int32_t* stalled() const { return completed(num_completion_slots() + 1); }
 
   KOKKOS_INLINE_FUNCTION int priority_of(std::int32_t u) const { return priority != nullptr ? priority[u] : 0; }
 
@@ -165,9 +177,22 @@ struct WorkGraphQueue {
   }
 
   KOKKOS_INLINE_FUNCTION std::int32_t completed_sum(int size) const {
+    const int slots = completion_slots > 0 ? completion_slots : size;
     std::int32_t sum = 0;
-    for (int w = 0; w < size; ++w) sum += atomic_load_acquire(completed(w));
+    for (int w = 0; w < slots; ++w) sum += atomic_load_acquire(completed(w));
     return sum;
+  }
+
+  // Publishes the completion of one more unit by worker `rank` (done_here in all).
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION void count_completion(int rank, std::int32_t done_here) const {
+    if constexpr (Concurrent) {
+      if (completion_slots > 0) {
+        atomic_fetch_add_acq_rel(completed(rank % completion_slots), 1);
+      } else {
+        atomic_store_release(completed(rank), done_here);
+      }
+    }
   }
 
   // ---- the worker loop ----------------------------------------------------------------------
@@ -181,28 +206,49 @@ struct WorkGraphQueue {
     std::int32_t done_here = 0;
     std::int32_t u = empty;
     for (;;) {
-      if (u == empty) u = pop<Concurrent>(rank);
-      if (u == empty) {
-        if (!wait_for_work<Concurrent>(size, done_here)) return;
-        continue;
-      }
-      if (first != nullptr) {
-        // Consecutive items run as a plain index range: no indirection, and the functor's
-        // loop may vectorise.
-        if (first[u] != empty) {
-          run_items(static_cast<const std::int32_t*>(nullptr), first[u], first[u] + (begin[u + 1] - begin[u]));
-        } else {
-          run_items(items, begin[u], begin[u + 1]);
-        }
-      } else {
-        run_items(static_cast<const std::int32_t*>(nullptr), u, u + 1);
-      }
-      u = complete<Concurrent>(u);
-      ++done_here;
-      if constexpr (Concurrent) {
-        atomic_store_release(completed(rank), done_here);
-      }
+      u = next_unit<Concurrent>(rank, size, u, done_here);
+      if (u == empty) return;
+      const UnitItems r = items_of(u);
+      run_items(r.items, r.begin, r.end);
+      u = finish_unit<Concurrent>(rank, u, done_here);
     }
+  }
+
+  // The steps of run(), for back ends whose worker is a group of threads (a GPU's warp): one
+  // thread takes the unit and completes it, the group runs its items in between.
+
+  // The unit to run: `next` when there is one, else one popped, else (after waiting) empty
+  // when the launch is over.
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION std::int32_t next_unit(int rank, int size, std::int32_t next, std::int32_t done_here) const {
+    while (next == empty) {
+      next = pop<Concurrent>(rank);
+      if (next == empty && !wait_for_work<Concurrent>(size, done_here)) return empty;
+    }
+    return next;
+  }
+
+  // The items of unit u: items[begin .. end), or the indices begin .. end-1 when items is null.
+  struct UnitItems {
+    const std::int32_t* items;
+    std::int32_t begin, end;
+  };
+  KOKKOS_INLINE_FUNCTION UnitItems items_of(std::int32_t u) const {
+    if (first == nullptr) return {nullptr, u, u + 1};
+    // Consecutive items run as a plain index range: no indirection, and the functor's loop
+    // may vectorise.
+    if (first[u] != empty) return {nullptr, first[u], first[u] + (begin[u + 1] - begin[u])};
+    return {items, begin[u], begin[u + 1]};
+  }
+
+  // After unit u's items have run (and their writes are visible to every worker): counts it
+  // complete and returns the successor to run next, if any.
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION std::int32_t finish_unit(int rank, std::int32_t u, std::int32_t& done_here) const {
+    const std::int32_t next = complete<Concurrent>(u);
+    ++done_here;
+    count_completion<Concurrent>(rank, done_here);
+    return next;
   }
 
   // Counts down the successors of u; returns the one to run next, if any, after pushing the
@@ -239,6 +285,11 @@ struct WorkGraphQueue {
 
   KOKKOS_INLINE_FUNCTION static void backoff(int spins) {
     Kokkos::Impl::pause();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    // Thousands of idle warps polling the counters would take the memory bandwidth of the
+    // warps still working.
+    __nanosleep(spins < 8 ? 64u : 512u);
+#endif
     if (spins > 64) {
       KOKKOS_IF_ON_HOST((std::this_thread::yield();))
     }

@@ -1,0 +1,224 @@
+#pragma once
+// parallel_for and parallel_reduce over a WorkGraphPolicy on Kokkos::Cuda (seed 001 §2.4).
+//
+// One persistent kernel: a single resident wave of blocks (the occupancy the Cuda reductions
+// compute), in which every warp is a worker of the queue of impl/Kokkos_WorkGraphQueue.hpp,
+// the algorithm the host back ends run:
+//   - lane 0 takes a unit (the successor it kept, else one popped from the device queue) and
+//     broadcasts it with __shfl_sync;
+//   - the warp's lanes run the unit's items strided by 32;
+//   - each lane fences its writes, the warp meets at __syncwarp, and lane 0 completes the unit:
+//     it decrements the successors' waiting counts and keeps one newly ready successor to run
+//     next (unless a unit of higher priority is waiting), pushing the others.
+// Completions are counted in WorkGraphQueue's counting mode (work_graph_completion_slots_v
+// counters), so that an idle warp's poll does not read one slot per warp of the device.
+//
+// The queue's arrays live in device memory and are reset on the instance's stream before each
+// launch (WorkGraphPlan::prepare); the graph's checks ran on the host when the policy was
+// constructed.  A launch over a graph constructed with check_graph = false fences the instance
+// and reads whether the workers found the graph stalled (a cycle), then aborts naming it; that
+// detection needs every warp of the wave resident at once, which a GPU shared with other
+// kernels may not give (the launch then waits until it is).  Without that, launches are
+// asynchronous, except those the policy's measured choice between schedules times (fenced).
+//
+// A reduction accumulates per thread over every item the thread runs and combines as the range
+// reductions do (Kokkos_Cuda_ReduceScan.hpp); which items a thread runs depends on timing, so
+// the result is exact for exact joins but not bitwise reproducible for floating point.
+#include <Kokkos_WorkGraphPolicy.hpp>
+#include <Cuda/Kokkos_Cuda_Instance.hpp>
+#include <Cuda/Kokkos_Cuda_KernelLaunch.hpp>
+#include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
+#include <Cuda/Kokkos_Cuda_ReduceScan.hpp>
+#include <impl/Kokkos_ParallelDispatch.hpp>
+#include <impl/Kokkos_WorkGraphQueue.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace Kokkos::Impl {
+
+// Calls call(i) for this lane's share of items[b .. e) (or of the indices b .. e-1, or, when
+// b > e, of b-1 down to e): every stride-th from the lane's offset.
+template <class Call>
+__device__ inline void cuda_work_graph_lane_items(const std::int32_t* items, std::int32_t b, std::int32_t e,
+                                                  std::int32_t lane, std::int32_t stride, const Call& call) {
+  if (items != nullptr) {
+    for (std::int32_t k = b + lane; k < e; k += stride) call(items[k]);
+  } else if (b <= e) {
+    for (std::int32_t i = b + lane; i < e; i += stride) call(i);
+  } else {
+    for (std::int32_t i = b - 1 - lane; i >= e; i -= stride) call(i);
+  }
+}
+
+// The worker loop of the warp this thread belongs to.  run_lane(items, b, e, lane, stride)
+// runs this lane's share of a unit's items (cuda_work_graph_lane_items).  Every thread of the
+// launch calls it; blockDim.x is a multiple of 32.
+template <class RunLane>
+__device__ inline void cuda_work_graph_worker(const WorkGraphWork& work, const RunLane& run_lane) {
+  constexpr std::int32_t lanes = cuda_warp_size;
+  const std::int32_t lane = static_cast<std::int32_t>(threadIdx.x) & (lanes - 1);
+  const int warps_per_block = static_cast<int>(blockDim.x) / lanes;
+  const int rank = static_cast<int>(blockIdx.x) * warps_per_block + static_cast<int>(threadIdx.x) / lanes;
+  const int size = static_cast<int>(gridDim.x) * warps_per_block;
+  if (work.runs_order(size)) {
+    // The policy planned no units (one worker): its order is a sequence, run by one thread.
+    if (rank == 0 && lane == 0) {
+      work.run_order([&](const std::int32_t* items, std::int32_t b, std::int32_t e) { run_lane(items, b, e, 0, 1); });
+    }
+    return;
+  }
+  const WorkGraphQueue& queue = work.queue;
+  std::int32_t done_here = 0;  // lane 0's
+  std::int32_t unit = WorkGraphQueue::empty;
+  for (;;) {
+    if (lane == 0) unit = queue.template next_unit<true>(rank, size, unit, done_here);
+    unit = __shfl_sync(0xffffffffu, unit, 0);
+    if (unit == WorkGraphQueue::empty) return;
+    const WorkGraphQueue::UnitItems items = queue.items_of(unit);
+    run_lane(items.items, items.begin, items.end, lane, lanes);
+    // Every lane's writes are visible device-wide before lane 0 releases the successors.
+    __threadfence();
+    __syncwarp();
+    if (lane == 0) unit = queue.template finish_unit<true>(rank, unit, done_here);
+  }
+}
+
+// The block size of a work-graph kernel: the occupancy's, which must hold whole warps.
+inline void cuda_work_graph_check_block(const char* pattern, int block) {
+  if (block < cuda_warp_size || block % cuda_warp_size != 0) {
+    cuda_launch_error(pattern, "a WorkGraphPolicy kernel runs whole warps, but the occupancy allows blocks of " +
+                                   std::to_string(block) + " threads only (shared memory per thread too large?)");
+  }
+}
+
+// A wave of `block`-thread blocks, `blocks_per_sm` resident per multiprocessor, with no more
+// warps than `units` (a warp beyond the number of units would only poll).
+inline unsigned cuda_work_graph_grid(int device, std::int32_t units, int block, int blocks_per_sm) {
+  return cuda_one_wave(device, static_cast<long long>(units > 0 ? units : 1) * cuda_warp_size, block, blocks_per_sm);
+}
+
+// ---- parallel_for -------------------------------------------------------------------------------
+
+template <class Functor, class Policy>
+struct CudaWorkGraphForDriver {
+  using Tag = typename Policy::work_tag;
+  using I = typename Policy::index_type;
+  Functor functor;
+  WorkGraphWork work;
+
+  __device__ void operator()() const {
+    cuda_work_graph_worker(work, [&](const std::int32_t* items, std::int32_t b, std::int32_t e, std::int32_t lane,
+                                     std::int32_t stride) {
+      cuda_work_graph_lane_items(items, b, e, lane, stride,
+                                 [&](std::int32_t i) { invoke_functor<Tag>(functor, static_cast<I>(i)); });
+    });
+  }
+};
+
+template <class Functor, class... P>
+class ParallelFor<Functor, WorkGraphPolicy<P...>, Kokkos::Cuda> {
+  using Policy = WorkGraphPolicy<P...>;
+  using Driver = CudaWorkGraphForDriver<Functor, Policy>;
+  using Bounds = typename Policy::launch_bounds;
+
+  const Functor& m_functor;
+  const Policy& m_policy;
+
+ public:
+  ParallelFor(const Functor& functor, const Policy& policy) : m_functor(functor), m_policy(policy) {}
+
+  void execute() const {
+    if (m_policy.num_items() == 0) return;
+    CudaInternal* internal = m_policy.space().impl_internal_space_instance();
+    const int device = internal->m_cudaDev;
+    const auto shape = CudaKernel<Driver, Bounds>::occupancy_shape(cuda_for_name, device, 0, 0);
+    cuda_work_graph_check_block(cuda_for_name, shape.block);
+    const unsigned wave =
+        cuda_work_graph_grid(device, static_cast<std::int32_t>(m_policy.num_items()), shape.block, shape.blocks_per_sm);
+    const WorkGraphLaunch<Policy> launch(m_policy, static_cast<int>(wave) * (shape.block / cuda_warp_size),
+                                         &work_graph_functor_key<Functor>, work_graph_completion_slots_v<Kokkos::Cuda>);
+    const WorkGraphWork work = launch.work();
+    const unsigned grid = cuda_work_graph_grid(device, work.queue.num_units, shape.block, shape.blocks_per_sm);
+    const Driver driver = cuda_make_driver([&] { return Driver{m_functor, work}; });
+    cuda_parallel_launch<Bounds>(cuda_for_name, driver, dim3(grid), dim3(shape.block), 0, device, internal->m_stream);
+    launch.finish();
+  }
+};
+
+// ---- parallel_reduce ----------------------------------------------------------------------------
+
+template <class CombinedFunctorReducer, class Policy>
+struct CudaWorkGraphReduceDriver {
+  using Tag = typename Policy::work_tag;
+  using I = typename Policy::index_type;
+  using Reducer = typename CombinedFunctorReducer::reducer_type;
+  using Reduction = CudaReduction<Reducer>;
+  using value_type = typename Reducer::value_type;
+  using pointer_type = typename Reducer::pointer_type;
+
+  CombinedFunctorReducer functor_reducer;
+  WorkGraphWork work;
+  unsigned char* partials;
+  unsigned int* flag;
+  pointer_type result;
+
+  __device__ void operator()() const {
+    const Reducer& reducer = functor_reducer.get_reducer();
+    const auto& functor = functor_reducer.get_functor();
+    value_type local;
+    const pointer_type acc = Reduction::accumulator(reducer, &local);
+    reducer.init(acc);
+    cuda_work_graph_worker(work, [&](const std::int32_t* items, std::int32_t b, std::int32_t e, std::int32_t lane,
+                                     std::int32_t stride) {
+      cuda_work_graph_lane_items(items, b, e, lane, stride, [&](std::int32_t i) {
+        invoke_functor<Tag>(functor, static_cast<I>(i), reducer.reference(acc));
+      });
+    });
+    Reduction::finish(reducer, acc, partials, flag, result);
+  }
+};
+
+template <class CombinedFunctorReducerType, class... P>
+class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, Kokkos::Cuda> {
+  using Policy = WorkGraphPolicy<P...>;
+  using Functor = typename CombinedFunctorReducerType::functor_type;
+  using Reducer = typename CombinedFunctorReducerType::reducer_type;
+  using pointer_type = typename Reducer::pointer_type;
+  using Driver = CudaWorkGraphReduceDriver<CombinedFunctorReducerType, Policy>;
+  using Bounds = typename Policy::launch_bounds;
+
+  const CombinedFunctorReducerType& m_functor_reducer;
+  const Policy& m_policy;
+  pointer_type m_result;
+
+ public:
+  ParallelReduce(const CombinedFunctorReducerType& functor_reducer, const Policy& policy, pointer_type result)
+      : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
+
+  void execute() const {
+    CudaInternal* internal = m_policy.space().impl_internal_space_instance();
+    const int device = internal->m_cudaDev;
+    // An empty graph runs too: its one worker runs no item, and the blocks combine the identity.
+    std::optional<WorkGraphLaunch<Policy>> launch;
+    WorkGraphWork work;
+    cuda_launch_reduction<Driver, Bounds>(
+        internal, m_functor_reducer.get_reducer(), m_result,
+        [&](int block, int blocks_per_sm) {
+          cuda_work_graph_check_block(cuda_reduce_name, block);
+          const unsigned wave =
+              cuda_work_graph_grid(device, static_cast<std::int32_t>(m_policy.num_items()), block, blocks_per_sm);
+          launch.emplace(m_policy, static_cast<int>(wave) * (block / cuda_warp_size), &work_graph_functor_key<Functor>,
+                         work_graph_completion_slots_v<Kokkos::Cuda>);
+          work = launch->work();
+          return cuda_work_graph_grid(device, work.queue.num_units, block, blocks_per_sm);
+        },
+        [&](unsigned char* partials, unsigned int* flag, pointer_type out) {
+          return cuda_make_driver([&] { return Driver{m_functor_reducer, work, partials, flag, out}; });
+        });
+    launch->finish();
+  }
+};
+
+}  // namespace Kokkos::Impl

@@ -1,0 +1,209 @@
+// Work DAGs on the GPU (issue 19): WorkGraphPolicy<Kokkos::Cuda> (one persistent kernel whose
+// warps pull ready units from a device queue) beside the level-synchronous baseline (one
+// parallel_for per topological level, each over that level's items), measured interleaved in
+// the same run on the same graph and functor, each pass followed by a fence:
+//
+//   CudaWorkGraph/Wavefront  1000 x 1000 grid, (i, j) after (i-1, j) and (i, j-1): 1999 levels
+//   CudaWorkGraph/Tree       binary-tree reduction, 2^20 - 1 items (each node after its two
+//                            children): 20 levels
+//
+// Counters:  workgraph_ms      one WorkGraphPolicy launch (the policy constructed beforehand)
+//            levelsync_ms      the level-synchronous pass
+//            vs_levelsync      levelsync_ms / workgraph_ms (> 1: the work graph is faster; goal)
+//            items_per_s       items per second of the work graph
+// Both results are checked against a sequential pass on the host (the functors are
+// deterministic, so every value must match bitwise).  Every benchmark skips, naming why, where
+// no GPU is visible.
+//
+// Run: PerfCudaWorkGraph --benchmark_repetitions=3
+#include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
+#include <Kokkos_WorkGraphPolicy.hpp>
+#include "PerfInterleaved.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Cuda = Kokkos::Cuda;
+using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Cuda>;
+
+const std::string& gpu_unavailable_reason() {
+  static const std::string reason = [] {
+    try {
+      Kokkos::Impl::cuda_require_device("PerfCudaWorkGraph");
+      return std::string();
+    } catch (const std::runtime_error& e) {
+      return std::string("no GPU visible: ") + e.what();
+    }
+  }();
+  return reason;
+}
+
+constexpr std::int32_t tree_items = (1 << 20) - 1;
+constexpr std::int32_t side = 1000;
+
+// Each item reads its predecessors' values in `values` and writes its own.
+struct TreeItem {
+  double* values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    const std::int32_t c = 2 * i + 1;
+    values[i] = c < tree_items ? values[c] + values[c + 1] : static_cast<double>(i & 7);
+  }
+};
+
+struct WavefrontItem {
+  double* values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    const std::int32_t r = i / side, c = i % side;
+    const double up = r > 0 ? values[i - side] : 0.0, left = c > 0 ? values[i - 1] : 0.0;
+    values[i] = (up > left ? up : left) + static_cast<double>((r * 31 + c * 17) & 7);
+  }
+};
+
+// The items of one level, for the level-synchronous baseline.
+template <class Item>
+struct LevelItems {
+  Item item;
+  const std::int32_t* items;
+  std::int32_t first;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k) const { item(items[first + static_cast<std::int32_t>(k)]); }
+};
+
+// A shape: its predecessor lists (in a topological order `order`), its work graph and levels.
+struct Shape {
+  std::int32_t n = 0;
+  std::vector<std::vector<std::int32_t>> preds;
+  std::vector<std::int32_t> order;
+  std::vector<std::int32_t> level_begin, level_items;
+  Policy::graph_type graph;
+  Kokkos::View<std::int32_t*, Kokkos::CudaSpace> device_level_items;
+
+  void finish() {
+    std::vector<std::int32_t> row_map(static_cast<std::size_t>(n) + 1, 0), entries, level(static_cast<std::size_t>(n), 0);
+    for (const auto& p : preds) {
+      for (std::int32_t q : p) ++row_map[static_cast<std::size_t>(q) + 1];
+    }
+    for (std::int32_t i = 0; i < n; ++i) row_map[static_cast<std::size_t>(i) + 1] += row_map[static_cast<std::size_t>(i)];
+    entries.resize(static_cast<std::size_t>(row_map.back()));
+    std::vector<std::int32_t> cursor(row_map.begin(), row_map.end() - 1);
+    for (std::int32_t j = 0; j < n; ++j) {
+      for (std::int32_t q : preds[static_cast<std::size_t>(j)]) entries[static_cast<std::size_t>(cursor[static_cast<std::size_t>(q)]++)] = j;
+    }
+    std::int32_t levels = 0;
+    for (std::int32_t i : order) {
+      for (std::int32_t q : preds[static_cast<std::size_t>(i)]) {
+        level[static_cast<std::size_t>(i)] = std::max(level[static_cast<std::size_t>(i)], level[static_cast<std::size_t>(q)] + 1);
+      }
+      levels = std::max(levels, level[static_cast<std::size_t>(i)] + 1);
+    }
+    level_begin.assign(static_cast<std::size_t>(levels) + 1, 0);
+    for (std::int32_t l : level) ++level_begin[static_cast<std::size_t>(l) + 1];
+    for (std::size_t l = 1; l < level_begin.size(); ++l) level_begin[l] += level_begin[l - 1];
+    level_items.resize(static_cast<std::size_t>(n));
+    std::vector<std::int32_t> fill(level_begin.begin(), level_begin.end() - 1);
+    for (std::int32_t i = 0; i < n; ++i) level_items[static_cast<std::size_t>(fill[static_cast<std::size_t>(level[static_cast<std::size_t>(i)])]++)] = i;
+    graph.row_map = Policy::graph_type::row_map_type("row_map", row_map.size());
+    graph.entries = Policy::graph_type::entries_type("entries", entries.size());
+    device_level_items = Kokkos::View<std::int32_t*, Kokkos::CudaSpace>("level_items", level_items.size());
+    using Unmanaged = Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    Kokkos::deep_copy(graph.row_map, Unmanaged(row_map.data(), row_map.size()));
+    Kokkos::deep_copy(graph.entries, Unmanaged(entries.data(), entries.size()));
+    Kokkos::deep_copy(device_level_items, Unmanaged(level_items.data(), level_items.size()));
+  }
+};
+
+Shape tree_shape() {
+  Shape s;
+  s.n = tree_items;
+  s.preds.resize(static_cast<std::size_t>(s.n));
+  for (std::int32_t i = 0; 2 * i + 2 < s.n; ++i) s.preds[static_cast<std::size_t>(i)] = {2 * i + 1, 2 * i + 2};
+  for (std::int32_t i = s.n; i-- > 0;) s.order.push_back(i);
+  s.finish();
+  return s;
+}
+
+Shape wavefront_shape() {
+  Shape s;
+  s.n = side * side;
+  s.preds.resize(static_cast<std::size_t>(s.n));
+  for (std::int32_t i = 0; i < s.n; ++i) {
+    if (i >= side) s.preds[static_cast<std::size_t>(i)].push_back(i - side);
+    if (i % side > 0) s.preds[static_cast<std::size_t>(i)].push_back(i - 1);
+    s.order.push_back(i);
+  }
+  s.finish();
+  return s;
+}
+
+template <class Item>
+void run(benchmark::State& state, const Shape& shape) {
+  const Cuda exec;
+  Kokkos::View<double*, Kokkos::CudaSpace> graph_values("graph_values", static_cast<std::size_t>(shape.n));
+  Kokkos::View<double*, Kokkos::CudaSpace> level_values("level_values", static_cast<std::size_t>(shape.n));
+  const Policy policy(exec, shape.graph);
+  const Item graph_item{graph_values.data()};
+  const Item level_item{level_values.data()};
+  auto work_graph_pass = [&] {
+    Kokkos::parallel_for("PerfCudaWorkGraph::work_graph", policy, graph_item);
+    exec.fence("PerfCudaWorkGraph: work graph");
+  };
+  auto level_sync_pass = [&] {
+    for (std::size_t l = 0; l + 1 < shape.level_begin.size(); ++l) {
+      const std::int32_t first = shape.level_begin[l], count = shape.level_begin[l + 1] - first;
+      Kokkos::parallel_for("PerfCudaWorkGraph::level", Kokkos::RangePolicy<Cuda>(exec, 0, count),
+                           LevelItems<Item>{level_item, shape.device_level_items.data(), first});
+    }
+    exec.fence("PerfCudaWorkGraph: level-synchronous");
+  };
+  // The policy's second launch plans fully, and its first launches time the schedules.
+  for (int warm = 0; warm < 12; ++warm) work_graph_pass();
+  std::vector<double> m;
+  for (auto _ : state) m = perf::interleaved_medians(10, {work_graph_pass, level_sync_pass});
+
+  // A sequential pass on the host gives the values both must have.
+  std::vector<double> expected(static_cast<std::size_t>(shape.n));
+  const Item host_item{expected.data()};
+  for (std::int32_t i : shape.order) host_item(i);
+  const auto from_graph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph_values);
+  const auto from_levels = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level_values);
+  for (std::int32_t i = 0; i < shape.n; ++i) {
+    if (from_graph(i) != expected[static_cast<std::size_t>(i)] || from_levels(i) != expected[static_cast<std::size_t>(i)]) {
+      state.SkipWithError(("wrong value at item " + std::to_string(i)).c_str());
+      return;
+    }
+  }
+  state.counters["workgraph_ms"] = 1e3 * m[0];
+  state.counters["levelsync_ms"] = 1e3 * m[1];
+  state.counters["vs_levelsync"] = m[1] / m[0];
+  state.counters["items_per_s"] = static_cast<double>(shape.n) / m[0];
+  state.counters["levels"] = static_cast<double>(shape.level_begin.size() - 1);
+  state.counters["units"] = static_cast<double>(policy.impl_num_units());
+}
+
+void Wavefront(benchmark::State& state) {
+  if (!gpu_unavailable_reason().empty()) {
+    state.SkipWithError(gpu_unavailable_reason().c_str());
+    return;
+  }
+  static const Shape shape = wavefront_shape();
+  run<WavefrontItem>(state, shape);
+}
+
+void Tree(benchmark::State& state) {
+  if (!gpu_unavailable_reason().empty()) {
+    state.SkipWithError(gpu_unavailable_reason().c_str());
+    return;
+  }
+  static const Shape shape = tree_shape();
+  run<TreeItem>(state, shape);
+}
+
+}  // namespace
+
+BENCHMARK(Wavefront)->Name("CudaWorkGraph/Wavefront")->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(Tree)->Name("CudaWorkGraph/Tree")->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
