@@ -1,7 +1,7 @@
 // Fusion on Kokkos::Cuda (Cuda/Kokkos_Cuda_Fusion.hpp): recorded launches with declared
 // accesses run as one kernel per fused run, bitwise equal to the unfused launches; a run whose
 // launches come from two translation units (FusionCudaSecondUnit.cpp) splits at the boundary;
-// a HostSpace View declared on Cuda stops at record time.  Without a visible GPU the device
+// memoized windows replay as CUDA graphs; a HostSpace View declared on Cuda stops at record time.  Without a visible GPU the device
 // tests skip, naming why; the HostSpace check needs no GPU and always runs.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
@@ -347,6 +347,52 @@ TEST_F(FusionCuda, LongRunSplitsAtTheParameterSpace) {
   EXPECT_EQ(s.launches_fused, static_cast<std::uint64_t>(launches));
   EXPECT_EQ(s.device_fused_kernels, 3u);
   EXPECT_EQ(s.device_runs_split, 1u);
+}
+
+// ---- memoized windows as CUDA graphs ---------------------------------------------------------
+
+// An iterative program: each epoch's window has the analysis of the first, so from the second
+// epoch on it is replayed as a graph, updated in place when the Views are new allocations.
+TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 30011;
+  constexpr int epochs = 6;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    std::vector<double> out;
+    DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
+    for (int e = 0; e < epochs; ++e) {
+      if (e == 3) {  // new allocations: the graph's kernel parameters change, not its structure
+        const DeviceView x2 = filled("x2", n, 1.5), y2 = filled("y2", n, 2.5);
+        x = x2;
+        y = y2;
+      }
+      {
+        KE::FusionScope scope;
+        for (int k = 0; k < 3; ++k) {
+          const double a = 0.5 + e + k;
+          Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                               KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + y(i); });
+        }
+        // Another range: a run of its own, a second node of the graph.
+        Kokkos::parallel_for("head", KE::with_accesses(Policy(0, n / 2), KE::read_writes(x)),
+                             KOKKOS_LAMBDA(long i) { x(i) = 0.5 * x(i) + 1.0; });
+      }
+      const std::vector<double> h = to_host(y);
+      out.insert(out.end(), h.begin(), h.end());
+    }
+    KE::set_fusion_enabled(true);
+    return out;
+  };
+  const std::vector<double> unfused = run(false);
+  KE::reset_fusion_statistics();
+  const std::vector<double> fused = run(true);
+  expect_bitwise_equal(fused, unfused, "epochs");
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
+  EXPECT_EQ(s.device_graph_replays + s.device_graph_instantiations, static_cast<std::uint64_t>(epochs - 1));
+  EXPECT_GE(s.device_graph_instantiations, 1u);
+  EXPECT_GE(s.device_graph_replays, 1u);
 }
 
 // KOKKOS_FUSION=0's switch: nothing is recorded, every launch runs where it is issued.

@@ -412,7 +412,8 @@ inline void print_fusion_statistics(std::ostream& os) {
   out << "  waves of independent runs " << s.waves << ", run concurrently " << s.waves_concurrent << " (" << s.runs_concurrent
       << " runs)\n";
   out << "  device fused kernels     " << s.device_fused_kernels << " (runs split " << s.device_runs_split
-      << ", pieces run unfused " << s.device_runs_unfused << ")\n";
+      << ", pieces run unfused " << s.device_runs_unfused << "), graph replays " << s.device_graph_replays
+      << ", graph instantiations " << s.device_graph_instantiations << "\n";
   out << "  temporaries eliminated   " << s.temporaries_eliminated << " (" << s.temporary_bytes_eliminated
       << " bytes never materialised; chunk buffers at most " << s.temporary_buffer_bytes << " bytes)\n";
   std::uint64_t total = 0;

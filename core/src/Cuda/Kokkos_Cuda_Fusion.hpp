@@ -144,6 +144,66 @@ inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* 
   }
 }
 
+// ---- memoized windows as CUDA graphs (seed 004) -------------------------------------------------
+// A window the memo recognises, made only of RangePolicy loops on one instance, is recorded by
+// stream capture while it is dispatched as usual; the first time the graph is instantiated, and
+// afterwards the instantiated graph is updated in place (cudaGraphExecUpdate: only View
+// addresses, scalars and launch shapes changed) and launched with one cudaGraphLaunch.  An update
+// the driver refuses (the structure changed) re-instantiates.  Nothing executes while it records:
+// a failed capture is discarded and the window dispatched again without it.
+
+inline cudaStream_t cuda_fusion_stream(const void* instance) {
+  return static_cast<const CudaInternal*>(instance)->m_stream;
+}
+
+inline bool cuda_fusion_begin_capture(const void* instance) {
+  if (cudaStreamBeginCapture(cuda_fusion_stream(instance), cudaStreamCaptureModeRelaxed) == cudaSuccess) return true;
+  (void)cudaGetLastError();  // a stream that cannot be captured (the legacy stream): dispatch directly
+  return false;
+}
+
+inline void cuda_fusion_abort_capture(const void* instance) {
+  cudaGraph_t graph = nullptr;
+  if (cudaStreamEndCapture(cuda_fusion_stream(instance), &graph) == cudaSuccess && graph != nullptr) {
+    (void)cudaGraphDestroy(graph);
+  }
+  (void)cudaGetLastError();
+}
+
+inline void cuda_check_replay(cudaError_t err, const char* call) {
+  if (err != cudaSuccess) {
+    throw_runtime_exception(std::string("Kokkos fusion on Cuda: replaying a memoized window: ") + call +
+                            " failed: " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
+  }
+}
+
+// Ends the capture, updates or instantiates `replay` (an instantiated graph) and launches it;
+// returns whether it instantiated.
+inline bool cuda_fusion_end_capture_and_launch(const void* instance, std::shared_ptr<void>& replay) {
+  const cudaStream_t stream = cuda_fusion_stream(instance);
+  cudaGraph_t graph = nullptr;
+  cuda_check_replay(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+  const std::unique_ptr<CUgraph_st, cudaError_t (*)(cudaGraph_t)> captured(graph, &cudaGraphDestroy);
+  if (replay != nullptr) {
+    cudaGraphExecUpdateResultInfo info;
+    if (cudaGraphExecUpdate(static_cast<cudaGraphExec_t>(replay.get()), graph, &info) != cudaSuccess) {
+      (void)cudaGetLastError();
+      replay.reset();
+    }
+  }
+  const bool instantiated = replay == nullptr;
+  if (instantiated) {
+    cudaGraphExec_t exec = nullptr;
+    cuda_check_replay(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    replay = std::shared_ptr<void>(exec, [](void* e) { (void)cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(e)); });
+  }
+  cuda_check_replay(cudaGraphLaunch(static_cast<cudaGraphExec_t>(replay.get()), stream), "cudaGraphLaunch");
+  return instantiated;
+}
+
+inline constexpr FusionDeviceReplay cuda_fusion_replay{&cuda_fusion_begin_capture, &cuda_fusion_end_capture_and_launch,
+                                                       &cuda_fusion_abort_capture};
+
 template <class Functor, class Policy, class Unit>
 struct CudaFusionForBlob {
   Functor functor;
@@ -158,6 +218,7 @@ struct CudaFusionForBlob {
     self.device.closure_align = alignof(Functor);
     self.device.body_address = &cuda_fused_body_address<Functor, Policy, Unit>;
     self.device.run_fused = &run_fused;
+    self.device.replay = &cuda_fusion_replay;
   }
   static void execute_alone(const void* self) {
     const auto& s = *static_cast<const CudaFusionForBlob*>(self);

@@ -79,6 +79,9 @@ struct FusionStatistics {
   // from several translation units; and fused pieces run launch by launch because the fused
   // kernel cannot take the plain launch's shape (registers).
   std::uint64_t device_fused_kernels = 0, device_runs_split = 0, device_runs_unfused = 0;
+  // Memoized device windows replayed as one graph (updated in place) and graph instantiations
+  // (a window's first replay, or one whose structure the update refused).
+  std::uint64_t device_graph_replays = 0, device_graph_instantiations = 0;
   std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
   std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
   std::uint64_t windows_analysed = 0, memo_hits = 0;
@@ -347,6 +350,17 @@ class FusionArena {
 struct FusedRun;
 struct FusionLaunch;
 
+// How a device back end replays a memoized window as one unit of work (Cuda: a CUDA graph,
+// Cuda/Kokkos_Cuda_Fusion.hpp): begin(instance) starts recording the instance's work (false:
+// it cannot, nothing changed); the window is then dispatched as usual, recorded instead of
+// run; end_and_launch updates or re-creates `replay` from the recording and launches it,
+// returning whether it re-created it; abort discards a recording.
+struct FusionDeviceReplay {
+  bool (*begin)(const void* instance);
+  bool (*end_and_launch)(const void* instance, std::shared_ptr<void>& replay);
+  void (*abort)(const void* instance);
+};
+
 // What a device back end records beside a launch (Cuda/Kokkos_Cuda_Fusion.hpp); it lives in the
 // launch's blob.  Without -rdc a kernel can only call device code of its own translation unit,
 // so launches fuse into one kernel only when `unit` agrees.
@@ -356,6 +370,7 @@ struct FusionDeviceLaunch {
   const void* closure = nullptr;   // the functor's bytes, copied into a fused kernel
   std::uint32_t closure_bytes = 0, closure_align = 1;
   const void* (*body_address)() = nullptr;  // a loop's body in `unit`'s module (device address)
+  const FusionDeviceReplay* replay = nullptr;  // set for launches whose windows can be replayed
   // Runs launches[0, count) as one kernel, launches[count - 1] being this launch and the others
   // loops of the same unit; false when the kernel cannot take the shape the launches need
   // (nothing ran).
@@ -1035,6 +1050,10 @@ class FusionWindow {
   }
   void prepare(const FusionRun& run, FusedRun& fused) const;
   void execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const;
+  const FusionDeviceReplay* device_replay() const;
+  template <class RunAll>
+  void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
+                        const RunAll& run_all) const;
   void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
   bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
@@ -1411,6 +1430,58 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
   if (split) ++delta.device_runs_split;
 }
 
+// A memoized window can be replayed on its device when it holds only RangePolicy loops of one
+// device instance (a reduction's result must reach the host during the flush) and no message
+// is in flight.
+inline const FusionDeviceReplay* FusionWindow::device_replay() const {
+  if (m_launches.empty() || !m_in_flight.empty() || m_launches[0].device == nullptr) return nullptr;
+  const FusionDeviceLaunch& first = *m_launches[0].device;
+  if (first.replay == nullptr) return nullptr;
+  for (std::size_t k = 0; k < m_launches.size(); ++k) {
+    const FusionDeviceLaunch* d = m_launches[k].device;
+    if (d == nullptr || d->instance != first.instance || d->replay != first.replay ||
+        m_summaries[k].kind != FusionLaunchKind::range_for) {
+      return nullptr;
+    }
+  }
+  return first.replay;
+}
+
+// Records the window's dispatch (run_all) and launches it as the plan's replay.  Recording runs
+// nothing, so a recording that fails is discarded and the window dispatched again directly.
+template <class RunAll>
+void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan,
+                                    Experimental::FusionStatistics& delta, const RunAll& run_all) const {
+  const void* instance = m_launches[0].device->instance;
+  // Whatever a first dispatch sets up (the loop bodies' device addresses) is set up before recording.
+  for (const FusionLaunch& l : m_launches) {
+    if (l.device->body_address != nullptr) (void)l.device->body_address();
+  }
+  if (!replay.begin(instance)) {
+    run_all();
+    return;
+  }
+  const Experimental::FusionStatistics before = delta;
+  bool recorded = true;
+  try {
+    run_all();
+  } catch (...) {
+    replay.abort(instance);
+    recorded = false;
+  }
+  if (recorded) {
+    try {
+      ++(replay.end_and_launch(instance, plan.device_replay) ? delta.device_graph_instantiations
+                                                              : delta.device_graph_replays);
+      return;
+    } catch (...) {
+      plan.device_replay.reset();
+    }
+  }
+  delta = before;
+  run_all();  // directly; an error that was not the recording's shows here
+}
+
 inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
   using Way = FusionDispatchChoice::Way;
   const FusionLaunch* launches = m_launches.data() + run.first;
@@ -1511,6 +1582,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
   find_temporaries(*plan, delta);
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
+  const FusionDeviceReplay* replay = hit ? device_replay() : nullptr;
   const FusionConcurrentMode concurrent = fusion_concurrent_mode();
   auto run_in_order = [&](std::uint32_t from, std::uint32_t to) {
     for (std::uint32_t r = from; r < to; ++r) {
@@ -1528,32 +1600,39 @@ inline void FusionWindow::flush(FusionFlush reason) {
       }
     }
   };
-  std::uint32_t next_run = 0;
-  for (const FusionWave& wave : plan->waves) {
-    run_in_order(next_run, wave.first_run);
-    next_run = wave.first_run + wave.count;
-    ++delta.waves;
-    const bool eligible = concurrent != FusionConcurrentMode::off && can_run_concurrently(*plan, wave);
-    MeasuredChoice::Decision decision{FusionWave::in_order, false};
-    if (eligible && concurrent == FusionConcurrentMode::always) {
-      decision.way = FusionWave::concurrent;
-    } else if (eligible && adapt) {
-      decision = wave.choice.next();
+  const auto run_all = [&] {
+    std::uint32_t next_run = 0;
+    for (const FusionWave& wave : plan->waves) {
+      run_in_order(next_run, wave.first_run);
+      next_run = wave.first_run + wave.count;
+      ++delta.waves;
+      const bool eligible = concurrent != FusionConcurrentMode::off && can_run_concurrently(*plan, wave);
+      MeasuredChoice::Decision decision{FusionWave::in_order, false};
+      if (eligible && concurrent == FusionConcurrentMode::always) {
+        decision.way = FusionWave::concurrent;
+      } else if (eligible && adapt) {
+        decision = wave.choice.next();
+      }
+      const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      if (decision.way == FusionWave::concurrent) {
+        run_concurrently(*plan, wave);
+        ++delta.waves_concurrent;
+        delta.runs_concurrent += wave.count;
+      } else {
+        run_in_order(wave.first_run, next_run);
+      }
+      if (decision.timed) {
+        wave.choice.record(decision.way,
+                           std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+      }
     }
-    const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (decision.way == FusionWave::concurrent) {
-      run_concurrently(*plan, wave);
-      ++delta.waves_concurrent;
-      delta.runs_concurrent += wave.count;
-    } else {
-      run_in_order(wave.first_run, next_run);
-    }
-    if (decision.timed) {
-      wave.choice.record(decision.way,
-                         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
-    }
+    run_in_order(next_run, static_cast<std::uint32_t>(plan->runs.size()));
+  };
+  if (replay != nullptr) {
+    replay_on_device(*replay, *plan, delta, run_all);
+  } else {
+    run_all();
   }
-  run_in_order(next_run, static_cast<std::uint32_t>(plan->runs.size()));
   {
     std::lock_guard<std::mutex> lock(config.stats_mutex);
     Experimental::FusionStatistics& s = config.stats;
@@ -1575,6 +1654,8 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.device_fused_kernels += delta.device_fused_kernels;
     s.device_runs_split += delta.device_runs_split;
     s.device_runs_unfused += delta.device_runs_unfused;
+    s.device_graph_replays += delta.device_graph_replays;
+    s.device_graph_instantiations += delta.device_graph_instantiations;
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
       s.min_fused_length = delta.min_fused_length;
     }
