@@ -67,6 +67,16 @@ void report(benchmark::State& state, const std::vector<double>& m) {
   state.counters["fused_over_loop"] = m[0] / m[2];
 }
 
+// The 20 axpy launches y = a_k x + y; launch k covers [0, n - shrink * k) (shrink 1: no two
+// share a range, so none fuse).
+void axpy_launches(const Kokkos::Cuda& exec, const Array& x, const Array& y, std::int64_t n, std::int64_t shrink) {
+  for (int k = 0; k < chain_length; ++k) {
+    const double a = 1.0 / (k + 2);
+    Kokkos::parallel_for("axpy", KE::with_accesses(Policy(exec, 0, n - shrink * k), KE::reads(x), KE::read_writes(y)),
+                         KOKKOS_LAMBDA(std::int64_t i) { y(i) = a * x(i) + y(i); });
+  }
+}
+
 int rounds_for(std::int64_t n) { return n >= 100000000 ? 3 : n >= 10000000 ? 6 : 20; }
 
 void AxpyChain(benchmark::State& state) {
@@ -74,13 +84,7 @@ void AxpyChain(benchmark::State& state) {
   const Kokkos::Cuda exec;
   const std::int64_t n = state.range(0);
   const Array x = filled(exec, "x", n, 1.0), y = filled(exec, "y", n, 2.0);
-  const auto launches = [&] {
-    for (int k = 0; k < chain_length; ++k) {
-      const double a = 1.0 / (k + 2);
-      Kokkos::parallel_for("axpy", KE::with_accesses(Policy(exec, 0, n), KE::reads(x), KE::read_writes(y)),
-                           KOKKOS_LAMBDA(std::int64_t i) { y(i) = a * x(i) + y(i); });
-    }
-  };
+  const auto launches = [&] { axpy_launches(exec, x, y, n, 0); };
   const auto loop = [&] {
     Kokkos::parallel_for("chain loop", Policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
       const double xi = x(i);
@@ -170,13 +174,7 @@ void GraphReplay(benchmark::State& state) {
   const Kokkos::Cuda exec;
   const std::int64_t n = state.range(0);
   const Array x = filled(exec, "x", n, 1.0), y = filled(exec, "y", n, 2.0);
-  const auto launches = [&] {
-    for (int k = 0; k < chain_length; ++k) {
-      const double a = 1.0 / (k + 2);
-      Kokkos::parallel_for("axpy", KE::with_accesses(Policy(exec, 0, n - k), KE::reads(x), KE::read_writes(y)),
-                           KOKKOS_LAMBDA(std::int64_t i) { y(i) = a * x(i) + y(i); });
-    }
-  };
+  const auto launches = [&] { axpy_launches(exec, x, y, n, 1); };
   KE::reset_fusion_statistics();
   std::vector<double> m;
   for (auto _ : state) {

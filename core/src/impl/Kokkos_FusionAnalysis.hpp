@@ -34,7 +34,6 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -152,9 +151,6 @@ struct FusionPlan {
   std::vector<FusionRun> runs;
   std::vector<FusionWave> waves;  // sorted by first_run; runs in no wave run in order
   std::array<std::uint32_t, fusion_constraint_count> barriers{};
-  // A device back end's replay of the whole window (Cuda: an instantiated CUDA graph), kept
-  // while the plan is memoized (impl/Kokkos_FusionWindow.hpp, FusionDeviceReplay).
-  mutable std::shared_ptr<void> device_replay;
 };
 
 inline bool fusion_writes(Privilege p) { return p == Privilege::write || p == Privilege::read_write; }

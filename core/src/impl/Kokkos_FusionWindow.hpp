@@ -351,7 +351,7 @@ struct FusedRun;
 struct FusionLaunch;
 
 // How a device back end replays a memoized window as one unit of work (Cuda: a CUDA graph,
-// Cuda/Kokkos_Cuda_Fusion.hpp): begin(instance) starts recording the instance's work (false:
+// Cuda/Kokkos_Cuda_Fusion.hpp), kept by the window per memoized plan: begin(instance) starts recording the instance's work (false:
 // it cannot, nothing changed); the window is then dispatched as usual, recorded instead of
 // run; end_and_launch updates or re-creates `replay` from the recording and launches it,
 // returning whether it re-created it; abort discards a recording.
@@ -1053,7 +1053,7 @@ class FusionWindow {
   const FusionDeviceReplay* device_replay() const;
   template <class RunAll>
   void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
-                        const RunAll& run_all) const;
+                        const RunAll& run_all);
   void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
   bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
@@ -1105,6 +1105,10 @@ class FusionWindow {
   bool m_has_unmanaged = false;
   bool m_partial = false;  // flushing a subset (flush_dependences): the rest keep the arena and holds
   std::vector<InFlight> m_in_flight;
+  // Device replays of memoized windows (FusionDeviceReplay), by plan.  A plan the memo evicted
+  // leaves its entry to whichever plan takes its address: that plan's recording updates the
+  // replay, or replaces it where the structure differs, as for a plan of its own.
+  std::vector<std::pair<const FusionPlan*, std::shared_ptr<void>>> m_device_replays;
 };
 
 inline FusionWindow& FusionWindow::this_thread_window() {
@@ -1451,7 +1455,7 @@ inline const FusionDeviceReplay* FusionWindow::device_replay() const {
 // nothing, so a recording that fails is discarded and the window dispatched again directly.
 template <class RunAll>
 void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan,
-                                    Experimental::FusionStatistics& delta, const RunAll& run_all) const {
+                                    Experimental::FusionStatistics& delta, const RunAll& run_all) {
   const void* instance = m_launches[0].device->instance;
   // Whatever a first dispatch sets up (the loop bodies' device addresses) is set up before recording.
   for (const FusionLaunch& l : m_launches) {
@@ -1470,12 +1474,19 @@ void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const Fusi
     recorded = false;
   }
   if (recorded) {
+    std::shared_ptr<void>* kept = nullptr;
+    for (auto& [of, graph] : m_device_replays) {
+      if (of == &plan) kept = &graph;
+    }
+    if (kept == nullptr) {
+      if (m_device_replays.size() >= FusionMemo::max_entries) m_device_replays.clear();
+      kept = &m_device_replays.emplace_back(&plan, nullptr).second;
+    }
     try {
-      ++(replay.end_and_launch(instance, plan.device_replay) ? delta.device_graph_instantiations
-                                                              : delta.device_graph_replays);
+      ++(replay.end_and_launch(instance, *kept) ? delta.device_graph_instantiations : delta.device_graph_replays);
       return;
     } catch (...) {
-      plan.device_replay.reset();
+      kept->reset();
     }
   }
   delta = before;
