@@ -14,13 +14,13 @@
 //                       Counters: reduce_us, cub_us, ratio_to_cub (goal <= 1.1).
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
+#include "PerfCudaSkip.hpp"
 #include "PerfInterleaved.hpp"
 
 #include <cub/device/device_reduce.cuh>
 
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,24 +29,7 @@ namespace {
 using Array = Kokkos::View<double*, Kokkos::CudaSpace>;
 constexpr std::int64_t stream_length = std::int64_t(1) << 27;
 
-// Why nothing can be measured here; empty when a GPU is usable.
-const std::string& gpu_unavailable_reason() {
-  static const std::string reason = [] {
-    try {
-      Kokkos::Impl::cuda_require_device("PerfCuda");
-      return std::string();
-    } catch (const std::runtime_error& e) {
-      return std::string("no GPU visible: ") + e.what();
-    }
-  }();
-  return reason;
-}
-
-bool skip_without_gpu(benchmark::State& state) {
-  if (gpu_unavailable_reason().empty()) return false;
-  state.SkipWithError(gpu_unavailable_reason().c_str());
-  return true;
-}
+bool skip_without_gpu(benchmark::State& state) { return perf::skip_without_gpu(state, "PerfCuda"); }
 
 __global__ void empty_kernel() {}
 

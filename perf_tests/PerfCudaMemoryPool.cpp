@@ -15,10 +15,10 @@
 // compare-exchange on the hinted superblock (Kokkos_MemoryPool.hpp, reserve_with_peers).
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
+#include "PerfCudaSkip.hpp"
 #include "PerfInterleaved.hpp"
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,18 +26,6 @@ namespace {
 
 using Pool = Kokkos::MemoryPool<Kokkos::Cuda>;
 constexpr int pairs_per_thread = 16;
-
-const std::string& gpu_unavailable_reason() {
-  static const std::string reason = [] {
-    try {
-      Kokkos::Impl::cuda_require_device("PerfCudaMemoryPool");
-      return std::string();
-    } catch (const std::runtime_error& e) {
-      return std::string("no GPU visible: ") + e.what();
-    }
-  }();
-  return reason;
-}
 
 // Both variants run the same kernel shape: `pairs_per_thread` pairs per thread, the first 8
 // bytes of each block written, failures counted.
@@ -90,10 +78,7 @@ long heap_pairs(const Kokkos::Cuda& exec, std::int64_t threads, std::size_t byte
 }
 
 void Pairs(benchmark::State& state) {
-  if (!gpu_unavailable_reason().empty()) {
-    state.SkipWithError(gpu_unavailable_reason().c_str());
-    return;
-  }
+  if (perf::skip_without_gpu(state, "PerfCudaMemoryPool")) return;
   const std::size_t bytes = std::size_t(state.range(0));
   const Kokkos::Cuda exec;
   const std::int64_t threads = exec.concurrency();

@@ -97,6 +97,9 @@
 #include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_FusionReport.hpp>
 #include <impl/Kokkos_FusionWindow.hpp>
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <Cuda/Kokkos_Cuda_Fusion.hpp>
+#endif
 
 #include <array>
 #include <cstddef>
@@ -139,6 +142,9 @@ class DataAccess {
     }
     shape.rank = static_cast<std::int32_t>(rank);
     shape.element_bytes = static_cast<std::int32_t>(bytes);
+#if defined(KOKKOS_ENABLE_CUDA)
+    a.m_decl.cuda_inaccessible = !SpaceAccessibility<Kokkos::Cuda, typename ViewType::memory_space>::accessible;
+#endif
     if (v.size() == 0 || v.data() == nullptr) return a;  // touches nothing: span_bytes stays 0
     std::int64_t span = 0, inner = 0;
     for (unsigned r = 0; r < rank; ++r) {
@@ -405,6 +411,9 @@ inline void print_fusion_statistics(std::ostream& os) {
   out << "  dispatches               " << s.dispatches << " (skewed runs " << s.skewed_runs << ")\n";
   out << "  waves of independent runs " << s.waves << ", run concurrently " << s.waves_concurrent << " (" << s.runs_concurrent
       << " runs)\n";
+  out << "  device fused kernels     " << s.device_fused_kernels << " (runs split " << s.device_runs_split
+      << ", pieces run unfused " << s.device_runs_unfused << "), graph replays " << s.device_graph_replays
+      << ", graph instantiations " << s.device_graph_instantiations << "\n";
   out << "  temporaries eliminated   " << s.temporaries_eliminated << " (" << s.temporary_bytes_eliminated
       << " bytes never materialised; chunk buffers at most " << s.temporary_buffer_bytes << " bytes)\n";
   std::uint64_t total = 0;
@@ -450,6 +459,23 @@ struct FusionIssuingLabelScope {
   ~FusionIssuingLabelScope() { t_fusion_hooks.issuing_label = nullptr; }
 };
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// A launch on Cuda that declares a View the GPU cannot access stops before it is recorded or
+// run, naming the View and the launch (a device fault would name neither).
+template <std::size_t N>
+void fusion_check_cuda_accessible(const std::array<FusionAccessDecl, N>& decls, const char* pattern) {
+  for (const FusionAccessDecl& d : decls) {
+    if (!d.cuda_inaccessible) continue;
+    const std::string* label = t_fusion_hooks.issuing_label;
+    throw_runtime_exception(std::string(pattern) + "('" +
+                            (label != nullptr && !label->empty() ? *label : std::string("(unlabeled)")) +
+                            "') on Cuda declares View '" + (d.record != nullptr ? d.record->get_label() : "(unmanaged)") +
+                            "', whose memory space the GPU cannot access (HostSpace): declare and capture Views of "
+                            "CudaSpace, CudaUVMSpace or CudaHostPinnedSpace");
+  }
+}
+#endif
+
 // parallel_for with declared accesses: recorded inside a window, otherwise run as it is.
 template <class Functor, class Policy, std::size_t N, class ExecSpace>
 class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
@@ -462,14 +488,37 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   void execute() const {
     const FusionIssuingLabelScope label_scope;
     if constexpr (!ExecSpace::impl_is_host_backend) {
-      // Never recorded on a device back end (fusion_before_dispatch flushed the window).
-      ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+      execute_on_device();
     } else {
       execute_on_host();
     }
   }
 
  private:
+  void execute_on_device() const {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      const auto& decls = m_policy.impl_decls();
+      fusion_check_cuda_accessible(decls, "Kokkos::parallel_for");
+      FusionWindow& window = FusionWindow::this_thread_window();
+      if (!window.recording()) {
+        window.complete_messages_before(decls.data(), N);
+        fusion_run_reported<Functor>(false, m_policy.policy(), [&] {
+          ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+        });
+      } else if constexpr (is_range_policy<Policy>::value) {
+        window.record_device<CudaFusionForBlob<Functor, Policy, CudaFusionUnit>, Functor>(
+            FusionLaunchKind::range_for, m_policy.policy(), decls.data(), N, m_functor, m_policy.policy());
+      } else {
+        window.record_opaque(m_functor, m_policy.policy(), decls.data(), N);
+      }
+      return;
+    }
+#endif
+    fusion_flush_if_pending(FusionFlush::unannotated_launch);
+    ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
+  }
+
   void execute_on_host() const {
     FusionWindow& window = FusionWindow::this_thread_window();
     const auto run_now = [&] {
@@ -523,6 +572,22 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
         return;
       }
     }
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      const auto& decls = m_policy.impl_decls();
+      fusion_check_cuda_accessible(decls, "Kokkos::parallel_reduce");
+      if constexpr (is_range_policy<Policy>::value) {
+        if (window.recording() && window.size() > 0) {
+          window.record_device<CudaFusionReduceBlob<CombinedFunctorReducer, Policy, CudaFusionUnit>,
+                               typename CombinedFunctorReducer::functor_type>(
+              FusionLaunchKind::range_reduce, m_policy.policy(), decls.data(), N, m_functor_reducer, m_policy.policy(),
+              m_result);
+          window.flush(FusionFlush::reduce_result);
+          return;
+        }
+      }
+    }
+#endif
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
     window.complete_messages_before(m_policy.impl_decls().data(), N);
     fusion_run_reported<typename CombinedFunctorReducer::functor_type>(true, m_policy.policy(), [&] {

@@ -1,5 +1,6 @@
 #include <Cuda/Kokkos_Cuda.hpp>
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
+#include <impl/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
 #include <impl/Kokkos_Profiling.hpp>
 
@@ -41,7 +42,11 @@ Cuda Cuda::impl_create_instance() const {
 void Cuda::fence(const std::string& label) const {
   Tools::Experimental::Impl::profile_fence_event<Cuda>(
       label, Tools::Experimental::Impl::DirectFenceIDHandle{impl_instance_id()},
-      [&] { m_internal->fence(label); });
+      [&] {
+        // The calling thread's recorded launches may run on this instance.
+        Impl::fusion_flush_if_pending(Impl::FusionFlush::fence);
+        m_internal->fence(label);
+      });
 }
 
 // Without a GPU nothing can have been launched: a global fence must still work for the host.

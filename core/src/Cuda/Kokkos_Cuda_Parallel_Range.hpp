@@ -170,6 +170,12 @@ struct CudaRangeReduceDriver {
   pointer_type result;
 
   __device__ void operator()() const {
+    run([](W) {});
+  }
+  // before(i) runs ahead of the functor at each index i: a fused run's loops
+  // (Cuda/Kokkos_Cuda_Fusion.hpp), in the same kernel shape as the plain reduction.
+  template <class Before>
+  __device__ void run(const Before& before) const {
     const Reducer& reducer = functor_reducer.get_reducer();
     const auto& functor = functor_reducer.get_functor();
     value_type local;
@@ -177,6 +183,7 @@ struct CudaRangeReduceDriver {
     reducer.init(acc);
     const W stride = static_cast<W>(gridDim.x) * blockDim.x;
     for (W i = begin + static_cast<W>(blockIdx.x) * blockDim.x + threadIdx.x; i < end; i += stride) {
+      before(i);
       invoke_functor<Tag>(functor, static_cast<I>(i), reducer.reference(acc));
     }
     Reduction::finish(reducer, acc, partials, flag, result);
@@ -185,22 +192,41 @@ struct CudaRangeReduceDriver {
 
 // Launches a reduction driver: block size by occupancy (with the array reduction's shared
 // memory), `grid_for(block, blocks_per_sm)` blocks, partials and the result per CudaReduceResult.
+// The launch shape of a reduction driver: block size by occupancy (with the array reduction's
+// shared memory) and `grid_for(block, blocks_per_sm)` blocks.
+struct CudaReduceLaunchShape {
+  int block;
+  unsigned grid;
+  std::size_t shmem;
+};
+template <class Driver, class Bounds, class Reducer, class GridFor>
+CudaReduceLaunchShape cuda_reduce_shape(int device, const Reducer& reducer, const GridFor& grid_for) {
+  const std::size_t per_thread = CudaReduction<Reducer>::shmem_per_thread(reducer);
+  const auto shape = CudaKernel<Driver, Bounds>::occupancy_shape(cuda_reduce_name, device, per_thread, 0);
+  return {shape.block, grid_for(shape.block, shape.blocks_per_sm), per_thread * std::size_t(shape.block)};
+}
+
+// Launches a reduction: `make_driver(partials, flag, result)` builds what the kernel gets and
+// `launch(driver, shape)` enqueues it; partials and the result per CudaReduceResult.
+template <class Reducer, class Make, class Launch>
+void cuda_run_reduction(CudaInternal* internal, const Reducer& reducer, typename Reducer::pointer_type result,
+                        const CudaReduceLaunchShape& shape, const Make& make_driver, const Launch& launch) {
+  CudaReduceResult<Reducer> out(internal, reducer, result);
+  unsigned char* partials = shape.grid > 1 ? out.partials(shape.grid, reducer.value_size()) : nullptr;
+  unsigned int* flag = shape.grid > 1 ? out.flag() : nullptr;
+  launch(make_driver(partials, flag, out.device_pointer()), shape);
+  out.finish("Kokkos::parallel_reduce on Cuda: fence before reading the result on the host");
+}
+
 template <class Driver, class Bounds, class Reducer, class GridFor, class Make>
 void cuda_launch_reduction(CudaInternal* internal, const Reducer& reducer, typename Reducer::pointer_type result,
                            const GridFor& grid_for, const Make& make_driver) {
-  using Reduction = CudaReduction<Reducer>;
   const int device = internal->m_cudaDev;
-  const std::size_t per_thread = Reduction::shmem_per_thread(reducer);
-  const auto shape = CudaKernel<Driver, Bounds>::occupancy_shape(cuda_reduce_name, device, per_thread, 0);
-  const int block = shape.block;
-  const unsigned grid = grid_for(block, shape.blocks_per_sm);
-  CudaReduceResult<Reducer> out(internal, reducer, result);
-  unsigned char* partials = grid > 1 ? out.partials(grid, reducer.value_size()) : nullptr;
-  unsigned int* flag = grid > 1 ? out.flag() : nullptr;
-  const Driver driver = make_driver(partials, flag, out.device_pointer());
-  cuda_parallel_launch<Bounds>(cuda_reduce_name, driver, dim3(grid), dim3(block), per_thread * std::size_t(block),
-                               device, internal->m_stream);
-  out.finish("Kokkos::parallel_reduce on Cuda: fence before reading the result on the host");
+  const CudaReduceLaunchShape shape = cuda_reduce_shape<Driver, Bounds>(device, reducer, grid_for);
+  cuda_run_reduction(internal, reducer, result, shape, make_driver, [&](const Driver& driver, const CudaReduceLaunchShape& s) {
+    cuda_parallel_launch<Bounds>(cuda_reduce_name, driver, dim3(s.grid), dim3(s.block), s.shmem, device,
+                                 internal->m_stream);
+  });
 }
 
 template <class CombinedFunctorReducerType, class... P>

@@ -106,9 +106,9 @@ inline const char* fusion_pending_writer(const void* allocation) {
 // accesses may touch anything, so everything recorded before it runs first.
 template <class Policy>
 inline void fusion_before_dispatch(const Policy&, const std::string& label) {
-  // A launch on a device back end is never recorded (fusion on the GPU is future work): what the
-  // window holds runs first.
-  if constexpr (!is_fusion_access_policy<Policy>::value || !Policy::execution_space::impl_is_host_backend) {
+  // A launch with declared accesses is recorded, on a host back end or on Cuda
+  // (Cuda/Kokkos_Cuda_Fusion.hpp), or runs at once where its front end decides.
+  if constexpr (!is_fusion_access_policy<Policy>::value) {
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
   } else {
     t_fusion_hooks.issuing_label = &label;

@@ -74,6 +74,14 @@ struct FusionStatistics {
   // Temporaries eliminated (impl/Kokkos_FusionTemporaries.hpp), the bytes they would have
   // materialised, and the largest chunk buffers a flush used for them (all workers together).
   std::uint64_t temporaries_eliminated = 0, temporary_bytes_eliminated = 0, temporary_buffer_bytes = 0;
+  // Device back ends (Cuda/Kokkos_Cuda_Fusion.hpp): fused kernels launched; fused runs split into
+  // several kernels because their bodies together exceed one kernel's parameter space or came
+  // from several translation units; and fused pieces run launch by launch because the fused
+  // kernel cannot take the plain launch's shape (registers).
+  std::uint64_t device_fused_kernels = 0, device_runs_split = 0, device_runs_unfused = 0;
+  // Memoized device windows replayed as one graph (updated in place) and graph instantiations
+  // (a window's first replay, or one whose structure the update refused).
+  std::uint64_t device_graph_replays = 0, device_graph_instantiations = 0;
   std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
   std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
   std::uint64_t windows_analysed = 0, memo_hits = 0;
@@ -105,6 +113,9 @@ struct FusionAccessDecl {
   FusionAccess access;
   FusionShape shape;
   SharedAllocationRecord* record = nullptr;
+#if defined(KOKKOS_ENABLE_CUDA)
+  bool cuda_inaccessible = false;  // a View in memory the GPU cannot access (HostSpace)
+#endif
 };
 
 // ---- process-wide settings and counters ------------------------------------------------------
@@ -337,6 +348,37 @@ class FusionArena {
 };
 
 struct FusedRun;
+struct FusionLaunch;
+
+// How a device back end replays a memoized window as one unit of work (Cuda: a CUDA graph,
+// Cuda/Kokkos_Cuda_Fusion.hpp), kept by the window per memoized plan: begin(instance) starts recording the instance's work (false:
+// it cannot, nothing changed); the window is then dispatched as usual, recorded instead of
+// run; end_and_launch updates or re-creates `replay` from the recording and launches it,
+// returning whether it re-created it; abort discards a recording.
+struct FusionDeviceReplay {
+  bool (*begin)(const void* instance);
+  bool (*end_and_launch)(const void* instance, std::shared_ptr<void>& replay);
+  void (*abort)(const void* instance);
+};
+
+// What a device back end records beside a launch (Cuda/Kokkos_Cuda_Fusion.hpp); it lives in the
+// launch's blob.  Without -rdc a kernel can only call device code of its own translation unit,
+// so launches fuse into one kernel only when `unit` agrees.
+struct FusionDeviceLaunch {
+  const void* unit = nullptr;      // the translation unit that recorded the launch
+  const void* instance = nullptr;  // the execution space instance (its stream)
+  const void* closure = nullptr;   // the functor's bytes, copied into a fused kernel
+  std::uint32_t closure_bytes = 0, closure_align = 1;
+  const void* (*body_address)() = nullptr;  // a loop's body in `unit`'s module (device address)
+  const FusionDeviceReplay* replay = nullptr;  // set for launches whose windows can be replayed
+  // Runs launches[0, count) as one kernel, launches[count - 1] being this launch and the others
+  // loops of the same unit; false when the kernel cannot take the shape the launches need
+  // (nothing ran).
+  bool (*run_fused)(const FusionLaunch* launches, std::uint32_t count) = nullptr;
+};
+// The most closure bytes and loops one fused device kernel takes (its parameter space).
+inline constexpr std::size_t fusion_device_closure_capacity = 8 * 1024;
+inline constexpr std::uint32_t fusion_device_max_bodies = 32;
 
 struct FusionNoReduction {
   void operator()(std::int64_t, std::int64_t) const {}
@@ -361,6 +403,7 @@ struct FusionLaunch {
   // run_chunk with the run's eliminated temporaries moved onto the worker's buffer; null
   // where the functor cannot be moved (FusionRebasable).
   void (*run_chunk_rebased)(const void* blob, std::int64_t b, std::int64_t e, const FusionRebase& rebase) = nullptr;
+  const FusionDeviceLaunch* device = nullptr;  // set for launches on a device back end
 };
 
 // One run of two or more launches over the same range, executed as one dispatch (two when a
@@ -685,6 +728,22 @@ class FusionWindow {
     m_report_names.push_back(fusion_recorded_name<Functor, Policy>());
   }
 
+  // A launch on a device back end (Cuda/Kokkos_Cuda_Fusion.hpp): Blob::describe(blob) fills the
+  // blob's FusionDeviceLaunch.  The domain is the instance's: launches on different streams never fuse.
+  template <class Blob, class Functor, class Policy, class... Args>
+  void record_device(FusionLaunchKind kind, const Policy& policy, const FusionAccessDecl* decls, std::size_t n,
+                     const Args&... args) {
+    FusionLaunch launch = copy_launch<Blob>(args...);
+    Blob& blob = *static_cast<Blob*>(launch.blob);
+    Blob::describe(blob);
+    launch.device = &blob.device;
+    launch.begin = static_cast<std::int64_t>(policy.begin());
+    launch.end = static_cast<std::int64_t>(policy.end());
+    launch.tools_device_id = Tools::Impl::policy_device_id(policy);
+    push(launch, kind, blob.device.instance, decls, n);
+    m_report_names.push_back(fusion_recorded_name<Functor, Policy>());
+  }
+
   bool touches(const void* base, std::size_t bytes) const {
     const auto* lo = static_cast<const std::byte*>(base);
     for (const FusionAccess& a : m_accesses) {
@@ -990,6 +1049,11 @@ class FusionWindow {
                          m_launches[run.first].tools_device_id, body, true);
   }
   void prepare(const FusionRun& run, FusedRun& fused) const;
+  void execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const;
+  const FusionDeviceReplay* device_replay() const;
+  template <class RunAll>
+  void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
+                        const RunAll& run_all);
   void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
   bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
@@ -1041,6 +1105,10 @@ class FusionWindow {
   bool m_has_unmanaged = false;
   bool m_partial = false;  // flushing a subset (flush_dependences): the rest keep the arena and holds
   std::vector<InFlight> m_in_flight;
+  // Device replays of memoized windows (FusionDeviceReplay), by plan.  A plan the memo evicted
+  // leaves its entry to whichever plan takes its address: that plan's recording updates the
+  // replay, or replaces it where the structure differs, as for a plan of its own.
+  std::vector<std::pair<const FusionPlan*, std::shared_ptr<void>>> m_device_replays;
 };
 
 inline FusionWindow& FusionWindow::this_thread_window() {
@@ -1310,6 +1378,121 @@ KOKKOS_IMPL_NOINLINE inline void FusionWindow::run_concurrently(const FusionPlan
       &w);
 }
 
+// A fused run on a device back end: one kernel per piece.  Pieces end where the launches' units
+// change (a kernel calls only its own translation unit's code), where a skewed run's tail starts
+// (the head's kernel has finished every index before the tail's reads its neighbours), and where
+// the next launch's closure no longer fits the kernel's parameter space.  A piece of one launch
+// runs as the plain launch.
+inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const {
+  const FusionLaunch* launches = m_launches.data() + run.first;
+  const auto alone = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t k = from; k < to; ++k) execute_alone_reported(run.first + k);
+  };
+  if (launches[0].begin == launches[0].end) {  // nothing to fuse; a reduction still yields init
+    alone(0, run.count);
+    return;
+  }
+  const std::uint32_t tail = run.split >= 0 ? static_cast<std::uint32_t>(run.split) : run.count;
+  const auto aligned = [](std::size_t offset, const FusionDeviceLaunch& d) {
+    return (offset + d.closure_align - 1) / d.closure_align * d.closure_align;
+  };
+  bool split = false;
+  for (std::uint32_t from = 0; from < run.count;) {
+    const FusionDeviceLaunch& first = *launches[from].device;
+    std::size_t bytes = aligned(0, first) + first.closure_bytes;
+    std::uint32_t to = from + 1;
+    while (to < run.count && to != tail && launches[to].device->unit == first.unit && to - from < fusion_device_max_bodies) {
+      const FusionDeviceLaunch& next = *launches[to].device;
+      const std::size_t end = aligned(bytes, next) + next.closure_bytes;
+      if (end > fusion_device_closure_capacity) break;
+      bytes = end;
+      ++to;
+    }
+    if (to < run.count && to != tail) split = true;
+    if (to - from == 1) {
+      alone(from, to);
+    } else {
+      const FusionLaunch& owner = launches[to - 1];
+      const bool reduces = m_summaries[run.first + to - 1].kind == FusionLaunchKind::range_reduce;
+      bool ran = false;
+      const auto body = [&] { ran = owner.device->run_fused(launches + from, to - from); };
+      if (KOKKOS_IMPL_LIKELY(m_report_names[run.first + from].empty())) {
+        body();
+      } else {
+        fusion_report_launch(reduces, fused_run_name(&m_report_names[run.first + from], to - from),
+                             launches[from].tools_device_id, body, true);
+      }
+      if (ran) {
+        ++delta.device_fused_kernels;
+      } else {
+        ++delta.device_runs_unfused;
+        alone(from, to);
+      }
+    }
+    from = to;
+  }
+  if (split) ++delta.device_runs_split;
+}
+
+// A memoized window can be replayed on its device when it holds only RangePolicy loops of one
+// device instance (a reduction's result must reach the host during the flush) and no message
+// is in flight.
+inline const FusionDeviceReplay* FusionWindow::device_replay() const {
+  if (m_launches.empty() || !m_in_flight.empty() || m_launches[0].device == nullptr) return nullptr;
+  const FusionDeviceLaunch& first = *m_launches[0].device;
+  if (first.replay == nullptr) return nullptr;
+  for (std::size_t k = 0; k < m_launches.size(); ++k) {
+    const FusionDeviceLaunch* d = m_launches[k].device;
+    if (d == nullptr || d->instance != first.instance || d->replay != first.replay ||
+        m_summaries[k].kind != FusionLaunchKind::range_for) {
+      return nullptr;
+    }
+  }
+  return first.replay;
+}
+
+// Records the window's dispatch (run_all) and launches it as the plan's replay.  Recording runs
+// nothing, so a recording that fails is discarded and the window dispatched again directly.
+template <class RunAll>
+void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan,
+                                    Experimental::FusionStatistics& delta, const RunAll& run_all) {
+  const void* instance = m_launches[0].device->instance;
+  // Whatever a first dispatch sets up (the loop bodies' device addresses) is set up before recording.
+  for (const FusionLaunch& l : m_launches) {
+    if (l.device->body_address != nullptr) (void)l.device->body_address();
+  }
+  if (!replay.begin(instance)) {
+    run_all();
+    return;
+  }
+  const Experimental::FusionStatistics before = delta;
+  bool recorded = true;
+  try {
+    run_all();
+  } catch (...) {
+    replay.abort(instance);
+    recorded = false;
+  }
+  if (recorded) {
+    std::shared_ptr<void>* kept = nullptr;
+    for (auto& [of, graph] : m_device_replays) {
+      if (of == &plan) kept = &graph;
+    }
+    if (kept == nullptr) {
+      if (m_device_replays.size() >= FusionMemo::max_entries) m_device_replays.clear();
+      kept = &m_device_replays.emplace_back(&plan, nullptr).second;
+    }
+    try {
+      ++(replay.end_and_launch(instance, *kept) ? delta.device_graph_instantiations : delta.device_graph_replays);
+      return;
+    } catch (...) {
+      kept->reset();
+    }
+  }
+  delta = before;
+  run_all();  // directly; an error that was not the recording's shows here
+}
+
 inline FusionDispatchChoice::Way FusionWindow::execute(const FusionRun& run, bool adapt) {
   using Way = FusionDispatchChoice::Way;
   const FusionLaunch* launches = m_launches.data() + run.first;
@@ -1410,10 +1593,16 @@ inline void FusionWindow::flush(FusionFlush reason) {
   find_temporaries(*plan, delta);
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = plan != &unmemoized && fusion_adapts_dispatch();
+  const FusionDeviceReplay* replay = hit ? device_replay() : nullptr;
   const FusionConcurrentMode concurrent = fusion_concurrent_mode();
   auto run_in_order = [&](std::uint32_t from, std::uint32_t to) {
     for (std::uint32_t r = from; r < to; ++r) {
-      switch (execute(plan->runs[r], adapt)) {
+      const FusionRun& run = plan->runs[r];
+      if (run.count > 1 && m_launches[run.first].device != nullptr) {
+        execute_on_device(run, delta);
+        continue;
+      }
+      switch (execute(run, adapt)) {
         case FusionDispatchChoice::Way::caller: ++delta.fused_on_caller; break;
         case FusionDispatchChoice::Way::short_chunks: ++delta.fused_short_chunks; break;
         case FusionDispatchChoice::Way::long_chunks: ++delta.fused_long_chunks; break;
@@ -1422,32 +1611,39 @@ inline void FusionWindow::flush(FusionFlush reason) {
       }
     }
   };
-  std::uint32_t next_run = 0;
-  for (const FusionWave& wave : plan->waves) {
-    run_in_order(next_run, wave.first_run);
-    next_run = wave.first_run + wave.count;
-    ++delta.waves;
-    const bool eligible = concurrent != FusionConcurrentMode::off && can_run_concurrently(*plan, wave);
-    MeasuredChoice::Decision decision{FusionWave::in_order, false};
-    if (eligible && concurrent == FusionConcurrentMode::always) {
-      decision.way = FusionWave::concurrent;
-    } else if (eligible && adapt) {
-      decision = wave.choice.next();
+  const auto run_all = [&] {
+    std::uint32_t next_run = 0;
+    for (const FusionWave& wave : plan->waves) {
+      run_in_order(next_run, wave.first_run);
+      next_run = wave.first_run + wave.count;
+      ++delta.waves;
+      const bool eligible = concurrent != FusionConcurrentMode::off && can_run_concurrently(*plan, wave);
+      MeasuredChoice::Decision decision{FusionWave::in_order, false};
+      if (eligible && concurrent == FusionConcurrentMode::always) {
+        decision.way = FusionWave::concurrent;
+      } else if (eligible && adapt) {
+        decision = wave.choice.next();
+      }
+      const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      if (decision.way == FusionWave::concurrent) {
+        run_concurrently(*plan, wave);
+        ++delta.waves_concurrent;
+        delta.runs_concurrent += wave.count;
+      } else {
+        run_in_order(wave.first_run, next_run);
+      }
+      if (decision.timed) {
+        wave.choice.record(decision.way,
+                           std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+      }
     }
-    const auto start = decision.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (decision.way == FusionWave::concurrent) {
-      run_concurrently(*plan, wave);
-      ++delta.waves_concurrent;
-      delta.runs_concurrent += wave.count;
-    } else {
-      run_in_order(wave.first_run, next_run);
-    }
-    if (decision.timed) {
-      wave.choice.record(decision.way,
-                         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
-    }
+    run_in_order(next_run, static_cast<std::uint32_t>(plan->runs.size()));
+  };
+  if (replay != nullptr) {
+    replay_on_device(*replay, *plan, delta, run_all);
+  } else {
+    run_all();
   }
-  run_in_order(next_run, static_cast<std::uint32_t>(plan->runs.size()));
   {
     std::lock_guard<std::mutex> lock(config.stats_mutex);
     Experimental::FusionStatistics& s = config.stats;
@@ -1466,6 +1662,11 @@ inline void FusionWindow::flush(FusionFlush reason) {
     s.temporaries_eliminated += delta.temporaries_eliminated;
     s.temporary_bytes_eliminated += delta.temporary_bytes_eliminated;
     s.temporary_buffer_bytes = std::max(s.temporary_buffer_bytes, delta.temporary_buffer_bytes);
+    s.device_fused_kernels += delta.device_fused_kernels;
+    s.device_runs_split += delta.device_runs_split;
+    s.device_runs_unfused += delta.device_runs_unfused;
+    s.device_graph_replays += delta.device_graph_replays;
+    s.device_graph_instantiations += delta.device_graph_instantiations;
     if (delta.min_fused_length != 0 && (s.min_fused_length == 0 || delta.min_fused_length < s.min_fused_length)) {
       s.min_fused_length = delta.min_fused_length;
     }

@@ -1,0 +1,421 @@
+// Fusion on Kokkos::Cuda (Cuda/Kokkos_Cuda_Fusion.hpp): recorded launches with declared
+// accesses run as one kernel per fused run, bitwise equal to the unfused launches; a run whose
+// launches come from two translation units (FusionCudaSecondUnit.cpp) splits at the boundary;
+// memoized windows replay as CUDA graphs; a HostSpace View declared on Cuda stops at record time.  Without a visible GPU the device
+// tests skip, naming why; the HostSpace check needs no GPU and always runs.
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Fusion.hpp>
+
+#include "FusionTestFixture.hpp"
+#include "TestCommon.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// FusionCudaSecondUnit.cpp: y(i) = alpha * x(i) + y(i), recorded in that translation unit.
+void fusion_cuda_second_unit_axpy(const Kokkos::View<double*, Kokkos::CudaSpace>& x,
+                                  const Kokkos::View<double*, Kokkos::CudaSpace>& y, double alpha);
+
+namespace {
+
+namespace KE = Kokkos::Experimental;
+using Cuda = Kokkos::Cuda;
+using DeviceView = Kokkos::View<double*, Kokkos::CudaSpace>;
+using Policy = Kokkos::RangePolicy<Cuda>;
+
+struct FusionCuda : Kokkos::Test::FusionFixture {};
+
+std::vector<double> to_host(const DeviceView& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+void expect_bitwise_equal(const std::vector<double>& a, const std::vector<double>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(double)), 0) << what << ": index " << i << " " << a[i] << " vs " << b[i];
+  }
+}
+
+DeviceView filled(const std::string& label, long n, double scale) {
+  DeviceView v(label, n);
+  Kokkos::parallel_for("fill", Policy(0, n), KOKKOS_LAMBDA(long i) { v(i) = scale * std::sin(0.001 * i + scale); });
+  return v;
+}
+
+// ---- the HostSpace check -----------------------------------------------------------------------
+
+void expect_host_space_message(const std::string& what, const char* pattern, const char* view) {
+  EXPECT_NE(what.find(view), std::string::npos) << what;
+  EXPECT_NE(what.find("'copy_in'"), std::string::npos) << what;
+  EXPECT_NE(what.find(pattern), std::string::npos) << what;
+  EXPECT_NE(what.find("HostSpace"), std::string::npos) << what;
+}
+
+// The record-time check itself, which needs no GPU (a Cuda policy does: without a GPU the first
+// Kokkos::Cuda instance throws, so the front-end test below skips there).
+TEST_F(FusionCuda, RecordCheckRefusesHostSpaceViews) {
+  Kokkos::View<double*, Kokkos::HostSpace> host("host_input", 16);
+  double storage[16] = {};
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> unmanaged(storage, 16);
+  Kokkos::View<double*, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged> device(storage, 16);  // never dereferenced
+  const std::string label = "copy_in";
+  Kokkos::Impl::t_fusion_hooks.issuing_label = &label;
+  const auto check = [](const auto& decls) { Kokkos::Impl::fusion_check_cuda_accessible(decls, "Kokkos::parallel_for"); };
+  EXPECT_NO_THROW(check(std::array{KE::reads(device).impl_decl(), KE::writes(device).impl_decl()}));
+  try {
+    check(std::array{KE::reads(device).impl_decl(), KE::reads(host).impl_decl()});
+    ADD_FAILURE() << "a HostSpace View passed the check";
+  } catch (const std::runtime_error& e) {
+    expect_host_space_message(e.what(), "Kokkos::parallel_for", "'host_input'");
+  }
+  try {
+    check(std::array{KE::writes(unmanaged).impl_decl()});
+    ADD_FAILURE() << "an unmanaged HostSpace View passed the check";
+  } catch (const std::runtime_error& e) {
+    expect_host_space_message(e.what(), "Kokkos::parallel_for", "(unmanaged)");
+  }
+  Kokkos::Impl::t_fusion_hooks.issuing_label = nullptr;
+}
+
+// Through the front ends: inside a window nothing is recorded; outside one nothing runs.
+TEST_F(FusionCuda, HostSpaceViewStopsAtRecordTime) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  Kokkos::View<double*, Kokkos::HostSpace> host("host_input", 16);
+  {
+    KE::FusionScope scope;
+    try {
+      Kokkos::parallel_for("copy_in", KE::with_accesses(Policy(0, 16), KE::reads(host)), KOKKOS_LAMBDA(long) {});
+      ADD_FAILURE() << "a HostSpace View declared on Cuda was recorded";
+    } catch (const std::runtime_error& e) {
+      expect_host_space_message(e.what(), "Kokkos::parallel_for", "'host_input'");
+    }
+    EXPECT_EQ(KE::fusion_pending_launches(), 0u);
+  }
+  try {
+    double sum = 0;
+    Kokkos::parallel_reduce("copy_in", KE::with_accesses(Policy(0, 16), KE::reads(host)),
+                            KOKKOS_LAMBDA(long, double&) {}, sum);
+    ADD_FAILURE() << "a HostSpace View declared on Cuda was run";
+  } catch (const std::runtime_error& e) {
+    expect_host_space_message(e.what(), "Kokkos::parallel_reduce", "'host_input'");
+  }
+  EXPECT_EQ(KE::fusion_statistics().launches_recorded, 0u);
+}
+
+// ---- seed cases ----------------------------------------------------------------------------------
+
+// The 20-axpy chain: y_{k+1} = a_k x + y_k.
+std::vector<double> axpy_chain(long n, bool fused) {
+  KE::set_fusion_enabled(fused);
+  const DeviceView x = filled("x", n, 1.5), y = filled("y", n, 0.5);
+  {
+    KE::FusionScope scope;
+    for (int k = 0; k < 20; ++k) {
+      const double a = 0.1 * (k + 1);
+      Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                           KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + y(i); });
+    }
+  }
+  KE::set_fusion_enabled(true);
+  return to_host(y);
+}
+
+TEST_F(FusionCuda, AxpyChainIsOneKernelBitwiseEqual) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  for (const long n : {1L, 1000L, 1L << 20}) {
+    const std::vector<double> unfused = axpy_chain(n, false);
+    KE::reset_fusion_statistics();
+    const std::vector<double> fused = axpy_chain(n, true);
+    expect_bitwise_equal(fused, unfused, "n=" + std::to_string(n));
+    const KE::FusionStatistics s = KE::fusion_statistics();
+    EXPECT_EQ(s.launches_recorded, 20u);
+    EXPECT_EQ(s.launches_fused, 20u);
+    EXPECT_EQ(s.device_fused_kernels, 1u) << "n=" << n;
+    EXPECT_EQ(s.device_runs_split, 0u);
+  }
+}
+
+// Black-Scholes-like: temporaries d1, d2 between the inputs and the call price, then a tail
+// reduction of the prices in the same kernel.
+struct BlackScholesResult {
+  std::vector<double> call;
+  double total;
+};
+BlackScholesResult black_scholes(long n, bool fused) {
+  KE::set_fusion_enabled(fused);
+  const DeviceView s = filled("s", n, 100.0), k = filled("k", n, 95.0), t = filled("t", n, 1.0);
+  DeviceView d1("d1", n), d2("d2", n), call("call", n);
+  const double r = 0.02, v = 0.3;
+  double total = 0;
+  {
+    KE::FusionScope scope;
+    Kokkos::parallel_for("d1", KE::with_accesses(Policy(0, n), KE::reads(s), KE::reads(k), KE::reads(t), KE::writes(d1)),
+                         KOKKOS_LAMBDA(long i) {
+                           const double tt = std::fabs(t(i)) + 0.1;
+                           d1(i) = (std::log(std::fabs(s(i)) / (std::fabs(k(i)) + 1)) + (r + 0.5 * v * v) * tt) /
+                                   (v * std::sqrt(tt));
+                         });
+    Kokkos::parallel_for("d2", KE::with_accesses(Policy(0, n), KE::reads(d1), KE::reads(t), KE::writes(d2)),
+                         KOKKOS_LAMBDA(long i) { d2(i) = d1(i) - v * std::sqrt(std::fabs(t(i)) + 0.1); });
+    Kokkos::parallel_for("call",
+                         KE::with_accesses(Policy(0, n), KE::reads(s), KE::reads(k), KE::reads(t), KE::reads(d1),
+                                           KE::reads(d2), KE::writes(call)),
+                         KOKKOS_LAMBDA(long i) {
+                           const double nd1 = 0.5 * std::erfc(-d1(i) / std::sqrt(2.0));
+                           const double nd2 = 0.5 * std::erfc(-d2(i) / std::sqrt(2.0));
+                           call(i) = s(i) * nd1 - k(i) * std::exp(-r * (std::fabs(t(i)) + 0.1)) * nd2;
+                         });
+    Kokkos::parallel_reduce("total", KE::with_accesses(Policy(0, n), KE::reads(call)),
+                            KOKKOS_LAMBDA(long i, double& acc) { acc += call(i); }, total);
+  }
+  KE::set_fusion_enabled(true);
+  return {to_host(call), total};
+}
+
+TEST_F(FusionCuda, BlackScholesWithTailReductionIsOneKernel) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  for (const long n : {0L, 7L, 100000L, 3000001L}) {
+    const BlackScholesResult unfused = black_scholes(n, false);
+    KE::reset_fusion_statistics();
+    const BlackScholesResult fused = black_scholes(n, true);
+    expect_bitwise_equal(fused.call, unfused.call, "n=" + std::to_string(n));
+    EXPECT_EQ(std::memcmp(&fused.total, &unfused.total, sizeof(double)), 0)
+        << "n=" << n << ": " << fused.total << " vs " << unfused.total;
+    const KE::FusionStatistics st = KE::fusion_statistics();
+    EXPECT_EQ(st.launches_fused, 4u) << "n=" << n;
+    EXPECT_EQ(st.device_fused_kernels + st.device_runs_unfused, n == 0 ? 0u : 1u) << "n=" << n;
+  }
+}
+
+// A tail reduction over an index range the loops also use, the result read after the scope.
+TEST_F(FusionCuda, TailReductionOfSquares) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 123457;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    const DeviceView x = filled("x", n, 2.0);
+    double sum = 0;
+    {
+      KE::FusionScope scope;
+      Kokkos::parallel_for("square", KE::with_accesses(Policy(0, n), KE::read_writes(x)),
+                           KOKKOS_LAMBDA(long i) { x(i) = x(i) * x(i) - 0.001 * i; });
+      Kokkos::parallel_reduce("sum of squares", KE::with_accesses(Policy(0, n), KE::reads(x)),
+                              KOKKOS_LAMBDA(long i, double& acc) { acc += x(i) * x(i); }, sum);
+    }
+    KE::set_fusion_enabled(true);
+    return sum;
+  };
+  const double unfused = run(false);
+  KE::reset_fusion_statistics();
+  const double fused = run(true);
+  EXPECT_EQ(std::memcmp(&fused, &unfused, sizeof(double)), 0) << fused << " vs " << unfused;
+  EXPECT_EQ(KE::fusion_statistics().launches_fused, 2u);
+}
+
+// ---- random programs -------------------------------------------------------------------------
+
+// A random sequence of element-wise launches over four arrays (reads of any, a write of one),
+// with reductions between them: fused and unfused give the same bits.
+TEST_F(FusionCuda, RandomProgramsBitwiseEqual) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  std::mt19937 rng(27);
+  for (int program = 0; program < 12; ++program) {
+    const long n = std::uniform_int_distribution<long>(1, 200000)(rng);
+    struct Step {
+      int out, a, b, op;
+      bool reduce;
+    };
+    std::vector<Step> steps(std::uniform_int_distribution<int>(2, 30)(rng));
+    for (Step& s : steps) {
+      s = {std::uniform_int_distribution<int>(0, 3)(rng), std::uniform_int_distribution<int>(0, 3)(rng),
+           std::uniform_int_distribution<int>(0, 3)(rng), std::uniform_int_distribution<int>(0, 3)(rng),
+           std::uniform_int_distribution<int>(0, 5)(rng) == 0};
+    }
+    const auto run = [&](bool fused) {
+      KE::set_fusion_enabled(fused);
+      std::vector<DeviceView> v;
+      for (int k = 0; k < 4; ++k) v.push_back(filled("v" + std::to_string(k), n, 0.25 * (k + 1)));
+      std::vector<double> sums;
+      {
+        KE::FusionScope scope;
+        for (const Step& s : steps) {
+          const DeviceView out = v[s.out], a = v[s.a], b = v[s.b];
+          const int op = s.op;
+          if (s.reduce) {
+            double sum = 0;
+            Kokkos::parallel_reduce("sum", KE::with_accesses(Policy(0, n), KE::reads(a)),
+                                    KOKKOS_LAMBDA(long i, double& acc) { acc += a(i); }, sum);
+            sums.push_back(sum);
+            continue;
+          }
+          const auto body = KOKKOS_LAMBDA(long i) {
+            const double x = a(i), y = b(i);
+            out(i) = op == 0 ? x + y : op == 1 ? x * y - 0.5 : op == 2 ? std::sqrt(x * x + y * y) : 0.5 * x - y;
+          };
+          if (s.out == s.a || s.out == s.b) {
+            Kokkos::parallel_for("step", KE::with_accesses(Policy(0, n), KE::read_writes(out), KE::reads(a), KE::reads(b)),
+                                 body);
+          } else {
+            Kokkos::parallel_for("step", KE::with_accesses(Policy(0, n), KE::writes(out), KE::reads(a), KE::reads(b)),
+                                 body);
+          }
+        }
+      }
+      KE::set_fusion_enabled(true);
+      std::vector<double> all = sums;
+      for (const DeviceView& x : v) {
+        const std::vector<double> h = to_host(x);
+        all.insert(all.end(), h.begin(), h.end());
+      }
+      return all;
+    };
+    const std::vector<double> unfused = run(false);
+    const std::vector<double> fused = run(true);
+    expect_bitwise_equal(fused, unfused, "program " + std::to_string(program));
+  }
+  EXPECT_GT(KE::fusion_statistics().device_fused_kernels, 0u);
+}
+
+// ---- splits --------------------------------------------------------------------------------------
+
+// Launches of two translation units in one run: one kernel per unit's stretch, the same bits.
+TEST_F(FusionCuda, RunAcrossTranslationUnitsSplits) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 50001;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    const DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
+    {
+      KE::FusionScope scope;
+      for (int k = 0; k < 2; ++k) {
+        const double a = 0.5 + k;
+        Kokkos::parallel_for("here", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                             KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + y(i); });
+      }
+      fusion_cuda_second_unit_axpy(x, y, 0.25);
+      fusion_cuda_second_unit_axpy(x, y, 0.75);
+      Kokkos::parallel_for("here again", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                           KOKKOS_LAMBDA(long i) { y(i) = y(i) * x(i); });
+    }
+    KE::set_fusion_enabled(true);
+    return to_host(y);
+  };
+  const std::vector<double> unfused = run(false);
+  KE::reset_fusion_statistics();
+  const std::vector<double> fused = run(true);
+  expect_bitwise_equal(fused, unfused, "two units");
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.launches_fused, 5u);     // the analysis sees one run...
+  EXPECT_EQ(s.device_fused_kernels, 2u);  // ...that runs as a kernel per unit, the last launch alone
+  EXPECT_EQ(s.device_runs_split, 1u);
+}
+
+// More loops than one kernel's parameter takes: the run splits, the bits stay.
+TEST_F(FusionCuda, LongRunSplitsAtTheParameterSpace) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 4099;
+  const int launches = 2 * static_cast<int>(Kokkos::Impl::fusion_device_max_bodies) + 3;
+  KE::set_fusion_window_size(launches + 1);
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    const DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
+    {
+      KE::FusionScope scope;
+      for (int k = 0; k < launches; ++k) {
+        const double a = 1.0 / (k + 1);
+        Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                             KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + y(i); });
+      }
+    }
+    KE::set_fusion_enabled(true);
+    return to_host(y);
+  };
+  const std::vector<double> unfused = run(false);
+  KE::reset_fusion_statistics();
+  const std::vector<double> fused = run(true);
+  expect_bitwise_equal(fused, unfused, "long run");
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.launches_fused, static_cast<std::uint64_t>(launches));
+  EXPECT_EQ(s.device_fused_kernels, 3u);
+  EXPECT_EQ(s.device_runs_split, 1u);
+}
+
+// ---- memoized windows as CUDA graphs ---------------------------------------------------------
+
+// An iterative program: each epoch's window has the analysis of the first, so from the second
+// epoch on it is replayed as a graph, updated in place when the Views are new allocations.
+TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 30011;
+  constexpr int epochs = 6;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    std::vector<double> out;
+    DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
+    for (int e = 0; e < epochs; ++e) {
+      if (e == 3) {  // new allocations: the graph's kernel parameters change, not its structure
+        const DeviceView x2 = filled("x2", n, 1.5), y2 = filled("y2", n, 2.5);
+        x = x2;
+        y = y2;
+      }
+      {
+        KE::FusionScope scope;
+        for (int k = 0; k < 3; ++k) {
+          const double a = 0.5 + e + k;
+          Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                               KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + y(i); });
+        }
+        // Another range: a run of its own, a second node of the graph.
+        Kokkos::parallel_for("head", KE::with_accesses(Policy(0, n / 2), KE::read_writes(x)),
+                             KOKKOS_LAMBDA(long i) { x(i) = 0.5 * x(i) + 1.0; });
+      }
+      const std::vector<double> h = to_host(y);
+      out.insert(out.end(), h.begin(), h.end());
+    }
+    KE::set_fusion_enabled(true);
+    return out;
+  };
+  const std::vector<double> unfused = run(false);
+  KE::reset_fusion_statistics();
+  const std::vector<double> fused = run(true);
+  expect_bitwise_equal(fused, unfused, "epochs");
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
+  EXPECT_EQ(s.device_graph_replays + s.device_graph_instantiations, static_cast<std::uint64_t>(epochs - 1));
+  EXPECT_GE(s.device_graph_instantiations, 1u);
+  EXPECT_GE(s.device_graph_replays, 1u);
+}
+
+// KOKKOS_FUSION=0's switch: nothing is recorded, every launch runs where it is issued.
+TEST_F(FusionCuda, FusionOffRecordsNothing) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const std::vector<double> y = axpy_chain(1000, false);
+  EXPECT_EQ(KE::fusion_statistics().launches_recorded, 0u);
+  EXPECT_EQ(y.size(), 1000u);
+}
+
+// A deep_copy from a View a recorded launch writes runs the launch first.
+TEST_F(FusionCuda, DeepCopyFlushesRecordedWriters) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 1000;
+  const DeviceView x = filled("x", n, 1.0);
+  KE::FusionScope scope;
+  Kokkos::parallel_for("set", KE::with_accesses(Policy(0, n), KE::writes(x)), KOKKOS_LAMBDA(long i) { x(i) = 3.0 * i; });
+  EXPECT_EQ(KE::fusion_pending_launches(), 1u);
+  const std::vector<double> h = to_host(x);
+  EXPECT_EQ(KE::fusion_pending_launches(), 0u);
+  for (long i = 0; i < n; ++i) ASSERT_EQ(h[i], 3.0 * i);
+}
+
+}  // namespace
+
+#endif  // KOKKOS_ENABLE_CUDA
