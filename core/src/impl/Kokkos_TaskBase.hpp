@@ -67,7 +67,12 @@ struct TaskBase {
   // keeps in m_dep_count / m_dep_index (aggregate-only fields): where its latest execution's
   // slice is (before it first runs: its spawn), where arrows to its successors start.  An
   // aggregate: 1 when it holds a second reference on each entry, dropped when it is freed.
-  std::uint32_t m_trace = 0;
+  // A task of the GPU scheduler (impl/Kokkos_DeviceTaskQueue.hpp, which has no traces)
+  // keeps here the module (translation unit) whose device code its m_apply points into.
+  union {
+    std::uint32_t m_trace = 0;
+    std::uint32_t m_module;
+  };
 
   // The wait-list head of a completed task: no waiter can be linked after completion.
   KOKKOS_FORCEINLINE_FUNCTION static TaskBase* completed_mark() {
@@ -108,7 +113,7 @@ static_assert(alignof(TaskBase) <= 8);
 template <class T>
 struct TaskResult : TaskBase {
   T m_result{};
-  static T& get(TaskBase* task) { return static_cast<TaskResult*>(task)->m_result; }
+  KOKKOS_INLINE_FUNCTION static T& get(TaskBase* task) { return static_cast<TaskResult*>(task)->m_result; }
 };
 template <>
 struct TaskResult<void> : TaskBase {};
