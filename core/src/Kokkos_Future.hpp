@@ -10,11 +10,6 @@
 
 #include <type_traits>
 
-// The members of futures and of the task-DAG free functions are host-device code, as the GPU
-// scheduler's tasks use them; nvcc checks only the instantiations device code uses (the host
-// schedulers' are host code).
-#define KOKKOS_IMPL_TASK_HD KOKKOS_IMPL_DISABLE_EXEC_CHECK KOKKOS_INLINE_FUNCTION
-
 namespace Kokkos {
 
 template <class ExecSpace, class Kind>

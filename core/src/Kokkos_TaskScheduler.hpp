@@ -265,8 +265,9 @@ class BasicTaskScheduler {
   }
 
   // Spawns from host code or from inside a task of this scheduler.
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <Impl::TaskKind K, class F>
-  future_type_for_functor<std::decay_t<F>> spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
+  KOKKOS_INLINE_FUNCTION future_type_for_functor<std::decay_t<F>> spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
                                                  F&& functor) const {
     if (policy.m_scheduler.m_queue != m_queue)
       Kokkos::abort("Kokkos::TaskScheduler::spawn: the policy names another scheduler");
@@ -276,15 +277,17 @@ class BasicTaskScheduler {
   // ---- when_all ------------------------------------------------------------------------
   // A future complete when every non-null entry is; null entries are skipped; no non-null
   // entry (n <= 0 included) gives a null future, as does a full pool.
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V>
-  static future_type<void> when_all(const future_type<V> futures[], int n) {
+  KOKKOS_INLINE_FUNCTION static future_type<void> when_all(const future_type<V> futures[], int n) {
     return impl_when_all(nullptr, n, [&](int i) -> const future_type<V>& { return futures[i]; });
   }
   // Calls generator(i) for i in [0, n) once each, in order; n <= 0 gives a null future
   // without calling it.  The pool is asked for the aggregate before the generator runs, so a
   // full pool also gives a null future without calling it.
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class Generator>
-  future_type<void> when_all(int n, Generator&& generator) const {
+  KOKKOS_INLINE_FUNCTION future_type<void> when_all(int n, Generator&& generator) const {
     if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::when_all: the scheduler is empty (default-constructed)");
     return impl_when_all(m_queue, n, std::forward<Generator>(generator));
   }

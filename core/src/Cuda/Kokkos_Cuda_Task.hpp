@@ -392,13 +392,19 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
 #endif
   }
 
-  template <Impl::TaskKind K, class F>
+  // host_spawn in host code, task_spawn in a task.
+  template <Impl::TaskKind K, class F, class Module = Impl::CudaTaskModule>
   KOKKOS_INLINE_FUNCTION future_type_for_functor<std::decay_t<F>> spawn(
       Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy, F&& functor) const {
     if (policy.m_scheduler.m_queue != m_queue)
       Kokkos::abort("Kokkos::TaskScheduler::spawn: the policy names another scheduler");
+#if defined(__CUDA_ARCH__)
     return impl_task_spawn(static_cast<Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>&&>(policy),
                            static_cast<F&&>(functor));
+#else
+    return impl_host_spawn<Module>(static_cast<Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>&&>(policy),
+                                   static_cast<F&&>(functor));
+#endif
   }
 
   // ---- when_all -----------------------------------------------------------------------------------

@@ -30,6 +30,12 @@
 #define KOKKOS_IMPL_TASK_ALWAYS_INLINE
 #endif
 
+// Futures, the task-DAG free functions and the members task functors call are host-device
+// code, as the GPU scheduler's tasks use them; nvcc checks only the instantiations device code
+// uses (the host schedulers' are host code, reached from portable KOKKOS_INLINE_FUNCTION
+// functors).
+#define KOKKOS_IMPL_TASK_HD KOKKOS_IMPL_DISABLE_EXEC_CHECK KOKKOS_INLINE_FUNCTION
+
 namespace Kokkos {
 
 enum class TaskPriority : int { High = 0, Regular = 1, Low = 2 };
