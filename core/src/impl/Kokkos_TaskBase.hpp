@@ -124,7 +124,10 @@ struct TaskResult : TaskBase {
 template <>
 struct TaskResult<void> : TaskBase {};
 
-// Calls the task functor with or without the result argument.
+// Calls the task functor with or without the result argument.  Host schedulers' functors and
+// members are host code: nvcc checks only the instantiations device code (the GPU scheduler's
+// DeviceTaskNode) uses.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Value, class Functor, class Member>
 KOKKOS_FORCEINLINE_FUNCTION void invoke_task_functor(Functor& f, Member& member, TaskResult<Value>* task) {
   if constexpr (std::is_void_v<Value>) {
