@@ -486,9 +486,8 @@ KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Sched
 }
 
 // ---- spawning ---------------------------------------------------------------------------
-KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <Impl::TaskKind K, class Scheduler, class F>
-KOKKOS_INLINE_FUNCTION typename Scheduler::template future_type_for_functor<std::decay_t<F>> host_spawn(
+typename Scheduler::template future_type_for_functor<std::decay_t<F>> host_spawn(
     Impl::TaskPolicyWithScheduler<K, Scheduler> policy, F&& functor) {
   return Scheduler::impl_spawn(std::move(policy), std::forward<F>(functor), Impl::TaskSpawnSite::Host);
 }
