@@ -17,9 +17,9 @@ struct Fibonacci {
   future_type fib[2];
   value_type n;
 
-  Fibonacci(const Scheduler& s, value_type arg_n) : sched(s), fib{}, n(arg_n) {}
+  KOKKOS_INLINE_FUNCTION Fibonacci(const Scheduler& s, value_type arg_n) : sched(s), fib{}, n(arg_n) {}
 
-  void operator()(member_type&, value_type& result) {
+  KOKKOS_INLINE_FUNCTION void operator()(member_type&, value_type& result) {
     if (n <= 1) {
       result = n;
     } else if (!fib[0].is_null()) {
@@ -59,7 +59,8 @@ void run_fib_range(int max_n) {
 
 template <class Space>
 struct TaskFib : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(TaskFib, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
+// Kokkos::Cuda included: the same functor runs on the GPU scheduler (Cuda/Kokkos_Cuda_Task.hpp).
+TYPED_TEST_SUITE(TaskFib, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(TaskFib, TaskScheduler) { run_fib_range<Kokkos::TaskScheduler<TypeParam>>(26); }
 TYPED_TEST(TaskFib, TaskSchedulerMultiple) { run_fib_range<Kokkos::TaskSchedulerMultiple<TypeParam>>(26); }

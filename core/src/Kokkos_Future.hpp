@@ -37,9 +37,9 @@ class BasicFuture {
   Impl::TaskBase* m_task = nullptr;
 
   // Adopts one reference already counted for the caller.
-  explicit BasicFuture(Impl::TaskBase* task) noexcept : m_task(task) {}
+  KOKKOS_IMPL_TASK_HD explicit BasicFuture(Impl::TaskBase* task) noexcept : m_task(task) {}
 
-  static void release(Impl::TaskBase* t) { queue_type::release_reference(t); }
+  KOKKOS_IMPL_TASK_HD static void release(Impl::TaskBase* t) { queue_type::release_reference(t); }
 
  public:
   using value_type = ValueType;
@@ -47,21 +47,23 @@ class BasicFuture {
   using execution_space = typename Scheduler::execution_space;
 
   BasicFuture() noexcept = default;
-  BasicFuture(BasicFuture&& rhs) noexcept : m_task(rhs.m_task) { rhs.m_task = nullptr; }
-  BasicFuture(const BasicFuture& rhs) noexcept : m_task(rhs.m_task) {
+  KOKKOS_IMPL_TASK_HD BasicFuture(BasicFuture&& rhs) noexcept : m_task(rhs.m_task) { rhs.m_task = nullptr; }
+  KOKKOS_IMPL_TASK_HD BasicFuture(const BasicFuture& rhs) noexcept : m_task(rhs.m_task) {
     if (m_task) m_task->add_ref();
   }
   // A future of any value type converts to a future of void (the when_all and dependence type).
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V, std::enable_if_t<std::is_void_v<ValueType> && !std::is_void_v<V>, int> = 0>
-  BasicFuture(BasicFuture<V, Scheduler>&& rhs) noexcept : m_task(rhs.m_task) {
+  KOKKOS_INLINE_FUNCTION BasicFuture(BasicFuture<V, Scheduler>&& rhs) noexcept : m_task(rhs.m_task) {
     rhs.m_task = nullptr;
   }
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V, std::enable_if_t<std::is_void_v<ValueType> && !std::is_void_v<V>, int> = 0>
-  BasicFuture(const BasicFuture<V, Scheduler>& rhs) noexcept : m_task(rhs.m_task) {
+  KOKKOS_INLINE_FUNCTION BasicFuture(const BasicFuture<V, Scheduler>& rhs) noexcept : m_task(rhs.m_task) {
     if (m_task) m_task->add_ref();
   }
 
-  BasicFuture& operator=(BasicFuture&& rhs) noexcept {
+  KOKKOS_IMPL_TASK_HD BasicFuture& operator=(BasicFuture&& rhs) noexcept {
     if (this != &rhs) {
       Impl::TaskBase* old = m_task;
       m_task = rhs.m_task;
@@ -70,52 +72,56 @@ class BasicFuture {
     }
     return *this;
   }
-  BasicFuture& operator=(const BasicFuture& rhs) noexcept {
+  KOKKOS_IMPL_TASK_HD BasicFuture& operator=(const BasicFuture& rhs) noexcept {
     if (rhs.m_task) rhs.m_task->add_ref();
     Impl::TaskBase* old = m_task;
     m_task = rhs.m_task;
     release(old);
     return *this;
   }
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V, std::enable_if_t<std::is_void_v<ValueType> && !std::is_void_v<V>, int> = 0>
-  BasicFuture& operator=(const BasicFuture<V, Scheduler>& rhs) noexcept {
+  KOKKOS_INLINE_FUNCTION BasicFuture& operator=(const BasicFuture<V, Scheduler>& rhs) noexcept {
     return *this = BasicFuture(rhs);
   }
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V, std::enable_if_t<std::is_void_v<ValueType> && !std::is_void_v<V>, int> = 0>
-  BasicFuture& operator=(BasicFuture<V, Scheduler>&& rhs) noexcept {
+  KOKKOS_INLINE_FUNCTION BasicFuture& operator=(BasicFuture<V, Scheduler>&& rhs) noexcept {
     return *this = BasicFuture(std::move(rhs));
   }
 
-  ~BasicFuture() { release(m_task); }
+  KOKKOS_IMPL_TASK_HD ~BasicFuture() { release(m_task); }
 
-  void clear() noexcept {
+  KOKKOS_IMPL_TASK_HD void clear() noexcept {
     Impl::TaskBase* old = m_task;
     m_task = nullptr;
     release(old);
   }
 
-  bool is_null() const noexcept { return m_task == nullptr; }
+  KOKKOS_IMPL_TASK_HD bool is_null() const noexcept { return m_task == nullptr; }
   // A null future is ready: nothing to wait for.
-  bool is_ready() const noexcept { return m_task == nullptr || m_task->is_complete(); }
+  KOKKOS_IMPL_TASK_HD bool is_ready() const noexcept { return m_task == nullptr || m_task->is_complete(); }
 
   // The completed task's result (value_type = void: nothing to return).
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V = ValueType, std::enable_if_t<!std::is_void_v<V>, int> = 0>
-  V& get() const {
+  KOKKOS_INLINE_FUNCTION V& get() const {
     if (m_task == nullptr) Kokkos::abort("Kokkos::Future::get(): called on a null future");
     if (!m_task->is_complete())
       Kokkos::abort("Kokkos::Future::get(): the task has not completed (get() needs a completed task: "
                     "wait(scheduler) on the host, or a dependence on this future inside a task)");
     return Impl::TaskResult<V>::get(m_task);
   }
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V = ValueType, std::enable_if_t<std::is_void_v<V>, int> = 0>
-  void get() const {
+  KOKKOS_INLINE_FUNCTION void get() const {
     if (m_task == nullptr) Kokkos::abort("Kokkos::Future::get(): called on a null future");
     if (!m_task->is_complete()) Kokkos::abort("Kokkos::Future::get(): the task has not completed");
   }
 
   // Kokkos 4 internals used by tests and by the scheduler.
-  Impl::TaskBase* impl_get_task() const noexcept { return m_task; }
-  int reference_count() const noexcept {
+  KOKKOS_IMPL_TASK_HD Impl::TaskBase* impl_get_task() const noexcept { return m_task; }
+  KOKKOS_IMPL_TASK_HD int reference_count() const noexcept {
     return m_task ? Kokkos::Impl::atomic_load_relaxed(&m_task->m_ref_count) : 0;
   }
 };

@@ -81,8 +81,8 @@ enum class TaskSpawnSite { Host, Task, Either };
 template <class ExecSpace, class Kind>
 class BasicTaskScheduler {
   static_assert(Impl::is_host_backend<ExecSpace>::value,
-                "Kokkos::TaskScheduler: the task DAG does not run on Kokkos::Cuda yet; name a host execution space "
-                "(e.g. Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>)");
+                "Kokkos::TaskScheduler: no task DAG for this execution space; name a host execution space or "
+                "Kokkos::Cuda (its scheduler is in Cuda/Kokkos_Cuda_Task.hpp)");
 
  public:
   using execution_space = ExecSpace;
@@ -139,15 +139,17 @@ class BasicTaskScheduler {
           : TaskPriority::Low;
 
   BasicTaskScheduler() noexcept = default;
-  BasicTaskScheduler(const BasicTaskScheduler& rhs) noexcept : BasicTaskScheduler(rhs.m_queue) {}
-  BasicTaskScheduler(BasicTaskScheduler&& rhs) noexcept : m_queue(rhs.m_queue) { rhs.m_queue = nullptr; }
-  BasicTaskScheduler& operator=(const BasicTaskScheduler& rhs) noexcept {
+  // Host-device in name only (as in Kokkos), so that a functor written for every back end
+  // (KOKKOS_INLINE_FUNCTION, holding a scheduler) compiles with nvcc for a host scheduler too.
+  KOKKOS_IMPL_TASK_HD BasicTaskScheduler(const BasicTaskScheduler& rhs) noexcept : BasicTaskScheduler(rhs.m_queue) {}
+  KOKKOS_IMPL_TASK_HD BasicTaskScheduler(BasicTaskScheduler&& rhs) noexcept : m_queue(rhs.m_queue) { rhs.m_queue = nullptr; }
+  KOKKOS_IMPL_TASK_HD BasicTaskScheduler& operator=(const BasicTaskScheduler& rhs) noexcept {
     if (rhs.m_queue) rhs.m_queue->add_handle();
     release_handle();
     m_queue = rhs.m_queue;
     return *this;
   }
-  BasicTaskScheduler& operator=(BasicTaskScheduler&& rhs) noexcept {
+  KOKKOS_IMPL_TASK_HD BasicTaskScheduler& operator=(BasicTaskScheduler&& rhs) noexcept {
     if (this != &rhs) {
       release_handle();
       m_queue = rhs.m_queue;
@@ -155,7 +157,7 @@ class BasicTaskScheduler {
     }
     return *this;
   }
-  ~BasicTaskScheduler() { release_handle(); }
+  KOKKOS_IMPL_TASK_HD ~BasicTaskScheduler() { release_handle(); }
 
   BasicTaskScheduler(const execution_space& space, const memory_pool& pool) {
     Impl::check_initialized("Kokkos::TaskScheduler");
@@ -263,8 +265,9 @@ class BasicTaskScheduler {
   }
 
   // Spawns from host code or from inside a task of this scheduler.
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <Impl::TaskKind K, class F>
-  future_type_for_functor<std::decay_t<F>> spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
+  KOKKOS_INLINE_FUNCTION future_type_for_functor<std::decay_t<F>> spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
                                                  F&& functor) const {
     if (policy.m_scheduler.m_queue != m_queue)
       Kokkos::abort("Kokkos::TaskScheduler::spawn: the policy names another scheduler");
@@ -274,15 +277,17 @@ class BasicTaskScheduler {
   // ---- when_all ------------------------------------------------------------------------
   // A future complete when every non-null entry is; null entries are skipped; no non-null
   // entry (n <= 0 included) gives a null future, as does a full pool.
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class V>
-  static future_type<void> when_all(const future_type<V> futures[], int n) {
+  KOKKOS_INLINE_FUNCTION static future_type<void> when_all(const future_type<V> futures[], int n) {
     return impl_when_all(nullptr, n, [&](int i) -> const future_type<V>& { return futures[i]; });
   }
   // Calls generator(i) for i in [0, n) once each, in order; n <= 0 gives a null future
   // without calling it.  The pool is asked for the aggregate before the generator runs, so a
   // full pool also gives a null future without calling it.
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK
   template <class Generator>
-  future_type<void> when_all(int n, Generator&& generator) const {
+  KOKKOS_INLINE_FUNCTION future_type<void> when_all(int n, Generator&& generator) const {
     if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::when_all: the scheduler is empty (default-constructed)");
     return impl_when_all(m_queue, n, std::forward<Generator>(generator));
   }
@@ -422,36 +427,43 @@ template <class ExecSpace = DefaultExecutionSpace>
 using DeprecatedTaskSchedulerMultiple = BasicTaskScheduler<ExecSpace, Impl::TaskSchedulerKind<4>>;
 
 // ---- policies ---------------------------------------------------------------------------
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Scheduler, std::enable_if_t<is_scheduler_v<Scheduler>, int> = 0>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(
     const Scheduler& sched, TaskPriority priority = TaskPriority::Regular) {
   return {sched, {}, priority};
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class V, class Scheduler>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(
     const BasicFuture<V, Scheduler>& predecessor, TaskPriority priority = TaskPriority::Regular);
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Scheduler, class V, std::enable_if_t<is_scheduler_v<Scheduler>, int> = 0>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(
     const Scheduler& sched, const BasicFuture<V, Scheduler>& predecessor, TaskPriority priority = TaskPriority::Regular) {
   return {sched, predecessor, priority};
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Scheduler, std::enable_if_t<is_scheduler_v<Scheduler>, int> = 0>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(const Scheduler& sched,
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(const Scheduler& sched,
                                                                         TaskPriority priority = TaskPriority::Regular) {
   return {sched, {}, priority};
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class V, class Scheduler>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(
     const BasicFuture<V, Scheduler>& predecessor, TaskPriority priority = TaskPriority::Regular);
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Scheduler, class V, std::enable_if_t<is_scheduler_v<Scheduler>, int> = 0>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(
     const Scheduler& sched, const BasicFuture<V, Scheduler>& predecessor, TaskPriority priority = TaskPriority::Regular) {
   return {sched, predecessor, priority};
 }
 
 namespace Impl {
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <TaskKind K, class V, class Scheduler>
-TaskPolicyWithScheduler<K, Scheduler> task_policy_from_future(const BasicFuture<V, Scheduler>& predecessor,
+KOKKOS_INLINE_FUNCTION TaskPolicyWithScheduler<K, Scheduler> task_policy_from_future(const BasicFuture<V, Scheduler>& predecessor,
                                                              TaskPriority priority) {
   Impl::TaskBase* t = predecessor.impl_get_task();
   if (t == nullptr)
@@ -460,13 +472,15 @@ TaskPolicyWithScheduler<K, Scheduler> task_policy_from_future(const BasicFuture<
 }
 }  // namespace Impl
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class V, class Scheduler>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(const BasicFuture<V, Scheduler>& predecessor,
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Single, Scheduler> TaskSingle(const BasicFuture<V, Scheduler>& predecessor,
                                                                             TaskPriority priority) {
   return Impl::task_policy_from_future<Impl::TaskKind::Single>(predecessor, priority);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class V, class Scheduler>
-Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(const BasicFuture<V, Scheduler>& predecessor,
+KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Scheduler> TaskTeam(const BasicFuture<V, Scheduler>& predecessor,
                                                                         TaskPriority priority) {
   return Impl::task_policy_from_future<Impl::TaskKind::Team>(predecessor, priority);
 }
@@ -477,37 +491,47 @@ typename Scheduler::template future_type_for_functor<std::decay_t<F>> host_spawn
     Impl::TaskPolicyWithScheduler<K, Scheduler> policy, F&& functor) {
   return Scheduler::impl_spawn(std::move(policy), std::forward<F>(functor), Impl::TaskSpawnSite::Host);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <Impl::TaskKind K, class Scheduler, class F>
-typename Scheduler::template future_type_for_functor<std::decay_t<F>> task_spawn(
+KOKKOS_INLINE_FUNCTION typename Scheduler::template future_type_for_functor<std::decay_t<F>> task_spawn(
     Impl::TaskPolicyWithScheduler<K, Scheduler> policy, F&& functor) {
   return Scheduler::impl_spawn(std::move(policy), std::forward<F>(functor), Impl::TaskSpawnSite::Task);
 }
 
 // ---- when_all and respawn as free functions ------------------------------------------------
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class V, class Scheduler>
-BasicFuture<void, Scheduler> when_all(const BasicFuture<V, Scheduler> futures[], int n) {
+KOKKOS_INLINE_FUNCTION BasicFuture<void, Scheduler> when_all(const BasicFuture<V, Scheduler> futures[], int n) {
   return Scheduler::when_all(futures, n);
 }
 // The scheduler is the one of the first non-null future the generator returns.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Generator, std::enable_if_t<std::is_invocable_v<Generator&, int>, int> = 0>
-auto when_all(int n, Generator&& generator) {
+KOKKOS_INLINE_FUNCTION auto when_all(int n, Generator&& generator) {
   using F = std::decay_t<std::invoke_result_t<Generator&, int>>;
   static_assert(is_future_v<F>, "Kokkos::when_all(n, generator): the generator must return a future");
   using Scheduler = typename F::scheduler_type;
   return Scheduler::impl_when_all(nullptr, n, std::forward<Generator>(generator));
 }
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class F, class E, class K>
-void respawn(F* self, const BasicTaskScheduler<E, K>& sched, TaskPriority priority = TaskPriority::Regular) {
+KOKKOS_INLINE_FUNCTION void respawn(F* self, const BasicTaskScheduler<E, K>& sched, TaskPriority priority = TaskPriority::Regular) {
   BasicTaskScheduler<E, K>::respawn(self, sched, priority);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class F, class V, class Scheduler>
-void respawn(F* self, const BasicFuture<V, Scheduler>& dependence, TaskPriority priority = TaskPriority::Regular) {
+KOKKOS_INLINE_FUNCTION void respawn(F* self, const BasicFuture<V, Scheduler>& dependence, TaskPriority priority = TaskPriority::Regular) {
   Scheduler::respawn(self, dependence, priority);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class F, class V, class Scheduler>
-void respawn(F* self, BasicFuture<V, Scheduler>&& dependence, TaskPriority priority = TaskPriority::Regular) {
+KOKKOS_INLINE_FUNCTION void respawn(F* self, BasicFuture<V, Scheduler>&& dependence, TaskPriority priority = TaskPriority::Regular) {
   Scheduler::respawn(self, std::move(dependence), priority);
 }
 
 }  // namespace Kokkos
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda_Task.hpp>
+#endif

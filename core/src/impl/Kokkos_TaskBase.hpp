@@ -30,6 +30,12 @@
 #define KOKKOS_IMPL_TASK_ALWAYS_INLINE
 #endif
 
+// Futures, the task-DAG free functions and the members task functors call are host-device
+// code, as the GPU scheduler's tasks use them; nvcc checks only the instantiations device code
+// uses (the host schedulers' are host code, reached from portable KOKKOS_INLINE_FUNCTION
+// functors).
+#define KOKKOS_IMPL_TASK_HD KOKKOS_IMPL_DISABLE_EXEC_CHECK KOKKOS_INLINE_FUNCTION
+
 namespace Kokkos {
 
 enum class TaskPriority : int { High = 0, Regular = 1, Low = 2 };
@@ -67,7 +73,12 @@ struct TaskBase {
   // keeps in m_dep_count / m_dep_index (aggregate-only fields): where its latest execution's
   // slice is (before it first runs: its spawn), where arrows to its successors start.  An
   // aggregate: 1 when it holds a second reference on each entry, dropped when it is freed.
-  std::uint32_t m_trace = 0;
+  // A task of the GPU scheduler (impl/Kokkos_DeviceTaskQueue.hpp, which has no traces)
+  // keeps here the module (translation unit) whose device code its m_apply points into.
+  union {
+    std::uint32_t m_trace = 0;
+    std::uint32_t m_module;
+  };
 
   // The wait-list head of a completed task: no waiter can be linked after completion.
   KOKKOS_FORCEINLINE_FUNCTION static TaskBase* completed_mark() {
@@ -108,12 +119,15 @@ static_assert(alignof(TaskBase) <= 8);
 template <class T>
 struct TaskResult : TaskBase {
   T m_result{};
-  static T& get(TaskBase* task) { return static_cast<TaskResult*>(task)->m_result; }
+  KOKKOS_INLINE_FUNCTION static T& get(TaskBase* task) { return static_cast<TaskResult*>(task)->m_result; }
 };
 template <>
 struct TaskResult<void> : TaskBase {};
 
-// Calls the task functor with or without the result argument.
+// Calls the task functor with or without the result argument.  Host schedulers' functors and
+// members are host code: nvcc checks only the instantiations device code (the GPU scheduler's
+// DeviceTaskNode) uses.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Value, class Functor, class Member>
 KOKKOS_FORCEINLINE_FUNCTION void invoke_task_functor(Functor& f, Member& member, TaskResult<Value>* task) {
   if constexpr (std::is_void_v<Value>) {

@@ -1,0 +1,557 @@
+#pragma once
+// The task DAG on Kokkos::Cuda (seed 001 §2.2.4, §2.3): BasicTaskScheduler<Cuda, Kind>, shared
+// by the five scheduler names, over the portable queue of impl/Kokkos_DeviceTaskQueue.hpp.
+//
+// Memory: the queue object, the pool and so the tasks are in CudaUVMSpace (seed 001 §2.2.4's
+// UVM strategy): host_spawn constructs the closure on the host right in its pool block, futures
+// count references and read results on the host, and the host never touches the DAG while
+// the kernel runs (tasks run inside wait() only).  A closure built on the host must be a
+// standard-layout class (checked at compile time), so that nvcc's and the host compiler's
+// layouts agree.
+//
+// Execution: wait() launches one persistent kernel whose workers are warps (a block of
+// dim3(1, 32): one warp, which is the team of a TaskTeam task, with CudaTeamMember's nested
+// patterns; a TaskSingle task runs on its lane 0).  Lane 0 pops a ready task, the warp runs it,
+// lane 0 respawns or completes it; a worker stops when no task is left.
+//
+// No relocatable device code: a task's device entry point must belong to the module (the
+// translation unit) whose kernel calls it.  host_spawn and wait carry a tag type of this
+// translation unit (an unnamed namespace), so each translation unit instantiates its own
+// kernel and its own __device__ variable holding &DeviceTaskNode::apply, read once with
+// cudaMemcpyFromSymbol.  Every task records the module id of its translation unit; a kernel
+// that meets a task of another module never calls it: it stops every worker and wait()
+// aborts on the host with a message naming both modules.  task_spawn in device code takes the
+// entry point's address directly, in the module of the kernel running it.
+#include <Kokkos_Abort.hpp>
+#include <Kokkos_Core_fwd.hpp>
+#include <Kokkos_Future.hpp>
+#include <Kokkos_MemoryPool.hpp>
+#include <Cuda/Kokkos_Cuda.hpp>
+#include <Cuda/Kokkos_CudaSpace.hpp>
+#include <Cuda/Kokkos_Cuda_Error.hpp>
+#include <Cuda/Kokkos_Cuda_Team.hpp>
+#include <impl/Kokkos_DeviceTaskQueue.hpp>
+#include <impl/Kokkos_TaskBase.hpp>
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace Kokkos {
+namespace Impl {
+
+// Whether F may be built on the host for a GPU task (seed 001 §2.2.4: a standard-layout class,
+// which a lambda is not guaranteed to be), and copied into the pool block.
+template <class F>
+inline constexpr bool is_cuda_host_task_closure_v =
+    std::is_class_v<F> && std::is_standard_layout_v<F> && std::is_copy_constructible_v<F>;
+
+// Why the workers of a wait() stopped early (DeviceTaskQueue::m_stop).
+enum CudaTaskStopReason : std::uint32_t { cuda_task_stop_none = 0, cuda_task_stop_foreign_module = 1 };
+
+// Module ids: one per translation unit that spawns or runs GPU tasks, from one process-wide count.
+inline std::uint32_t cuda_task_new_module_id() {
+  static std::atomic<std::uint32_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+template <class Module>
+std::uint32_t cuda_task_module_id() {
+  static const std::uint32_t id = cuda_task_new_module_id();
+  return id;
+}
+
+namespace {
+// The translation unit's own tag: the templates below instantiated with it are distinct per
+// translation unit, and so are their kernels and __device__ variables.
+struct CudaTaskModule {};
+}  // namespace
+
+// The running task of a worker (one per block, i.e. per warp) and the module of its kernel.
+struct CudaTaskWorkerContext {
+  TaskBase* current;
+  std::uint32_t module;
+};
+
+#if defined(__CUDACC__)
+__device__ inline CudaTaskWorkerContext& cuda_task_worker_context() {
+  __shared__ CudaTaskWorkerContext context;
+  return context;
+}
+
+// &Node::apply in the device code of the translation unit of `Module`.
+template <class Node, class Module>
+__device__ TaskBase::function_type cuda_task_apply_entry = &Node::apply;
+
+// The device address of Node::apply in this translation unit's module, read once.
+template <class Node, class Module>
+TaskBase::function_type cuda_task_device_apply() {
+  static const TaskBase::function_type entry = [] {
+    TaskBase::function_type f = nullptr;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpyFromSymbol(&f, cuda_task_apply_entry<Node, Module>, sizeof(f)));
+    return f;
+  }();
+  return entry;
+}
+#endif
+
+// A TaskTeam task's team is the warp; a TaskSingle task runs on its lane 0 with the same member.
+template <class Scheduler>
+class CudaTaskTeamMember : public CudaTeamMember {
+  Scheduler m_scheduler;
+
+ public:
+  using scheduler_type = Scheduler;
+  using team_handle = CudaTaskTeamMember;
+  KOKKOS_INLINE_FUNCTION explicit CudaTaskTeamMember(const Scheduler& scheduler)
+      : CudaTeamMember(nullptr, 0, nullptr, 0, 0, 1), m_scheduler(scheduler) {}
+  KOKKOS_INLINE_FUNCTION const Scheduler& scheduler() const noexcept { return m_scheduler; }
+};
+
+// The nested patterns of CudaTeamMember (Kokkos_Cuda_Team.hpp) serve the task team too.
+template <class Scheduler>
+struct is_cuda_team_member<CudaTaskTeamMember<Scheduler>> : std::true_type {};
+
+#if defined(__CUDACC__)
+template <class Scheduler, class Module>
+__global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler::queue_type* queue,
+                                                               std::uint32_t module) {
+  using queue_type = typename Scheduler::queue_type;
+  __shared__ TaskBase* s_task;
+  const bool leader = threadIdx.y == 0;
+  CudaTaskWorkerContext& context = cuda_task_worker_context();
+  if (leader) {
+    context.current = nullptr;
+    context.module = module;
+  }
+  typename Scheduler::member_type member(Scheduler::impl_from_queue(queue));
+  while (true) {
+    if (leader) {
+      TaskBase* t = nullptr;
+      unsigned pause = 32;
+      while (!queue->stopped()) {
+        t = queue->pop_ready();
+        if (t != nullptr || queue->finished()) break;
+        __nanosleep(pause);
+        if (pause < 2048) pause *= 2;
+      }
+      if (t != nullptr && t->m_module != module) {
+        // Its entry point is another module's code, which this kernel must not call.
+        ::printf("Kokkos::wait(TaskScheduler<Cuda>): a task spawned from translation unit (module) %u met the "
+                 "kernel of module %u\n",
+                 unsigned(t->m_module), unsigned(module));
+        queue->stop(cuda_task_stop_foreign_module, t->m_module);
+        queue->push_ready(t);
+        t = nullptr;
+      }
+      if (queue->stopped()) t = nullptr;
+      s_task = t;
+      context.current = t;
+    }
+    __syncthreads();
+    TaskBase* const t = s_task;
+    if (t == nullptr) break;
+    if (leader) queue_type::begin_execution(t);
+    __syncthreads();
+    if (t->m_kind == TaskKind::Team || leader) t->m_apply(t, TaskOp::Run, &member);
+    __syncthreads();
+    if (leader) queue->end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
+    __syncthreads();
+  }
+}
+#endif
+
+// The queue of the Cuda scheduler: the portable queue, which also dies with its last user
+// (scheduler handle or task) when that user goes away on the host.
+template <class MemoryPoolType>
+struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType> {
+  using base = DeviceTaskQueue<MemoryPoolType>;
+  using base::base;
+
+  static CudaTaskQueue* create(const MemoryPoolType& pool) {
+    void* p = CudaUVMSpace().allocate("Kokkos::TaskScheduler<Cuda> queue", sizeof(CudaTaskQueue));
+    CudaTaskQueue* q = ::new (p) CudaTaskQueue(pool);
+    q->m_handles = 1;
+    return q;
+  }
+  // On the host, with no kernel running: frees the queue when nothing refers to it any more.
+  void destroy_if_unused() {
+    if (this->m_handles != 0 || this->m_allocated != 0) return;
+    this->~CudaTaskQueue();
+    CudaUVMSpace().deallocate("Kokkos::TaskScheduler<Cuda> queue", this, sizeof(CudaTaskQueue));
+  }
+  KOKKOS_INLINE_FUNCTION static CudaTaskQueue* queue_of(const TaskBase* t) {
+    return static_cast<CudaTaskQueue*>(base::queue_of(t));
+  }
+  KOKKOS_INLINE_FUNCTION static void release_reference(TaskBase* t) {
+    if (t == nullptr) return;
+    CudaTaskQueue* q = queue_of(t);
+    base::release_reference(t);
+    KOKKOS_IF_ON_HOST((q->destroy_if_unused();))
+    (void)q;
+  }
+};
+
+}  // namespace Impl
+
+template <class Kind>
+class BasicTaskScheduler<Kokkos::Cuda, Kind> {
+ public:
+  using execution_space = Kokkos::Cuda;
+  using memory_space = Kokkos::CudaUVMSpace;
+  using device_type = Device<execution_space, memory_space>;
+  using memory_pool = MemoryPool<device_type>;
+  using scheduler_type = BasicTaskScheduler;
+  using member_type = Impl::CudaTaskTeamMember<BasicTaskScheduler>;
+  using queue_type = Impl::CudaTaskQueue<memory_pool>;
+  template <class V>
+  using future_type = BasicFuture<V, BasicTaskScheduler>;
+  template <class F>
+  using future_type_for_functor = future_type<typename Impl::task_functor_value<F>::type>;
+
+ private:
+  template <class, class>
+  friend class BasicFuture;
+
+  queue_type* m_queue = nullptr;
+
+  // A handle on an existing queue: handles are counted on the host and on the device alike
+  // (never both at once), and only the host frees.
+  KOKKOS_INLINE_FUNCTION explicit BasicTaskScheduler(queue_type* q) noexcept : m_queue(q) {
+    if (m_queue != nullptr) Kokkos::atomic_inc(&m_queue->m_handles);
+  }
+  KOKKOS_INLINE_FUNCTION void release_handle() noexcept {
+    if (m_queue != nullptr) {
+      const std::int32_t left = Kokkos::atomic_fetch_sub(&m_queue->m_handles, 1) - 1;
+      KOKKOS_IF_ON_HOST((if (left == 0) m_queue->destroy_if_unused();))
+      (void)left;
+    }
+    m_queue = nullptr;
+  }
+
+  KOKKOS_INLINE_FUNCTION static queue_type* queue_of(const Impl::TaskBase* t) { return queue_type::queue_of(t); }
+
+  template <Impl::TaskKind K, class Functor>
+  using node_type = Impl::DeviceTaskNode<Functor, typename Impl::task_functor_value<Functor>::type, member_type>;
+
+ public:
+  BasicTaskScheduler() noexcept = default;
+  KOKKOS_INLINE_FUNCTION BasicTaskScheduler(const BasicTaskScheduler& rhs) noexcept : BasicTaskScheduler(rhs.m_queue) {}
+  KOKKOS_INLINE_FUNCTION BasicTaskScheduler(BasicTaskScheduler&& rhs) noexcept : m_queue(rhs.m_queue) {
+    rhs.m_queue = nullptr;
+  }
+  KOKKOS_INLINE_FUNCTION BasicTaskScheduler& operator=(const BasicTaskScheduler& rhs) noexcept {
+    if (rhs.m_queue) Kokkos::atomic_inc(&rhs.m_queue->m_handles);
+    release_handle();
+    m_queue = rhs.m_queue;
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION BasicTaskScheduler& operator=(BasicTaskScheduler&& rhs) noexcept {
+    if (this != &rhs) {
+      release_handle();
+      m_queue = rhs.m_queue;
+      rhs.m_queue = nullptr;
+    }
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION ~BasicTaskScheduler() { release_handle(); }
+
+  BasicTaskScheduler(const execution_space&, const memory_pool& pool) {
+    Impl::check_initialized("Kokkos::TaskScheduler<Cuda>");
+    if (pool.capacity() != 0 && pool.max_block_size() <= sizeof(Impl::TaskBase))
+      Impl::throw_runtime_exception(
+          "Kokkos::TaskScheduler<Cuda>: the memory pool is too small for even one task: its largest block is " +
+          std::to_string(pool.max_block_size()) + " bytes and a task needs more than its " +
+          std::to_string(sizeof(Impl::TaskBase)) + "-byte header");
+    m_queue = queue_type::create(pool);
+  }
+  explicit BasicTaskScheduler(const memory_pool& pool) : BasicTaskScheduler(execution_space(), pool) {}
+  BasicTaskScheduler(const memory_space& space, std::size_t capacity, unsigned min_block, unsigned max_block,
+                     unsigned superblock)
+      : BasicTaskScheduler(execution_space(), memory_pool(space, capacity, min_block, max_block, superblock)) {}
+
+  KOKKOS_INLINE_FUNCTION static BasicTaskScheduler impl_from_queue(queue_type* q) { return BasicTaskScheduler(q); }
+  KOKKOS_INLINE_FUNCTION static BasicTaskScheduler impl_from_task(Impl::TaskBase* t) {
+    return BasicTaskScheduler(queue_of(t));
+  }
+
+  KOKKOS_INLINE_FUNCTION bool is_null() const noexcept { return m_queue == nullptr; }
+  memory_pool* memory() const noexcept {
+    return m_queue != nullptr && m_queue->m_pool.capacity() != 0 ? &m_queue->m_pool : nullptr;
+  }
+  queue_type& queue() const {
+    if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::queue(): the scheduler is empty (default-constructed)");
+    return *m_queue;
+  }
+  execution_space get_execution_space() const { return execution_space(); }
+
+  // ---- pool sizing queries (Kokkos 4; exact outside wait()) ------------------------------------
+  template <class FunctorType>
+  std::size_t spawn_allocation_size() const {
+    using Node = node_type<Impl::TaskKind::Single, FunctorType>;
+    return m_queue != nullptr ? m_queue->m_pool.allocate_block_size(sizeof(Node)) : 0;
+  }
+  template <Impl::TaskKind K, class FunctorType>
+  std::size_t spawn_allocation_size(const Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>&,
+                                    const FunctorType&) const {
+    return spawn_allocation_size<FunctorType>();
+  }
+  std::size_t when_all_allocation_size(int narg) const {
+    return m_queue != nullptr ? m_queue->m_pool.allocate_block_size(queue_type::aggregate_bytes(narg)) : 0;
+  }
+  int allocation_capacity() const noexcept { return m_queue ? static_cast<int>(m_queue->m_pool.capacity()) : 0; }
+  int allocated_task_count() const noexcept { return m_queue ? m_queue->allocation_count() : 0; }
+  int allocated_task_count_max() const noexcept { return m_queue ? m_queue->allocation_count_max() : 0; }
+  long allocated_task_count_accum() const noexcept { return m_queue ? long(m_queue->allocation_count_accum()) : 0; }
+
+  KOKKOS_INLINE_FUNCTION friend bool operator==(const BasicTaskScheduler& a, const BasicTaskScheduler& b) {
+    return a.m_queue == b.m_queue;
+  }
+  KOKKOS_INLINE_FUNCTION friend bool operator!=(const BasicTaskScheduler& a, const BasicTaskScheduler& b) {
+    return a.m_queue != b.m_queue;
+  }
+
+  // ---- spawn ------------------------------------------------------------------------------------
+ private:
+  // Takes the policy's predecessor reference; aborts on a predecessor of another scheduler.
+  template <Impl::TaskKind K>
+  KOKKOS_INLINE_FUNCTION static Impl::TaskBase* adopt_predecessor(
+      Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>& policy, queue_type* q) {
+    Impl::TaskBase* dep = policy.m_predecessor.m_task;
+    policy.m_predecessor.m_task = nullptr;
+    if (dep != nullptr && queue_of(dep) != q)
+      Kokkos::abort("Kokkos spawn: the predecessor future belongs to another scheduler");
+    return dep;
+  }
+
+ public:
+  // host_spawn (from the host, `Module` the caller's translation unit).
+  template <class Module, Impl::TaskKind K, class F>
+  static future_type_for_functor<std::decay_t<F>> impl_host_spawn(
+      Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy, F&& functor) {
+    using Functor = std::decay_t<F>;
+    static_assert(Impl::is_cuda_host_task_closure_v<Functor>,
+                  "Kokkos::host_spawn on Kokkos::Cuda: the task functor must be a copyable standard-layout class "
+                  "(seed 001 2.2.4: the host compiler builds it, nvcc's code reads it; a lambda's layout is not "
+                  "guaranteed to agree)");
+#if defined(__CUDACC__)
+    using Node = node_type<K, Functor>;
+    using Result = future_type_for_functor<Functor>;
+    queue_type* q = policy.m_scheduler.m_queue;
+    if (q == nullptr) Kokkos::abort("Kokkos::host_spawn: the policy's scheduler is empty (default-constructed)");
+    Impl::TaskBase* dep = adopt_predecessor(policy, q);
+    void* p = q->allocate(sizeof(Node));
+    if (p == nullptr) {  // the pool is full: a null future, nothing else changed
+      queue_type::release_reference(dep);
+      return Result();
+    }
+    Node* t = ::new (p) Node(std::forward<F>(functor));
+    t->m_apply = Impl::cuda_task_device_apply<Node, Module>();
+    t->m_module = Impl::cuda_task_module_id<Module>();
+    q->init_task(t, static_cast<std::uint32_t>(sizeof(Node)), K, policy.m_priority, dep);
+    q->spawn(t);
+    return Result(static_cast<Impl::TaskBase*>(t));
+#else
+    static_assert(sizeof(Module) == 0, "Kokkos::host_spawn on Kokkos::Cuda: compile this translation unit with nvcc");
+    return {};
+#endif
+  }
+
+  // task_spawn (inside a task running on the GPU).
+  template <Impl::TaskKind K, class F>
+  KOKKOS_INLINE_FUNCTION static future_type_for_functor<std::decay_t<F>> impl_task_spawn(
+      Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy, F&& functor) {
+    using Functor = std::decay_t<F>;
+    using Node = node_type<K, Functor>;
+    using Result = future_type_for_functor<Functor>;
+#if defined(__CUDA_ARCH__)
+    queue_type* q = policy.m_scheduler.m_queue;
+    if (q == nullptr) Kokkos::abort("Kokkos::task_spawn: the policy's scheduler is empty (default-constructed)");
+    Impl::TaskBase* dep = adopt_predecessor(policy, q);
+    void* p = q->allocate(sizeof(Node));
+    if (p == nullptr) {
+      queue_type::release_reference(dep);
+      return Result();
+    }
+    Node* t = ::new (p) Node(static_cast<F&&>(functor));
+    t->m_apply = &Node::apply;
+    t->m_module = Impl::cuda_task_worker_context().module;
+    q->init_task(t, static_cast<std::uint32_t>(sizeof(Node)), K, policy.m_priority, dep);
+    q->spawn(t);
+    return Result(static_cast<Impl::TaskBase*>(t));
+#else
+    (void)policy;
+    (void)functor;
+    Kokkos::abort("Kokkos::task_spawn: called outside a task; use Kokkos::host_spawn in host code");
+    return Result();
+#endif
+  }
+
+  // host_spawn in host code, task_spawn in a task.
+  template <Impl::TaskKind K, class F, class Module = Impl::CudaTaskModule>
+  KOKKOS_INLINE_FUNCTION future_type_for_functor<std::decay_t<F>> spawn(
+      Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy, F&& functor) const {
+    if (policy.m_scheduler.m_queue != m_queue)
+      Kokkos::abort("Kokkos::TaskScheduler::spawn: the policy names another scheduler");
+#if defined(__CUDA_ARCH__)
+    return impl_task_spawn(static_cast<Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>&&>(policy),
+                           static_cast<F&&>(functor));
+#else
+    return impl_host_spawn<Module>(static_cast<Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>&&>(policy),
+                                   static_cast<F&&>(functor));
+#endif
+  }
+
+  // ---- when_all -----------------------------------------------------------------------------------
+  template <class V>
+  KOKKOS_INLINE_FUNCTION static future_type<void> when_all(const future_type<V> futures[], int n) {
+    return impl_when_all(nullptr, n, [&](int i) -> const future_type<V>& { return futures[i]; });
+  }
+  template <class Generator>
+  KOKKOS_INLINE_FUNCTION future_type<void> when_all(int n, Generator&& generator) const {
+    if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::when_all: the scheduler is empty (default-constructed)");
+    return impl_when_all(m_queue, n, generator);
+  }
+  // Generator(i) for i in [0, n), once each, in order.  The static form takes the scheduler of
+  // the first non-null future; a full pool or no non-null entry gives a null future.
+  template <class Generator>
+  KOKKOS_INLINE_FUNCTION static future_type<void> impl_when_all(queue_type* q, int n, Generator&& generator) {
+    if (n <= 0) return future_type<void>();
+    Impl::TaskBase* a = q != nullptr ? q->begin_aggregate(n) : nullptr;
+    if (q != nullptr && a == nullptr) return future_type<void>();
+    for (int i = 0; i < n; ++i) {
+      decltype(auto) f = generator(i);
+      static_assert(std::is_same_v<typename std::decay_t<decltype(f)>::scheduler_type, BasicTaskScheduler>,
+                    "when_all: the futures must belong to this scheduler type");
+      Impl::TaskBase* t = f.impl_get_task();
+      if (t == nullptr) continue;
+      if (q == nullptr) {
+        q = queue_of(t);
+        a = q->begin_aggregate(n);
+        if (a == nullptr) return future_type<void>();
+      } else if (queue_of(t) != q) {
+        Kokkos::abort("Kokkos::when_all: the futures belong to different schedulers");
+      }
+      queue_type::add_aggregate_entry(a, t);
+    }
+    if (a == nullptr) return future_type<void>();
+    return future_type<void>(q->finish_aggregate(a));
+  }
+
+  // ---- respawn (inside a running GPU task) ---------------------------------------------------------
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void respawn(F* self, const BasicTaskScheduler& sched,
+                                             TaskPriority priority = TaskPriority::Regular) {
+    Impl::TaskBase* t = respawn_target(self);
+    if (sched.m_queue != nullptr && sched.m_queue != queue_of(t))
+      Kokkos::abort("Kokkos::respawn: the scheduler is not the one running the task");
+    request(t, priority, nullptr);
+  }
+  template <class F, class V>
+  KOKKOS_INLINE_FUNCTION static void respawn(F* self, const future_type<V>& dependence,
+                                             TaskPriority priority = TaskPriority::Regular) {
+    Impl::TaskBase* t = respawn_target(self);
+    Impl::TaskBase* d = dependence.impl_get_task();
+    if (d != nullptr) {
+      if (queue_of(d) != queue_of(t)) Kokkos::abort("Kokkos::respawn: the dependence belongs to another scheduler");
+      d->add_ref();
+    }
+    request(t, priority, d);
+  }
+  // A temporary future (respawn(this, when_all(...))) hands its reference over.
+  template <class F, class V>
+  KOKKOS_INLINE_FUNCTION static void respawn(F* self, future_type<V>&& dependence,
+                                             TaskPriority priority = TaskPriority::Regular) {
+    Impl::TaskBase* t = respawn_target(self);
+    Impl::TaskBase* d = dependence.impl_get_task();
+    if (d != nullptr && queue_of(d) != queue_of(t))
+      Kokkos::abort("Kokkos::respawn: the dependence belongs to another scheduler");
+    dependence.m_task = nullptr;
+    request(t, priority, d);
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION static Impl::TaskBase* respawn_target(const void* self) {
+#if defined(__CUDA_ARCH__)
+    Impl::TaskBase* t = Impl::cuda_task_worker_context().current;
+    const char* b = reinterpret_cast<const char*>(t);
+    const char* p = static_cast<const char*>(self);
+    if (t == nullptr || p <= b || p >= b + t->m_alloc_size)
+      Kokkos::abort("Kokkos::respawn: the first argument must be `this` of the running task's functor");
+    return t;
+#else
+    (void)self;
+    Kokkos::abort("Kokkos::respawn: called outside a running task (TaskScheduler<Cuda> tasks run on the GPU)");
+    return nullptr;
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION static void request(Impl::TaskBase* t, TaskPriority priority, Impl::TaskBase* dependence) {
+    if (!queue_type::request_respawn(t, priority, dependence))
+      Kokkos::abort(
+          "Kokkos::respawn: called twice in one execution of a task (in a TaskTeam task, call it from one team rank)");
+  }
+
+ public:
+  // Runs the DAG to completion: one persistent kernel of this translation unit's module.
+  template <class Module>
+  void impl_wait() const {
+    if (m_queue == nullptr) Kokkos::abort("Kokkos::wait: the scheduler is empty (default-constructed)");
+#if defined(__CUDACC__)
+    if (m_queue->finished()) return;
+    const auto kernel = &Impl::cuda_task_worker_kernel<BasicTaskScheduler, Module>;
+    int device = 0, sm_count = 1, per_sm = 0;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, 0));
+    const int workers = (per_sm > 0 ? per_sm : 1) * sm_count;
+    const cudaStream_t stream = execution_space().cuda_stream();
+    kernel<<<workers, dim3(1, 32), 0, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+    if (m_queue->m_stop != Impl::cuda_task_stop_none) {
+      char message[320];
+      std::snprintf(message, sizeof(message),
+                    "Kokkos::wait(TaskScheduler<Cuda>): a task spawned from one translation unit (module %u) "
+                    "reached the scheduler's kernel of another (module %u); without relocatable device code a "
+                    "kernel can only call task code of its own translation unit: spawn and wait in one "
+                    "translation unit",
+                    unsigned(m_queue->m_stop_detail), unsigned(Impl::cuda_task_module_id<Module>()));
+      Kokkos::abort(message);
+    }
+#else
+    static_assert(sizeof(Module) == 0, "Kokkos::wait on Kokkos::Cuda: compile this translation unit with nvcc");
+#endif
+  }
+};
+
+namespace Experimental {
+template <class K>
+TaskDagStatistics task_dag_statistics(const BasicTaskScheduler<Kokkos::Cuda, K>&) = delete;
+}
+
+// The Cuda overloads of host_spawn and wait: their last template parameter is this translation
+// unit's tag, so that each translation unit reaches its own kernel and entry points.
+template <Impl::TaskKind K, class Kind, class F, class Module = Impl::CudaTaskModule>
+typename BasicTaskScheduler<Kokkos::Cuda, Kind>::template future_type_for_functor<std::decay_t<F>> host_spawn(
+    Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler<Kokkos::Cuda, Kind>> policy, F&& functor) {
+  return BasicTaskScheduler<Kokkos::Cuda, Kind>::template impl_host_spawn<Module>(std::move(policy),
+                                                                                  std::forward<F>(functor));
+}
+template <Impl::TaskKind K, class Kind, class F>
+KOKKOS_INLINE_FUNCTION typename BasicTaskScheduler<Kokkos::Cuda, Kind>::template future_type_for_functor<std::decay_t<F>>
+task_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler<Kokkos::Cuda, Kind>> policy, F&& functor) {
+  return BasicTaskScheduler<Kokkos::Cuda, Kind>::impl_task_spawn(
+      static_cast<Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler<Kokkos::Cuda, Kind>>&&>(policy),
+      static_cast<F&&>(functor));
+}
+template <class Kind, class Module = Impl::CudaTaskModule>
+void wait(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched) {
+  sched.template impl_wait<Module>();
+}
+
+}  // namespace Kokkos

@@ -1,0 +1,280 @@
+// The GPU scheduler's queue (impl/Kokkos_DeviceTaskQueue.hpp) driven by host threads: the same
+// code the CUDA kernel runs, so its concurrency is tested (and run under TSan/ASan) here.
+// Random DAGs (random predecessors, priorities, dynamic children, respawns) against a
+// sequential reference; Fibonacci with when_all and respawn; pool exhaustion.
+#include "TestCommon.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <impl/Kokkos_DeviceTaskQueue.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Pool = Kokkos::MemoryPool<Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>>;
+using Queue = Kokkos::Impl::DeviceTaskQueue<Pool>;
+using Kokkos::Impl::TaskBase;
+using Kokkos::Impl::TaskKind;
+using Kokkos::Impl::TaskOp;
+
+// What a task sees of its worker: the queue and the running task (for respawn).
+struct Worker {
+  Queue* queue;
+  TaskBase* current;
+};
+
+template <class Functor>
+using Node = Kokkos::Impl::DeviceTaskNode<Functor, long, Worker>;
+
+// A spawned task's future (one reference), or nullptr when the pool is full.
+template <class Functor>
+TaskBase* spawn(Queue& q, Functor f, Kokkos::TaskPriority priority, TaskBase* dependence) {
+  void* p = q.allocate(sizeof(Node<Functor>));
+  if (p == nullptr) {
+    Queue::release_reference(dependence);
+    return nullptr;
+  }
+  auto* t = ::new (p) Node<Functor>(f);
+  t->m_apply = &Node<Functor>::apply;
+  q.init_task(t, sizeof(Node<Functor>), TaskKind::Single, priority, dependence);
+  q.spawn(t);
+  return t;
+}
+
+TaskBase* when_all(Queue& q, TaskBase* const* entries, int n) {
+  TaskBase* a = q.begin_aggregate(n);
+  if (a == nullptr) return nullptr;
+  for (int i = 0; i < n; ++i)
+    if (entries[i] != nullptr) Queue::add_aggregate_entry(a, entries[i]);
+  return q.finish_aggregate(a);
+}
+
+long result_of(TaskBase* t) { return Kokkos::Impl::TaskResult<long>::get(t); }
+
+// The workers of one run: each pops, runs, and respawns or completes, until no task is left.
+void run_workers(Queue& q, int threads) {
+  auto work = [&q] {
+    Worker w{&q, nullptr};
+    while (true) {
+      TaskBase* t = q.pop_ready();
+      if (t == nullptr) {
+        if (q.finished()) return;
+        std::this_thread::yield();
+        continue;
+      }
+      Queue::begin_execution(t);
+      w.current = t;
+      t->m_apply(t, TaskOp::Run, &w);
+      w.current = nullptr;
+      q.end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+}
+
+// ---- Fibonacci (seed 001 Figure 3.4) ------------------------------------------------------------
+struct Fib {
+  long n;
+  TaskBase* child[2];
+
+  void operator()(Worker& w, long& result) {
+    if (n < 2) {
+      result = n;
+    } else if (child[0] != nullptr) {
+      result = result_of(child[0]) + result_of(child[1]);
+      Queue::release_reference(child[0]);
+      Queue::release_reference(child[1]);
+      child[0] = child[1] = nullptr;
+    } else {
+      child[0] = spawn(*w.queue, Fib{n - 2, {nullptr, nullptr}}, Kokkos::TaskPriority::High, nullptr);
+      child[1] = spawn(*w.queue, Fib{n - 1, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+      if (child[0] == nullptr || child[1] == nullptr) Kokkos::abort("DeviceTaskQueue Fib test: the pool ran out");
+      TaskBase* all = when_all(*w.queue, child, 2);
+      if (!Queue::request_respawn(w.current, Kokkos::TaskPriority::High, all))
+        Kokkos::abort("DeviceTaskQueue Fib test: respawn refused");
+    }
+  }
+};
+
+long serial_fib(long n) { return n < 2 ? n : serial_fib(n - 1) + serial_fib(n - 2); }
+
+TEST(DeviceTaskQueue, FibonacciWithWhenAllAndRespawn) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  Queue q(pool);
+  for (long n : {0L, 1L, 2L, 10L, 18L}) {
+    TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+    ASSERT_NE(f, nullptr);
+    run_workers(q, 4);
+    ASSERT_TRUE(f->is_complete());
+    EXPECT_EQ(result_of(f), serial_fib(n)) << "n = " << n;
+    Queue::release_reference(f);
+    EXPECT_EQ(q.allocation_count(), 0);
+  }
+  EXPECT_GT(q.allocation_count_max(), 10);
+  EXPECT_EQ(q.spawn_failures(), 0);
+}
+
+// ---- random DAGs against a sequential reference ---------------------------------------------------
+// Node i's value: its own weight + the values of its predecessors + the values of the children
+// it spawns (each child's value is its weight); each node may also respawn itself a few times
+// with no dependence before it finishes.  It holds a reference on each predecessor until it
+// has read its value.
+struct DagNode {
+  long weight;
+  int preds;          // number of predecessor futures below
+  int children;       // children to spawn (then respawn behind their when_all)
+  int extra_respawns;
+  int phase;
+  TaskBase* pred[4];
+  TaskBase* child[3];
+
+  struct Leaf {
+    long weight;
+    void operator()(Worker&, long& result) { result = weight; }
+  };
+
+  void operator()(Worker& w, long& result) {
+    if (phase == 0) {
+      result = weight;
+      for (int i = 0; i < preds; ++i) {
+        if (!pred[i]->is_complete()) Kokkos::abort("DeviceTaskQueue DAG test: a predecessor had not completed");
+        result += result_of(pred[i]);
+        Queue::release_reference(pred[i]);
+        pred[i] = nullptr;
+      }
+      phase = 1;
+      if (children > 0) {
+        for (int c = 0; c < children; ++c) {
+          child[c] = spawn(*w.queue, Leaf{weight * 7 + c}, Kokkos::TaskPriority(c % 3), nullptr);
+          if (child[c] == nullptr) Kokkos::abort("DeviceTaskQueue DAG test: the pool ran out");
+        }
+        Queue::request_respawn(w.current, Kokkos::TaskPriority::Low, when_all(*w.queue, child, children));
+        return;
+      }
+    }
+    if (phase == 1) {
+      for (int c = 0; c < children; ++c) {
+        result += result_of(child[c]);
+        Queue::release_reference(child[c]);
+        child[c] = nullptr;
+      }
+      phase = 2;
+    }
+    if (extra_respawns > 0) {
+      --extra_respawns;
+      Queue::request_respawn(w.current, Kokkos::TaskPriority::Regular, nullptr);
+    }
+  }
+};
+
+void random_dag_round(Queue& q, std::mt19937& rng, int nodes, int threads) {
+  std::vector<TaskBase*> futures(nodes, nullptr);
+  std::vector<long> expected(nodes, 0);
+  std::uniform_int_distribution<int> coin(0, 99);
+  for (int i = 0; i < nodes; ++i) {
+    DagNode d{};
+    d.weight = 1 + coin(rng);
+    d.children = coin(rng) < 30 ? 1 + coin(rng) % 3 : 0;
+    d.extra_respawns = coin(rng) < 20 ? 1 + coin(rng) % 2 : 0;
+    expected[i] = d.weight;
+    for (int c = 0; c < d.children; ++c) expected[i] += d.weight * 7 + c;
+    const int want = i == 0 ? 0 : coin(rng) % 5;
+    for (int k = 0; k < want && k < 4; ++k) {
+      const int j = std::uniform_int_distribution<int>(0, i - 1)(rng);
+      d.pred[d.preds++] = futures[j];
+      futures[j]->add_ref();
+      expected[i] += expected[j];
+    }
+    // The dependence: none, one predecessor, or the when_all of all of them.
+    TaskBase* dep = nullptr;
+    if (d.preds == 1) {
+      dep = d.pred[0];
+      dep->add_ref();
+    } else if (d.preds > 1) {
+      dep = when_all(q, d.pred, d.preds);
+      ASSERT_NE(dep, nullptr);
+    }
+    futures[i] = spawn(q, d, Kokkos::TaskPriority(coin(rng) % 3), dep);
+    ASSERT_NE(futures[i], nullptr);
+  }
+  run_workers(q, threads);
+  for (int i = 0; i < nodes; ++i) {
+    ASSERT_TRUE(futures[i]->is_complete()) << "node " << i;
+    EXPECT_EQ(result_of(futures[i]), expected[i]) << "node " << i;
+    Queue::release_reference(futures[i]);
+  }
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+TEST(DeviceTaskQueue, RandomDagsAgainstSequentialReference) {
+  Pool pool(Kokkos::HostSpace(), 1 << 23, 64, 1024, 1 << 16);
+  Queue q(pool);
+  std::mt19937 rng(20261127);
+  for (int round = 0; round < 40; ++round) random_dag_round(q, rng, 500, 1 + round % 4);
+  Pool::usage_statistics stats;
+  pool.get_usage_statistics(stats);
+  EXPECT_EQ(stats.consumed_blocks, 0u);
+  EXPECT_EQ(q.spawn_failures(), 0);
+}
+
+// ---- exhaustion: a null future, nothing corrupted -----------------------------------------------
+TEST(DeviceTaskQueue, PoolExhaustionGivesNullAndRecovers) {
+  Pool pool(Kokkos::HostSpace(), 1 << 14, 64, 128, 1 << 12);
+  Queue q(pool);
+  std::vector<TaskBase*> spawned;
+  while (true) {
+    TaskBase* f = spawn(q, DagNode::Leaf{long(spawned.size())}, Kokkos::TaskPriority::Regular, nullptr);
+    if (f == nullptr) break;
+    spawned.push_back(f);
+    ASSERT_LT(spawned.size(), 1000u) << "the pool never ran out";
+  }
+  EXPECT_EQ(int(spawned.size()), (1 << 14) / 128);
+  EXPECT_EQ(q.spawn_failures(), 1);
+  std::vector<TaskBase*> none(2, nullptr);
+  EXPECT_EQ(when_all(q, spawned.data(), 2), nullptr) << "a when_all from a full pool is null";
+  run_workers(q, 3);
+  for (std::size_t i = 0; i < spawned.size(); ++i) {
+    ASSERT_TRUE(spawned[i]->is_complete());
+    EXPECT_EQ(result_of(spawned[i]), long(i));
+    Queue::release_reference(spawned[i]);
+  }
+  EXPECT_EQ(q.allocation_count(), 0);
+  // An aggregate of null entries only is no aggregate.
+  EXPECT_EQ(when_all(q, none.data(), 2), nullptr);
+  EXPECT_EQ(q.allocation_count(), 0);
+  // The pool works again.
+  TaskBase* f = spawn(q, DagNode::Leaf{42}, Kokkos::TaskPriority::High, nullptr);
+  ASSERT_NE(f, nullptr);
+  run_workers(q, 2);
+  EXPECT_EQ(result_of(f), 42);
+  Queue::release_reference(f);
+}
+
+// A respawn requested twice in one execution is refused.
+TEST(DeviceTaskQueue, SecondRespawnRequestIsRefused) {
+  Pool pool(Kokkos::HostSpace(), 1 << 14, 64, 128, 1 << 12);
+  Queue q(pool);
+  TaskBase* f = spawn(q, DagNode::Leaf{1}, Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  TaskBase* t = q.pop_ready();
+  ASSERT_EQ(t, f);
+  Queue::begin_execution(t);
+  EXPECT_TRUE(Queue::request_respawn(t, Kokkos::TaskPriority::Low, nullptr));
+  EXPECT_FALSE(Queue::request_respawn(t, Kokkos::TaskPriority::Low, nullptr));
+  q.end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
+  EXPECT_EQ(t->m_priority, std::uint8_t(Kokkos::TaskPriority::Low));
+  EXPECT_FALSE(q.finished());
+  run_workers(q, 1);
+  EXPECT_TRUE(f->is_complete());
+  Queue::release_reference(f);
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+}  // namespace

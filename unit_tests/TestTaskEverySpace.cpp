@@ -1,0 +1,290 @@
+// The task DAG on every back end, Kokkos::Cuda included: the task functors here are written
+// the portable way (standard-layout classes, KOKKOS_INLINE_FUNCTION, no host containers), so
+// the same tests run on the host schedulers and on the GPU scheduler (Cuda/Kokkos_Cuda_Task.hpp),
+// which skips, with the reason, where no GPU is visible.  Dependence chains, when_all from the
+// host and inside tasks, respawn, priorities, team tasks with nested patterns, spawning up to
+// pool exhaustion, and random DAGs against a sequential reference.
+#include "TestCommon.hpp"
+
+#include <Kokkos_TaskScheduler.hpp>
+
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+template <class Space>
+struct TaskEverySpace : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(TaskEverySpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+template <class Space>
+using SchedulerOf = Kokkos::TaskScheduler<Space>;
+
+// ---- a dependence chain: each link adds one to its predecessor's value ----------------------------
+template <class Scheduler>
+struct ChainLink {
+  using value_type = long;
+  typename Scheduler::template future_type<long> previous;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    result = previous.is_null() ? 1 : previous.get() + 1;
+  }
+};
+
+TYPED_TEST(TaskEverySpace, DependenceChainFromTheHost) {
+  using S = SchedulerOf<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+  constexpr int length = 200;
+  typename S::template future_type<long> last;
+  for (int i = 0; i < length; ++i) {
+    auto next = Kokkos::host_spawn(last.is_null() ? Kokkos::TaskSingle(sched) : Kokkos::TaskSingle(sched, last),
+                                   ChainLink<S>{last});
+    ASSERT_FALSE(next.is_null());
+    last = next;
+  }
+  Kokkos::wait(sched);
+  ASSERT_TRUE(last.is_ready());
+  EXPECT_EQ(last.get(), length);
+  last = {};
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+}
+
+// ---- a task that builds a chain inside the DAG, with respawn, and priorities -------------------------
+template <class Scheduler>
+struct ChainBuilder {
+  using value_type = long;
+  typename Scheduler::template future_type<long> last;
+  Scheduler sched;
+  int length;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    if (last.is_null()) {
+      for (int i = 0; i < length; ++i) {
+        const auto priority = Kokkos::TaskPriority(i % 3);
+        auto next = last.is_null() ? Kokkos::task_spawn(Kokkos::TaskSingle(sched, priority), ChainLink<Scheduler>{last})
+                                   : Kokkos::task_spawn(Kokkos::TaskSingle(sched, last, priority),
+                                                        ChainLink<Scheduler>{last});
+        if (next.is_null()) Kokkos::abort("ChainBuilder: the pool ran out");
+        last = next;
+      }
+      Kokkos::respawn(this, last, Kokkos::TaskPriority::Low);
+    } else {
+      result = last.get() * 10;
+    }
+  }
+};
+
+TYPED_TEST(TaskEverySpace, ChainBuiltInsideTheDagWithRespawn) {
+  using S = SchedulerOf<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), ChainBuilder<S>{{}, sched, 100});
+  ASSERT_FALSE(f.is_null());
+  Kokkos::wait(sched);
+  EXPECT_EQ(f.get(), 1000);
+  f = {};
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+}
+
+// ---- when_all over many children, built with the generator form inside a task ------------------------
+template <class Scheduler>
+struct Square {
+  using value_type = long;
+  long x;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) { result = x * x; }
+};
+
+template <class Scheduler>
+struct SumOfSquares {
+  using value_type = long;
+  static constexpr int fan_out = 16;
+  Scheduler sched;
+  typename Scheduler::template future_type<long> child[fan_out];
+  bool spawned;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    if (!spawned) {
+      spawned = true;
+      for (int i = 0; i < fan_out; ++i) {
+        child[i] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High), Square<Scheduler>{i});
+        if (child[i].is_null()) Kokkos::abort("SumOfSquares: the pool ran out");
+      }
+      Kokkos::respawn(this, sched.when_all(fan_out, [this](int i) { return child[i]; }));
+      return;
+    }
+    result = 0;
+    for (int i = 0; i < fan_out; ++i) result += child[i].get();
+  }
+};
+
+TYPED_TEST(TaskEverySpace, WhenAllInsideTasksAndFromTheHost) {
+  using S = SchedulerOf<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 20, 64, 1024, 1 << 14);
+  constexpr int parents = 20;
+  std::vector<typename S::template future_type<long>> f(parents);
+  for (auto& x : f) {
+    x = Kokkos::host_spawn(Kokkos::TaskSingle(sched), SumOfSquares<S>{sched, {}, false});
+    ASSERT_FALSE(x.is_null());
+  }
+  // A when_all built on the host, and a task behind it.
+  auto all = Kokkos::when_all(f.data(), parents);
+  ASSERT_FALSE(all.is_null());
+  auto after = Kokkos::host_spawn(Kokkos::TaskSingle(sched, all), Square<S>{3});
+  auto direct = sched.spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low), Square<S>{5});  // the member form
+  Kokkos::wait(sched);
+  EXPECT_TRUE(all.is_ready());
+  EXPECT_EQ(after.get(), 9);
+  EXPECT_EQ(direct.get(), 25);
+  direct = {};
+  for (auto& x : f) EXPECT_EQ(x.get(), 1240);  // 0^2 + ... + 15^2
+  f.clear();
+  all = {};
+  after = {};
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+}
+
+// ---- team tasks: the nested patterns on the task team (a warp on the GPU) ----------------------------
+template <class Scheduler>
+struct TeamSum {
+  using value_type = long;
+  long n;
+
+  // The ranks split [0, n) (TeamThreadRange) and each repeats [0, 10) (ThreadVectorRange), adding
+  // into the task's result (value-initialised to 0 at spawn) with atomics; the task completes
+  // when every rank has returned.
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type& member, long& result) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n), [&](long i) { Kokkos::atomic_add(&result, 100 * i); });
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, 10L), [&](long i) {
+      if (member.team_rank() == 0) Kokkos::atomic_add(&result, i);
+    });
+  }
+};
+
+TYPED_TEST(TaskEverySpace, TeamTasksUseNestedPatterns) {
+  using S = SchedulerOf<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+  std::vector<typename S::template future_type<long>> f;
+  for (long n : {0L, 1L, 31L, 32L, 33L, 1000L}) {
+    f.push_back(Kokkos::host_spawn(Kokkos::TaskTeam(sched), TeamSum<S>{n}));
+    ASSERT_FALSE(f.back().is_null());
+  }
+  Kokkos::wait(sched);
+  const long ns[] = {0, 1, 31, 32, 33, 1000};
+  for (std::size_t k = 0; k < f.size(); ++k) EXPECT_EQ(f[k].get(), ns[k] * (ns[k] - 1) / 2 * 100 + 45) << "n = " << ns[k];
+}
+
+// ---- spawning up to pool exhaustion inside a task ------------------------------------------------------
+template <class Scheduler>
+struct Nothing {
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&) {}
+};
+
+template <class Scheduler>
+struct SpawnUntilFull {
+  using value_type = long;
+  Scheduler sched;
+
+  // Spawns until a spawn returns a null future; the result is how many succeeded.  The futures
+  // are dropped at once: the children stay alive through the scheduler's hold until they ran.
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    result = 0;
+    while (true) {
+      auto f = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low), Nothing<Scheduler>{});
+      if (f.is_null()) return;
+      if (++result > 100000) Kokkos::abort("SpawnUntilFull: the pool never ran out");
+    }
+  }
+};
+
+TYPED_TEST(TaskEverySpace, SpawnUpToPoolExhaustionThenRecover) {
+  using S = SchedulerOf<TypeParam>;
+  // 64 KiB of 128-byte blocks: 512 blocks, one of them the spawning task's.
+  S sched(typename S::memory_space(), 1 << 16, 128, 128, 1 << 12);
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), SpawnUntilFull<S>{sched});
+  ASSERT_FALSE(f.is_null());
+  Kokkos::wait(sched);
+  // Low-priority children may run (and free their blocks) while the spawner still spawns on a
+  // scheduler with several workers, so at least the pool's blocks less the spawner's succeeded.
+  EXPECT_GE(f.get(), 511);
+  f = {};
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+  // The scheduler works again after exhaustion.
+  auto g = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Square<S>{12});
+  ASSERT_FALSE(g.is_null());
+  Kokkos::wait(sched);
+  EXPECT_EQ(g.get(), 144);
+}
+
+// ---- random DAGs built on the host, against a sequential reference -----------------------------------
+template <class Scheduler>
+struct DagNode {
+  using value_type = long;
+  static constexpr int max_preds = 4;
+  long weight;
+  int preds;
+  typename Scheduler::template future_type<long> pred[max_preds];
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    result = weight;
+    for (int i = 0; i < preds; ++i) result += pred[i].get() % 1000003;
+  }
+};
+
+TYPED_TEST(TaskEverySpace, RandomDagsAgainstSequentialReference) {
+  using S = SchedulerOf<TypeParam>;
+  using F = typename S::template future_type<long>;
+  S sched(typename S::memory_space(), 1 << 22, 64, 1024, 1 << 16);
+  std::mt19937 rng(7);
+  for (int round = 0; round < 4; ++round) {
+    constexpr int nodes = 400;
+    std::vector<F> f(nodes);
+    std::vector<long> expected(nodes);
+    for (int i = 0; i < nodes; ++i) {
+      DagNode<S> d{long(rng() % 1000), 0, {}};
+      expected[i] = d.weight;
+      const int want = i == 0 ? 0 : int(rng() % (DagNode<S>::max_preds + 1));
+      for (int k = 0; k < want; ++k) {
+        const int j = int(rng() % unsigned(i));
+        d.pred[d.preds++] = f[j];
+        expected[i] += expected[j] % 1000003;
+      }
+      const auto priority = Kokkos::TaskPriority(rng() % 3);
+      using FV = typename S::template future_type<void>;
+      FV dep = d.preds == 0 ? FV() : d.preds == 1 ? FV(d.pred[0]) : Kokkos::when_all(d.pred, d.preds);
+      f[i] = dep.is_null() ? Kokkos::host_spawn(Kokkos::TaskSingle(sched, priority), d)
+                           : Kokkos::host_spawn(Kokkos::TaskSingle(sched, dep, priority), d);
+      ASSERT_FALSE(f[i].is_null());
+    }
+    Kokkos::wait(sched);
+    for (int i = 0; i < nodes; ++i) ASSERT_EQ(f[i].get(), expected[i]) << "round " << round << ", node " << i;
+  }
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+}
+
+// ---- the closure rule of the GPU scheduler (seed 001 §2.2.4) -------------------------------------------
+#if defined(KOKKOS_ENABLE_CUDA)
+struct NotStandardLayout {
+  long a;
+
+ private:
+  long b = 0;
+
+ public:
+  KOKKOS_INLINE_FUNCTION void operator()(Kokkos::TaskScheduler<Kokkos::Cuda>::member_type&) { (void)b; }
+};
+struct Virtual {
+  virtual ~Virtual() = default;
+};
+static_assert(Kokkos::Impl::is_cuda_host_task_closure_v<ChainLink<Kokkos::TaskScheduler<Kokkos::Cuda>>>);
+static_assert(Kokkos::Impl::is_cuda_host_task_closure_v<SumOfSquares<Kokkos::TaskScheduler<Kokkos::Cuda>>>);
+static_assert(!Kokkos::Impl::is_cuda_host_task_closure_v<NotStandardLayout>,
+              "mixed access control is not standard layout: host_spawn must refuse it");
+static_assert(!Kokkos::Impl::is_cuda_host_task_closure_v<Virtual>, "a class with virtual functions is refused");
+static_assert(!Kokkos::Impl::is_cuda_host_task_closure_v<long>, "a closure must be a class");
+// The GPU scheduler's handles are device-usable and small; its futures are one pointer.
+static_assert(std::is_standard_layout_v<Kokkos::TaskScheduler<Kokkos::Cuda>>);
+static_assert(sizeof(Kokkos::Future<long, Kokkos::Cuda>) == sizeof(void*));
+static_assert(std::is_same_v<Kokkos::TaskScheduler<Kokkos::Cuda>::memory_space, Kokkos::CudaUVMSpace>);
+#endif
+
+}  // namespace
