@@ -9,8 +9,9 @@
 //
 // Counters: simd_us, scalar_us, scalar_nv_us (best of interleaved rounds), lanes (simd width),
 // scalar_over_simd, scalar_nv_over_simd.  perf_tests/CMakeLists.txt builds this file with
-// -mavx2 -mfma when the compiler accepts them, so simd<double> is avx2_fixed_size<4> there
-// (check `lanes`); the rest of the build stays portable.
+// -mavx2 -mfma when the compiler accepts them, so the host's simd<double> is
+// avx2_fixed_size<4> there (check `lanes`), in a CUDA build too; the rest of the build stays
+// portable.
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_SIMD.hpp>
@@ -26,10 +27,17 @@ namespace {
 namespace KE = Kokkos::Experimental;
 using Space = Kokkos::Serial;
 using Array = Kokkos::View<double*, Kokkos::HostSpace>;
-using simd_t = KE::simd<double>;
-using mask_t = KE::simd_mask<double>;
+// The host space's ABI: simd<double> follows the default execution space, which is scalar Cuda
+// in a CUDA build.
+using simd_t = KE::basic_simd<double, KE::simd_abi::ForSpace<double, Space>>;
+using mask_t = simd_t::mask_type;
 
-constexpr double coefficients[9] = {0.5, -1.25, 0.75, 0.125, -0.375, 0.0625, 0.25, -0.03125, 0.015625};
+// A function rather than a namespace-scope array, which nvcc would not let the kernels (host and
+// device functions) read; each call folds to a constant.
+KOKKOS_INLINE_FUNCTION constexpr double coefficient(std::size_t k) {
+  constexpr double values[9] = {0.5, -1.25, 0.75, 0.125, -0.375, 0.0625, 0.25, -0.03125, 0.015625};
+  return values[k];
+}
 
 KOKKOS_INLINE_FUNCTION double fused(double a, double b, double c) { return std::fma(a, b, c); }
 KOKKOS_INLINE_FUNCTION simd_t fused(simd_t const& a, simd_t const& b, simd_t const& c) { return Kokkos::fma(a, b, c); }
@@ -38,8 +46,8 @@ KOKKOS_INLINE_FUNCTION simd_t fused(simd_t const& a, simd_t const& b, simd_t con
 // compiler choosing to unroll the coefficient loop.
 template <class V, std::size_t... K>
 KOKKOS_INLINE_FUNCTION V horner(V const& x, std::index_sequence<K...>) {
-  V result(coefficients[8]);
-  ((result = fused(result, x, V(coefficients[7 - K]))), ...);
+  V result(coefficient(8));
+  ((result = fused(result, x, V(coefficient(7 - K)))), ...);
   return result;
 }
 template <class V>

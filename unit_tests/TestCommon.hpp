@@ -7,6 +7,7 @@
 
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace Kokkos::Test {
 namespace Detail {
@@ -94,6 +95,30 @@ struct SpaceTest : ::testing::Test {
     if (!reason.empty()) GTEST_SKIP() << reason;
   }
 };
+
+// A host copy of a View in any memory space: how a test reads what a kernel wrote (a host
+// View is returned as it is, no copy).
+template <class View>
+auto to_host(const View& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+// n elements of the memory of Space (an execution or memory space), each `value`: a kernel's
+// input or output, read back with to_host or to_vector.
+template <class Space, class T>
+Kokkos::View<T*, typename Space::memory_space> filled_view(std::size_t n, const T& value) {
+  Kokkos::View<T*, typename Space::memory_space> v(Kokkos::view_alloc("filled", Kokkos::WithoutInitializing), n);
+  Kokkos::deep_copy(v, value);
+  return v;
+}
+
+// The elements of a rank-1 View in any memory space, as a host vector.
+template <class View>
+std::vector<typename View::non_const_value_type> to_vector(const View& v) {
+  static_assert(View::rank == 1, "Kokkos::Test::to_vector: a rank-1 View");
+  const auto h = to_host(v);
+  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
+}
 
 // Prints the back end's name in test names: "RangeFor/Serial.Fill".
 struct SpaceNames {

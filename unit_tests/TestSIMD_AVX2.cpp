@@ -20,6 +20,23 @@ using namespace Kokkos::Test::SIMD;
 template <int N>
 using avx2 = KE::simd_abi::avx2_fixed_size<N>;
 
+TEST(SIMD_AVX2, HostNativeAbiAndDeviceScalarAbi) {
+  static_assert(sizeof(KE::basic_simd<double, avx2<4>>) == 32);
+#if !defined(__AVX512F__)
+  static_assert(std::is_same_v<KE::simd_abi::host_native, avx2<4>>);
+#if defined(KOKKOS_ENABLE_CUDA)
+  // simd<T> follows the default execution space: Cuda's code is one lane per thread.
+  static_assert(std::is_same_v<KE::simd<double>, KE::basic_simd<double, KE::simd_abi::scalar>>);
+  static_assert(std::is_same_v<KE::simd_abi::ForSpace<double, Kokkos::DefaultHostExecutionSpace>, avx2<4>>);
+#else
+  static_assert(std::is_same_v<KE::simd<double>, KE::basic_simd<double, avx2<4>>>);
+#endif
+#endif
+}
+
+// The raw registers are host code: a CUDA translation unit's device pass sees these ABIs as lane
+// arrays (vector types are not allowed in device code), see Kokkos_SIMD_AVX2.hpp.
+#if !defined(__CUDA_ARCH__)
 // Overloads rather than std::is_same: a vector type as a template argument loses its attributes.
 constexpr bool is_register(__m256d const*) { return true; }
 constexpr bool is_register(__m256 const*) { return true; }
@@ -34,11 +51,6 @@ TEST(SIMD_AVX2, IntrinsicRegistersBackDoubleAndFloat) {
   static_assert(backed_by_register<float, 8>);
   static_assert(backed_by_register<float, 4>);
   static_assert(!backed_by_register<std::int64_t, 4>);
-  static_assert(sizeof(KE::basic_simd<double, avx2<4>>) == 32);
-#if !defined(__AVX512F__)
-  static_assert(std::is_same_v<KE::simd<double>, KE::basic_simd<double, avx2<4>>>);
-  static_assert(std::is_same_v<KE::simd_abi::host_native, avx2<4>>);
-#endif
   KDAG_SKIP_WITHOUT_AVX2_CPU();
   KE::basic_simd<double, avx2<4>> v([](std::size_t i) { return double(i) + 0.5; });
   const __m256d raw = static_cast<__m256d>(v);
@@ -47,6 +59,7 @@ TEST(SIMD_AVX2, IntrinsicRegistersBackDoubleAndFloat) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(lanes[i], i + 0.5);
   EXPECT_EQ((KE::basic_simd<double, avx2<4>>(raw)[3]), 3.5);
 }
+#endif
 
 TEST(SIMD_AVX2, FourLanesEveryElementType) {
   KDAG_SKIP_WITHOUT_AVX2_CPU();

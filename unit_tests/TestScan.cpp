@@ -1,20 +1,22 @@
 // parallel_scan over RangePolicy: inclusive/exclusive prefix sums against a sequential
-// reference, totals, custom init/join, work tags, value-type deduction; on every back end.
+// reference, totals, custom init/join, work tags, value-type deduction; on every back end
+// (results written to Views of the space's memory and read back through host mirrors).
 #include "TestCommon.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <limits>
-#include <vector>
 
 namespace {
 
-template <class Space>
-struct Scan : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(Scan, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
-
 using I64 = std::int64_t;
 const I64 kSizes[] = {0, 1, 2, 3, 17, 1000, 100003};
+
+template <class Space>
+struct Scan : Kokkos::Test::SpaceTest<Space> {};
+TYPED_TEST_SUITE(Scan, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+using Kokkos::Test::filled_view;
+using Kokkos::Test::to_host;
 
 KOKKOS_INLINE_FUNCTION I64 input(I64 i) { return (i * 31) % 17 - 5; }
 
@@ -33,21 +35,23 @@ struct PrefixSums {
 
 TYPED_TEST(Scan, InclusiveAndExclusiveMatchSequential) {
   for (I64 n : kSizes) {
-    std::vector<I64> ex(n + 1, -777), in(n + 1, -777);
-    Kokkos::parallel_scan("prefix", Kokkos::RangePolicy<TypeParam>(0, n), PrefixSums<TypeParam>{ex.data(), in.data()});
+    auto d_ex = filled_view<TypeParam>(n + 1, I64(-777)), d_in = filled_view<TypeParam>(n + 1, I64(-777));
+    Kokkos::parallel_scan("prefix", Kokkos::RangePolicy<TypeParam>(0, n), PrefixSums<TypeParam>{d_ex.data(), d_in.data()});
+    const auto ex = to_host(d_ex), in = to_host(d_in);
     I64 run = 0;
     for (I64 i = 0; i < n; ++i) {
-      ASSERT_EQ(ex[i], run) << "n=" << n << " i=" << i;
+      ASSERT_EQ(ex(i), run) << "n=" << n << " i=" << i;
       run += input(i);
-      ASSERT_EQ(in[i], run) << "n=" << n << " i=" << i;
+      ASSERT_EQ(in(i), run) << "n=" << n << " i=" << i;
     }
-    EXPECT_EQ(ex[n], -777) << "wrote outside the range";
+    EXPECT_EQ(ex(n), -777) << "wrote outside the range";
+    EXPECT_EQ(in(n), -777) << "wrote outside the range";
   }
 }
 
 TYPED_TEST(Scan, WithTotal) {
   for (I64 n : kSizes) {
-    std::vector<I64> ex(n + 1), in(n + 1);
+    auto ex = filled_view<TypeParam>(n + 1, I64(0)), in = filled_view<TypeParam>(n + 1, I64(0));
     I64 total = -1;
     Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), PrefixSums<TypeParam>{ex.data(), in.data()}, total);
     I64 expect = 0;
@@ -57,6 +61,7 @@ TYPED_TEST(Scan, WithTotal) {
     vtotal() = -1;
     Kokkos::parallel_scan("into view", Kokkos::RangePolicy<TypeParam>(0, n),
                           PrefixSums<TypeParam>{ex.data(), in.data()}, vtotal);
+    TypeParam().fence();
     EXPECT_EQ(vtotal(), expect) << n;
   }
 }
@@ -64,12 +69,13 @@ TYPED_TEST(Scan, WithTotal) {
 // Every index sees final == true exactly once, whatever the number of workers.
 TYPED_TEST(Scan, FinalPassVisitsEachIndexOnce) {
   const I64 n = 10007;
-  std::vector<std::atomic<int>> finals(n);
-  Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), [&](I64 i, int& update, const bool final) {
-    if (final) finals[i].fetch_add(1);
+  auto d_finals = filled_view<TypeParam>(n, 0);
+  Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), KOKKOS_LAMBDA(I64 i, int& update, const bool final) {
+    if (final) Kokkos::atomic_add(&d_finals(i), 1);
     update += 1;
   });
-  for (I64 i = 0; i < n; ++i) ASSERT_EQ(finals[i].load(), 1) << i;
+  const auto finals = to_host(d_finals);
+  for (I64 i = 0; i < n; ++i) ASSERT_EQ(finals(i), 1) << i;
 }
 
 // Running maximum: custom init (lowest) and join (max); not a sum.
@@ -89,13 +95,14 @@ struct RunningMax {
 
 TYPED_TEST(Scan, CustomInitAndJoin) {
   for (I64 n : kSizes) {
-    std::vector<double> out(n);
+    auto d_out = filled_view<TypeParam>(n, 0.0);
     double total = 0;
-    Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), RunningMax{out.data()}, total);
+    Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), RunningMax{d_out.data()}, total);
+    const auto out = to_host(d_out);
     double run = std::numeric_limits<double>::lowest();
     for (I64 i = 0; i < n; ++i) {
       if (RunningMax::x(i) > run) run = RunningMax::x(i);
-      ASSERT_EQ(out[i], run) << "n=" << n << " i=" << i;
+      ASSERT_EQ(out(i), run) << "n=" << n << " i=" << i;
     }
     EXPECT_EQ(total, run) << n;
   }
@@ -147,13 +154,15 @@ struct TaggedScan {
 
 TYPED_TEST(Scan, WorkTags) {
   const I64 n = 1000;
-  std::vector<I64> out(n);
+  auto out = filled_view<TypeParam>(n, I64(0));
   I64 total = 0;
   Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam, TagA>(0, n), TaggedScan{out.data()}, total);
-  for (I64 i = 0; i < n; ++i) ASSERT_EQ(out[i], i * (i + 1) / 2);
+  const auto a = to_host(out);
+  for (I64 i = 0; i < n; ++i) ASSERT_EQ(a(i), i * (i + 1) / 2);
   EXPECT_EQ(total, n * (n - 1) / 2);
   Kokkos::parallel_scan(Kokkos::RangePolicy<TagB, TypeParam>(0, n), TaggedScan{out.data()});
-  for (I64 i = 0; i < n; ++i) ASSERT_EQ(out[i], i * (i + 1));
+  const auto b = to_host(out);
+  for (I64 i = 0; i < n; ++i) ASSERT_EQ(b(i), i * (i + 1));
 }
 
 // A struct value: a scan of (count, sum) pairs with a custom join.
@@ -180,14 +189,15 @@ struct PairScan {
 
 TYPED_TEST(Scan, StructValue) {
   const I64 n = 30001;
-  std::vector<Pair> out(n);
+  auto d_out = filled_view<TypeParam>(n, Pair{0, 0});
   Pair total{-1, -1};
-  Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), PairScan{out.data()}, total);
+  Kokkos::parallel_scan(Kokkos::RangePolicy<TypeParam>(0, n), PairScan{d_out.data()}, total);
+  const auto out = to_host(d_out);
   Pair run{0, 0};
   for (I64 i = 0; i < n; ++i) {
     if (i % 3 == 0) run.count += 1, run.sum += i;
-    ASSERT_EQ(out[i].count, run.count) << i;
-    ASSERT_EQ(out[i].sum, run.sum) << i;
+    ASSERT_EQ(out(i).count, run.count) << i;
+    ASSERT_EQ(out(i).sum, run.sum) << i;
   }
   EXPECT_EQ(total.count, run.count);
   EXPECT_EQ(total.sum, run.sum);

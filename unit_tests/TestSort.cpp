@@ -241,7 +241,7 @@ TYPED_TEST(Sort, TeamAndThreadSorts) {
       Kokkos::TeamPolicy<Space>(rows, Space().concurrency()), KOKKOS_LAMBDA(const Member& t) {
         const int r = t.league_rank();
         Kokkos::Experimental::sort_by_key_team(t, Kokkos::subview(a, r, Kokkos::ALL), Kokkos::subview(va, r, Kokkos::ALL));
-        Kokkos::Experimental::sort_team(t, Kokkos::subview(b, r, Kokkos::ALL), KOKKOS_LAMBDA(int x, int y) { return x > y; });
+        Kokkos::Experimental::sort_team(t, Kokkos::subview(b, r, Kokkos::ALL), [](int x, int y) { return x > y; });
       });
   // Each thread of a team sorts its own rows.
   Kokkos::parallel_for(

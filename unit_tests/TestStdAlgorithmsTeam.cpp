@@ -68,13 +68,13 @@ void team_algorithms_match_std() {
         auto copy_row = Kokkos::subview(copied, r, Kokkos::ALL);
         KE::copy(team, row, copy_row);
         record(equal_copy, KE::equal(team, row, copy_row));
-        KE::for_each(team, copy_row, KOKKOS_LAMBDA(int& x) { x += 1; });
+        KE::for_each(team, copy_row, [](int& x) { x += 1; });
         record(mismatch_at, KE::mismatch(team, row, copy_row).first - b);
         auto scan_row = Kokkos::subview(scanned, r, Kokkos::ALL);
         const auto end = KE::inclusive_scan(team, KE::cbegin(row), KE::cend(row), KE::begin(scan_row));
         record(scanned_end, end - KE::begin(scan_row));
         KE::exclusive_scan(team, row, Kokkos::subview(exclusive, r, Kokkos::ALL), 100,
-                           KOKKOS_LAMBDA(int x, int y) { return x > y ? x : y; });
+                           [](int x, int y) { return x > y ? x : y; });
         auto sel = Kokkos::subview(selected, r, Kokkos::ALL);
         record(copied_if, KE::copy_if(team, row, sel, IsMultipleOf{2}) - KE::begin(sel));
         auto rem = Kokkos::subview(removed, r, Kokkos::ALL);
@@ -84,7 +84,7 @@ void team_algorithms_match_std() {
         KE::copy(team, row, uni);
         record(unique_end, KE::unique(team, KE::begin(uni), KE::end(uni)) - KE::begin(uni));
         auto rev = Kokkos::subview(reversed, r, Kokkos::ALL);
-        KE::transform(team, row, rev, KOKKOS_LAMBDA(int x) { return 2 * x; });
+        KE::transform(team, row, rev, [](int x) { return 2 * x; });
         KE::reverse(team, rev);
         KE::adjacent_difference(team, row, Kokkos::subview(differences, r, Kokkos::ALL));
         auto sh = Kokkos::subview(shifted, r, Kokkos::ALL);

@@ -1,6 +1,7 @@
 // Nested parallelism inside team functors: TeamThreadRange, ThreadVectorRange and TeamVectorRange
 // with parallel_for / parallel_reduce / parallel_scan, and single(PerTeam|PerThread), on every
-// host back end and for team sizes 1, 2 and AUTO.
+// back end (Cuda included: the counters live in the space's memory and are read back through
+// host mirrors) and for team sizes 1, 2 and AUTO.
 #include "TestCommon.hpp"
 
 #include <algorithm>
@@ -12,7 +13,11 @@ namespace {
 
 template <class Space>
 struct TeamNested : Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(TeamNested, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
+TYPED_TEST_SUITE(TeamNested, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
+
+using Kokkos::Test::filled_view;
+using Kokkos::Test::to_vector;
+
 
 // The team sizes a back end can run: 1, 2 when it has two threads, and AUTO (size 0 here).
 template <class Space>
@@ -33,24 +38,27 @@ template <class Space, RangeKind Kind>
 void check_team_range_for(int league, int ts, std::int64_t b, std::int64_t e) {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   const std::int64_t width = e > 0 ? e : 1;
-  std::vector<int> hits(static_cast<std::size_t>(league * width), 0);
-  int* h = hits.data();
+  auto d_hits = filled_view<Space>(static_cast<std::size_t>(league * width), 0);
+  int* h = d_hits.data();
   auto policy = make_policy<Space>(league, ts);
   Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const Member& m) {
     int* row = h + m.league_rank() * width;
     const auto body = [&](std::int64_t i) { Kokkos::atomic_add(&row[i], 1); };
+    // Copied before the constexpr-if: nvcc's extended lambdas may not first capture inside one.
+    const std::int64_t first = b, last = e;
     if constexpr (Kind == RangeKind::TeamThread) {
-      if (b == 0)
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, e), body);
+      if (first == 0)
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, last), body);
       else
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b, e), body);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, first, last), body);
     } else {
-      if (b == 0)
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, e), body);
+      if (first == 0)
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, last), body);
       else
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, b, e), body);
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, first, last), body);
     }
   });
+  const auto hits = to_vector(d_hits);
   for (int l = 0; l < league; ++l)
     for (std::int64_t i = 0; i < width; ++i)
       ASSERT_EQ(hits[l * width + i], (i >= b && i < e) ? 1 : 0)
@@ -70,14 +78,14 @@ TYPED_TEST(TeamNested, TeamThreadAndTeamVectorRangeFor) {
 
 TYPED_TEST(TeamNested, ReversedBoundsAreEmpty) {
   using Member = typename Kokkos::TeamPolicy<TypeParam>::member_type;
-  std::vector<int> calls(1, 0);
-  int* c = calls.data();
+  auto d_calls = filled_view<TypeParam>(1, 0);
+  int* c = d_calls.data();
   Kokkos::parallel_for(Kokkos::TeamPolicy<TypeParam>(3, 1), KOKKOS_LAMBDA(const Member& m) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 10, 4), [&](int) { Kokkos::atomic_add(c, 1); });
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, 10, 4), [&](int) { Kokkos::atomic_add(c, 1); });
     Kokkos::parallel_for(Kokkos::TeamVectorRange(m, 10u, 4u), [&](unsigned) { Kokkos::atomic_add(c, 1); });
   });
-  EXPECT_EQ(calls[0], 0);
+  EXPECT_EQ(to_vector(d_calls)[0], 0);
 }
 
 // Every thread of every team runs every index of a ThreadVectorRange, in order.
@@ -87,8 +95,8 @@ TYPED_TEST(TeamNested, ThreadVectorRangeFor) {
     auto policy = make_policy<TypeParam>(4, ts);
     const int t = policy.team_size();
     for (int n : {0, 1, 33}) {
-      std::vector<long> sums(static_cast<std::size_t>(4 * t), -1);
-      long* s = sums.data();
+      auto d_sums = filled_view<TypeParam>(static_cast<std::size_t>(4 * t), -1L);
+      long* s = d_sums.data();
       Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const Member& m) {
         long acc = 0;
         int expect_next = 3;
@@ -100,7 +108,7 @@ TYPED_TEST(TeamNested, ThreadVectorRangeFor) {
       });
       long expect = 0;
       for (int i = 3; i < n + 3; ++i) expect += i;
-      for (long v : sums) EXPECT_EQ(v, expect) << "n " << n << " team size " << t;
+      for (long v : to_vector(d_sums)) EXPECT_EQ(v, expect) << "n " << n << " team size " << t;
     }
   }
 }
@@ -110,8 +118,8 @@ TYPED_TEST(TeamNested, TeamThreadWithThreadVectorCoversMatrix) {
   using Member = typename Kokkos::TeamPolicy<TypeParam>::member_type;
   for (int ts : team_sizes<TypeParam>()) {
     const int league = 6, rows = 13, cols = 5;
-    std::vector<int> m_hits(static_cast<std::size_t>(league * rows * cols), 0);
-    int* h = m_hits.data();
+    auto d_hits = filled_view<TypeParam>(static_cast<std::size_t>(league * rows * cols), 0);
+    int* h = d_hits.data();
     Kokkos::parallel_for(make_policy<TypeParam>(league, ts), KOKKOS_LAMBDA(const Member& m) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, rows), [&](int r) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, cols), [&](int c) {
@@ -119,8 +127,20 @@ TYPED_TEST(TeamNested, TeamThreadWithThreadVectorCoversMatrix) {
         });
       });
     });
+    const auto m_hits = to_vector(d_hits);
     EXPECT_EQ(std::count(m_hits.begin(), m_hits.end(), 1), league * rows * cols);
   }
+}
+
+// The range kind K over [0, n): 0 TeamThreadRange, 1 TeamVectorRange, 2 ThreadVectorRange.
+template <int K, class Member>
+KOKKOS_INLINE_FUNCTION auto make_range(const Member& m, int n) {
+  if constexpr (K == 0)
+    return Kokkos::TeamThreadRange(m, n);
+  else if constexpr (K == 1)
+    return Kokkos::TeamVectorRange(m, n);
+  else
+    return Kokkos::ThreadVectorRange(m, n);
 }
 
 // ---- reductions -------------------------------------------------------------------------------
@@ -131,18 +151,11 @@ void check_team_reduce(int ts, int n) {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   using MinLoc = Kokkos::MinLoc<double, int>;
   const int league = 5;
-  std::vector<int> errors(1, 0);
-  int* err = errors.data();
+  auto d_errors = filled_view<Space>(1, 0);
+  int* err = d_errors.data();
   auto policy = make_policy<Space>(league, ts);
   Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const Member& m) {
-    const auto range = [&] {
-      if constexpr (K == 0)
-        return Kokkos::TeamThreadRange(m, n);
-      else if constexpr (K == 1)
-        return Kokkos::TeamVectorRange(m, n);
-      else
-        return Kokkos::ThreadVectorRange(m, n);
-    }();
+    const auto range = make_range<K>(m, n);
     const auto fail = [&] { Kokkos::atomic_add(err, 1); };
     const long l = m.league_rank();
 
@@ -176,7 +189,7 @@ void check_team_reduce(int ts, int n) {
       fail();
     }
   });
-  EXPECT_EQ(errors[0], 0) << "range kind " << K << " n " << n << " team size " << policy.team_size();
+  EXPECT_EQ(to_vector(d_errors)[0], 0) << "range kind " << K << " n " << n << " team size " << policy.team_size();
 }
 
 TYPED_TEST(TeamNested, Reductions) {
@@ -194,14 +207,14 @@ TYPED_TEST(TeamNested, Reductions) {
 TYPED_TEST(TeamNested, ReduceResultsArePerMember) {
   using Member = typename Kokkos::TeamPolicy<TypeParam>::member_type;
   const int ts = std::min(2, TypeParam().concurrency());
-  std::vector<long> out(static_cast<std::size_t>(8 * ts), 0);
-  long* o = out.data();
+  auto d_out = filled_view<TypeParam>(static_cast<std::size_t>(8 * ts), 0L);
+  long* o = d_out.data();
   Kokkos::parallel_for(Kokkos::TeamPolicy<TypeParam>(8, ts), KOKKOS_LAMBDA(const Member& m) {
     long mine = 0;
     Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, 100), [&](int i, long& acc) { acc += i; }, mine);
     o[m.league_rank() * m.team_size() + m.team_rank()] = mine;
   });
-  for (long v : out) EXPECT_EQ(v, 4950);
+  for (long v : to_vector(d_out)) EXPECT_EQ(v, 4950);
 }
 
 // ---- scans ------------------------------------------------------------------------------------
@@ -211,24 +224,17 @@ void check_team_scan(int ts, int n) {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   const int league = 4;
   const int width = n > 0 ? n : 1;
-  std::vector<long> exclusive(static_cast<std::size_t>(league * width), -1);
-  std::vector<long> inclusive(static_cast<std::size_t>(league * width), -1);
-  std::vector<long> totals(static_cast<std::size_t>(league * 2), -1);
-  long* ex = exclusive.data();
-  long* in = inclusive.data();
-  long* tot = totals.data();
-  std::vector<int> errors(1, 0);
-  int* err = errors.data();
+  auto d_exclusive = filled_view<Space>(static_cast<std::size_t>(league * width), -1L);
+  auto d_inclusive = filled_view<Space>(static_cast<std::size_t>(league * width), -1L);
+  auto d_totals = filled_view<Space>(static_cast<std::size_t>(league * 2), -1L);
+  long* ex = d_exclusive.data();
+  long* in = d_inclusive.data();
+  long* tot = d_totals.data();
+  auto d_errors = filled_view<Space>(1, 0);
+  int* err = d_errors.data();
   auto policy = make_policy<Space>(league, ts);
   Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const Member& m) {
-    const auto range = [&] {
-      if constexpr (K == 0)
-        return Kokkos::TeamThreadRange(m, n);
-      else if constexpr (K == 1)
-        return Kokkos::TeamVectorRange(m, n);
-      else
-        return Kokkos::ThreadVectorRange(m, n);
-    }();
+    const auto range = make_range<K>(m, n);
     const long l = m.league_rank();
     long* ex_row = ex + l * width;
     long* in_row = in + l * width;
@@ -258,7 +264,8 @@ void check_team_scan(int ts, int n) {
       if (mx != expect_max) Kokkos::atomic_add(err, 1);
     }
   });
-  EXPECT_EQ(errors[0], 0) << "range kind " << K << " n " << n;
+  EXPECT_EQ(to_vector(d_errors)[0], 0) << "range kind " << K << " n " << n;
+  const auto exclusive = to_vector(d_exclusive), inclusive = to_vector(d_inclusive), totals = to_vector(d_totals);
   for (int l = 0; l < league; ++l) {
     long run = 0;
     for (int i = 0; i < n; ++i) {
@@ -284,7 +291,7 @@ TYPED_TEST(TeamNested, Scans) {
 struct PrefixOfSquares {
   using value_type = long;
   long* out;
-  void operator()(int i, long& partial, bool final) const {
+  KOKKOS_INLINE_FUNCTION void operator()(int i, long& partial, bool final) const {
     if (final) out[i] = partial;
     partial += static_cast<long>(i) * i;
   }
@@ -293,11 +300,12 @@ struct PrefixOfSquares {
 TYPED_TEST(TeamNested, ScanFunctorWithValueType) {
   using Member = typename Kokkos::TeamPolicy<TypeParam>::member_type;
   const int ts = std::min(2, TypeParam().concurrency());
-  std::vector<long> out(50, -1);
-  PrefixOfSquares f{out.data()};
+  auto d_out = filled_view<TypeParam>(50, -1L);
+  PrefixOfSquares f{d_out.data()};
   Kokkos::parallel_for(Kokkos::TeamPolicy<TypeParam>(1, ts), KOKKOS_LAMBDA(const Member& m) {
     Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, 50), f);
   });
+  const auto out = to_vector(d_out);
   long run = 0;
   for (int i = 0; i < 50; ++i) {
     EXPECT_EQ(out[i], run);
@@ -312,11 +320,11 @@ TYPED_TEST(TeamNested, Single) {
   for (int ts : team_sizes<TypeParam>()) {
     auto policy = make_policy<TypeParam>(9, ts);
     const int t = policy.team_size();
-    std::vector<int> per_team(9, 0), per_thread(static_cast<std::size_t>(9 * t), 0);
-    std::vector<int> errors(1, 0);
-    int* pt = per_team.data();
-    int* pth = per_thread.data();
-    int* err = errors.data();
+    auto d_per_team = filled_view<TypeParam>(9, 0), d_per_thread = filled_view<TypeParam>(static_cast<std::size_t>(9 * t), 0);
+    auto d_errors = filled_view<TypeParam>(1, 0);
+    int* pt = d_per_team.data();
+    int* pth = d_per_thread.data();
+    int* err = d_errors.data();
     Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const Member& m) {
       Kokkos::single(Kokkos::PerTeam(m), [&]() { Kokkos::atomic_add(&pt[m.league_rank()], 1); });
       Kokkos::single(Kokkos::PerThread(m), [&]() {
@@ -329,9 +337,9 @@ TYPED_TEST(TeamNested, Single) {
       Kokkos::single(Kokkos::PerThread(m), [&](int& v) { v = m.team_rank(); }, mine);
       if (mine != m.team_rank()) Kokkos::atomic_add(err, 1);
     });
-    EXPECT_EQ(errors[0], 0);
-    for (int v : per_team) EXPECT_EQ(v, 1);
-    for (int v : per_thread) EXPECT_EQ(v, 1);
+    EXPECT_EQ(to_vector(d_errors)[0], 0);
+    for (int v : to_vector(d_per_team)) EXPECT_EQ(v, 1);
+    for (int v : to_vector(d_per_thread)) EXPECT_EQ(v, 1);
   }
 }
 

@@ -5,6 +5,7 @@
 // and the arguments of the calls.  Its own main: Kokkos can be initialised once per process, so
 // the cases that need another initialisation (a missing library, a library without entry points,
 // --kokkos-tools-help) run as death tests, each in a fresh process.
+#include "GTestExtendedLambda.hpp"
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_TaskScheduler.hpp>
@@ -21,6 +22,11 @@
 #include <vector>
 
 namespace {
+
+// The space every launch here runs on: the host default, so that the tools interface (which
+// reports every back end's launches alike) is checked in a CUDA build without a GPU too, and
+// the task DAG and WorkGraphPolicy (host-only) run on it.
+using Space = Kokkos::DefaultHostExecutionSpace;
 
 std::string g_log_path;
 
@@ -67,7 +73,7 @@ long check_pair(const std::vector<std::string>& lines, long at, const std::strin
 }
 
 struct UnlabelledFunctor {
-  Kokkos::View<int*> v;
+  Kokkos::View<int*, Space> v;
   KOKKOS_FUNCTION void operator()(int i) const { v(i) = i; }
 };
 
@@ -91,12 +97,11 @@ struct LaunchingTask {
 #endif
 
 constexpr uint32_t default_device_id() {
-  return Kokkos::Tools::Experimental::device_id_root<Kokkos::DefaultExecutionSpace>();
+  return Kokkos::Tools::Experimental::device_id_root<Space>();
 }
 
 TEST(ToolsLibrary, CallbacksOfEveryEventReachBothLibrariesInOrder) {
-  using Space = Kokkos::DefaultExecutionSpace;
-  Kokkos::View<int*> v("v", 10);
+  Kokkos::View<int*, Space> v("v", 10);
   int total = 0;
   Kokkos::parallel_for("pf", Kokkos::RangePolicy<Space>(0, 10), KOKKOS_LAMBDA(int i) { v(i) = i; });
   Kokkos::parallel_reduce("pr", Kokkos::RangePolicy<Space>(0, 10), KOKKOS_LAMBDA(int i, int& s) { s += v(i); }, total);
@@ -104,7 +109,7 @@ TEST(ToolsLibrary, CallbacksOfEveryEventReachBothLibrariesInOrder) {
   Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, 10), UnlabelledFunctor{v});
   Kokkos::parallel_for(Kokkos::RangePolicy<Space, TaggedWork>(0, 3), TaggedFunctor{});
   Kokkos::fence("my fence");
-  Kokkos::View<int*> w("w", 10);
+  Kokkos::View<int*, Space> w("w", 10);
   Kokkos::deep_copy(w, 3);
   Kokkos::deep_copy(v, w);
   Kokkos::Profiling::pushRegion("region");
@@ -136,7 +141,7 @@ TEST(ToolsLibrary, CallbacksOfEveryEventReachBothLibrariesInOrder) {
     entries(0) = 1, entries(1) = 2;
     Kokkos::deep_copy(graph.row_map, rows);
     Kokkos::deep_copy(graph.entries, entries);
-    Kokkos::View<int*> order("order", 3);
+    Kokkos::View<int*, Space> order("order", 3);
     Kokkos::parallel_for("work graph", Policy(graph), KOKKOS_LAMBDA(std::int32_t i) { order(i) = 1; });
   }
   const void* v_data = v.data();
@@ -255,7 +260,7 @@ TEST(ToolsLibrary, CallbacksOfEveryEventReachBothLibrariesInOrder) {
 void initialize_with_libraries(const char* libraries) {
   setenv("KOKKOS_TOOLS_LIBS", libraries, 1);
   Kokkos::initialize();
-  Kokkos::parallel_for("after a bad tool", 4, KOKKOS_LAMBDA(int) {});
+  Kokkos::parallel_for("after a bad tool", Kokkos::RangePolicy<Space>(0, 4), KOKKOS_LAMBDA(int) {});
   Kokkos::finalize();
   std::fprintf(stderr, "carried on\n");
   std::exit(0);
@@ -317,7 +322,7 @@ void run_with_trace_variable(const char* path) {
   setenv("KOKKOS_TRACE", path, 1);
   Kokkos::initialize();
   const bool tracing = Kokkos::Experimental::trace_enabled() && Kokkos::Experimental::trace_path() == path;
-  Kokkos::parallel_for("traced launch", 4, KOKKOS_LAMBDA(int) {});
+  Kokkos::parallel_for("traced launch", Kokkos::RangePolicy<Space>(0, 4), KOKKOS_LAMBDA(int) {});
   Kokkos::finalize();
   std::ifstream in(path);
   std::stringstream text;

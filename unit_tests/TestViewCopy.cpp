@@ -249,7 +249,8 @@ TEST(ViewCopy, Realloc) {
 
 template <class Space>
 class ViewCopySpace : public Kokkos::Test::SpaceTest<Space> {};
-TYPED_TEST_SUITE(ViewCopySpace, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
+// Every back end: on Cuda the Views are device memory, copied through host mirrors.
+TYPED_TEST_SUITE(ViewCopySpace, Kokkos::Test::ExecSpaces, Kokkos::Test::SpaceNames);
 
 TYPED_TEST(ViewCopySpace, DeviceToHostRoundTrip) {
   using Space = TypeParam;
@@ -277,6 +278,70 @@ TYPED_TEST(ViewCopySpace, DeviceToHostRoundTrip) {
   EXPECT_EQ(result, -double(n) * (n - 1) / 2);
   auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), l);
   EXPECT_EQ(hc(n - 1), -(n - 1.0));
+}
+
+// Copies between non-contiguous blocks of rank 3 and rank 8 Views of the space's memory (on Cuda a
+// kernel copies them in device memory), synchronous and on an instance, in both layouts: the
+// copied block has the source's values, everything around it keeps the destination's.
+template <class Space, class Layout>
+void check_strided_copies_in_space() {
+  using memory_space = typename Space::memory_space;
+  using V3 = Kokkos::View<double***, Layout, memory_space>;
+  V3 src("src", 5, 6, 7), dst("dst", 5, 6, 7);
+  Kokkos::parallel_for(Kokkos::MDRangePolicy<Space, Kokkos::Rank<3>>({0, 0, 0}, {5, 6, 7}),
+                       KOKKOS_LAMBDA(int i, int j, int k) {
+                         src(i, j, k) = 100.0 * i + 10.0 * j + k;
+                         dst(i, j, k) = -1.0;
+                       });
+  const auto block = std::make_pair(1, 4);
+  auto d = Kokkos::subview(dst, block, std::make_pair(2, 5), std::make_pair(1, 6));
+  auto s = Kokkos::subview(src, std::make_pair(0, 3), std::make_pair(1, 4), std::make_pair(2, 7));
+  ASSERT_FALSE(d.span_is_contiguous());
+  Kokkos::deep_copy(d, s);
+  const auto h = Kokkos::Test::to_host(dst);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 7; ++k) {
+        const bool inside = i >= 1 && i < 4 && j >= 2 && j < 5 && k >= 1 && k < 6;
+        const double expect = inside ? 100.0 * (i - 1) + 10.0 * (j - 1) + (k + 1) : -1.0;
+        ASSERT_EQ(h(i, j, k), expect) << i << "," << j << "," << k;
+      }
+
+  using V8 = Kokkos::View<int********, Layout, memory_space>;
+  V8 a("a", 2, 3, 2, 3, 2, 3, 2, 3), b("b", 2, 3, 2, 3, 2, 3, 2, 3);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, int(a.size())), KOKKOS_LAMBDA(int n) {
+    a.data()[n] = n;
+    b.data()[n] = -1;
+  });
+  const auto all = Kokkos::ALL;
+  const auto two = std::make_pair(1, 3);
+  auto bs = Kokkos::subview(b, all, two, all, two, all, two, all, two);
+  auto as = Kokkos::subview(a, all, std::make_pair(0, 2), all, std::make_pair(0, 2), all, std::make_pair(0, 2), all,
+                            std::make_pair(0, 2));
+  Kokkos::deep_copy(Space(), bs, as);
+  Space().fence();
+  const auto ha = Kokkos::Test::to_host(a);
+  const auto hb = Kokkos::Test::to_host(b);
+  int copied = 0;
+  for (int i0 = 0; i0 < 2; ++i0)
+    for (int i1 = 0; i1 < 3; ++i1)
+      for (int i2 = 0; i2 < 2; ++i2)
+        for (int i3 = 0; i3 < 3; ++i3)
+          for (int i4 = 0; i4 < 2; ++i4)
+            for (int i5 = 0; i5 < 3; ++i5)
+              for (int i6 = 0; i6 < 2; ++i6)
+                for (int i7 = 0; i7 < 3; ++i7) {
+                  const bool inside = i1 > 0 && i3 > 0 && i5 > 0 && i7 > 0;
+                  const int expect = inside ? ha(i0, i1 - 1, i2, i3 - 1, i4, i5 - 1, i6, i7 - 1) : -1;
+                  ASSERT_EQ(hb(i0, i1, i2, i3, i4, i5, i6, i7), expect);
+                  copied += inside;
+                }
+  EXPECT_EQ(copied, 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2);
+}
+
+TYPED_TEST(ViewCopySpace, NonContiguousRank3AndRank8) {
+  check_strided_copies_in_space<TypeParam, Kokkos::LayoutRight>();
+  check_strided_copies_in_space<TypeParam, Kokkos::LayoutLeft>();
 }
 
 }  // namespace

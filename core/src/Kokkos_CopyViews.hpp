@@ -41,14 +41,14 @@ inline void strided_for_each(std::size_t R, const std::size_t* dims, const std::
     op(std::size_t(0), std::size_t(0));
     return;
   }
-  for (std::size_t r = 0; r < R; ++r)
+  for (std::size_t r = 0; rank_below(r, R); ++r)
     if (dims[r] == 0) return;
   const std::size_t inner = left ? 0 : R - 1;
   const std::size_t n = dims[inner], ia = sa[inner], ib = sb[inner];
   std::size_t idx[8] = {};
   while (true) {
     std::size_t oa = 0, ob = 0;
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; rank_below(r, R); ++r) {
       oa += idx[r] * sa[r];
       ob += idx[r] * sb[r];
     }
@@ -82,7 +82,7 @@ inline std::string view_shape_string(const V& v) {
   std::string s = "\"";
   s += v.label();
   s += "\" (";
-  for (std::size_t r = 0; r < V::rank(); ++r) {
+  for (std::size_t r = 0; rank_below(r, V::rank()); ++r) {
     if (r) s += ",";
     s += std::to_string(v.extent(r));
   }
@@ -211,6 +211,32 @@ inline bool view_copy_pitched(const Exec& exec, const DstView& dst, const SrcVie
   }
 }
 
+// A copy between two Views of the same device memory that are not one contiguous block: the
+// back end copies element by element in a kernel (DeviceElementOps::copy_strided) instead of
+// staging both Views through the host.  Returns false when the back end cannot.
+template <class Exec, class DstView, class SrcView>
+inline bool view_copy_on_device(const Exec& exec, const DstView& dst, const SrcView& src, const std::size_t* dims) {
+  using memory_space = typename DstView::memory_space;
+  using value_type = typename DstView::non_const_value_type;
+  using Ops = DeviceElementOps<memory_space>;
+  if constexpr (std::is_same_v<memory_space, typename SrcView::memory_space> &&
+                std::is_same_v<value_type, typename SrcView::non_const_value_type> &&
+                !memspace_host_accessible<memory_space>::value &&
+                requires(value_type* d, const value_type* s, const std::size_t* k) {
+                  Ops::copy_strided(exec, d, k, s, k, k, std::size_t(0), true);
+                }) {
+    constexpr std::size_t R = DstView::rank();
+    std::size_t sd[R + 1], ss[R + 1];
+    dst.stride(sd);
+    src.stride(ss);
+    return Ops::copy_strided(exec, const_cast<value_type*>(dst.data()), sd, src.data(), ss, dims, R,
+                             std::is_same_v<typename DstView::array_layout, LayoutLeft>);
+  } else {
+    (void)exec, (void)dst, (void)src, (void)dims;
+    return false;
+  }
+}
+
 // Element-wise copy of the overlap `dims` between Views in any memory spaces.
 template <class Exec, class DstView, class SrcView>
 inline void view_copy_elements_any_space(const Exec& exec, const DstView& dst, const SrcView& src,
@@ -221,6 +247,7 @@ inline void view_copy_elements_any_space(const Exec& exec, const DstView& dst, c
     view_copy_elements(dst, src, dims);
   } else {
     if (view_copy_pitched(exec, dst, src, dims)) return;
+    if (view_copy_on_device(exec, dst, src, dims)) return;
     fence_before_host_copy(exec);
     // The destination is loaded too: the elements of its span outside `dims` (and the gaps of a
     // strided View) must come back unchanged.
@@ -256,7 +283,7 @@ inline void view_fill(const Exec& exec, const DstView& dst, const typename DstVi
     constexpr std::size_t R = DstView::rank();
     std::size_t sd[R + 1], dims[R + 1];
     dst.stride(sd);
-    for (std::size_t r = 0; r < R; ++r) dims[r] = dst.extent(r);
+    for (std::size_t r = 0; rank_below(r, R); ++r) dims[r] = dst.extent(r);
     strided_for_each(R, dims, sd, sd, std::is_same_v<typename DstView::array_layout, LayoutLeft>,
                      [&](std::size_t od, std::size_t) { d[od] = value; });
   }
@@ -287,7 +314,7 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
     constexpr std::size_t R = Dst::rank();
     std::size_t dims[R + 1];
     bool same_extents = true;
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; rank_below(r, R); ++r) {
       dims[r] = dst.extent(r);
       if (dst.extent(r) != src.extent(r)) same_extents = false;
     }
@@ -297,7 +324,7 @@ void deep_copy_impl(const Exec& exec, const Dst& dst, const Src& src) {
       Kokkos::Impl::throw_runtime_exception(msg.c_str());
     }
     bool same_strides = true;
-    for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t r = 0; rank_below(r, R); ++r)
       if (dst.extent(r) > 1 && dst.stride(r) != src.stride(r)) same_strides = false;
     const bool empty = dst.size() == 0 || dst.data() == nullptr || src.data() == nullptr;
     const bool same_data = static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data());
@@ -524,7 +551,7 @@ namespace Impl {
 
 template <class V>
 inline bool view_same_extents(const V& v, const std::size_t* n) {
-  for (std::size_t r = 0; r < V::rank(); ++r) {
+  for (std::size_t r = 0; rank_below(r, V::rank()); ++r) {
     if (V::static_extent(r) != 0) continue;
     if (n[r] != v.extent(r)) return false;
   }
@@ -533,7 +560,7 @@ inline bool view_same_extents(const V& v, const std::size_t* n) {
 
 template <class V>
 inline bool view_same_extents(const V& v, const typename V::array_layout& l) {
-  for (std::size_t r = 0; r < V::rank(); ++r) {
+  for (std::size_t r = 0; rank_below(r, V::rank()); ++r) {
     if (V::static_extent(r) != 0) continue;
     if (l.dimension[r] != v.extent(r)) return false;
   }
@@ -572,7 +599,7 @@ inline void resize_impl(const ViewCtorProp<VP...>&, V& v, const Shape& shape) {
   if (v.data() != nullptr) {
     constexpr std::size_t R = V::rank();
     std::size_t dims[R + 1];
-    for (std::size_t r = 0; r < R; ++r) dims[r] = v.extent(r) < v_new.extent(r) ? v.extent(r) : v_new.extent(r);
+    for (std::size_t r = 0; rank_below(r, R); ++r) dims[r] = v.extent(r) < v_new.extent(r) ? v.extent(r) : v_new.extent(r);
     fusion_flush_touching(v.impl_allocation_base(), v.impl_allocation_bytes());
     fence_backends("Kokkos::resize: fence before copying the contents");
     view_copy_elements_any_space(NoExecSpace{}, v_new, v, dims);

@@ -17,6 +17,11 @@
 // normally take distinct words without contention); a holder never blocks another holder.  When
 // every token is held, acquire() waits for a release, as in Kokkos: more simultaneous holders than
 // size() (e.g. an oversubscribed set of host threads) wait instead of sharing a token.
+//
+// On Kokkos::Cuda the bitset lives in device memory and tokens are acquired and released by
+// device threads (not from host code); the default Instance size and the Global size are the
+// device's resident threads (multiprocessors times threads per multiprocessor), and a thread's
+// index in its launch is the first token tried.
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Atomic.hpp>
@@ -25,11 +30,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+namespace Kokkos {
+void push_finalize_hook(std::function<void()> hook);
+}
 
 namespace Kokkos::Experimental {
 
@@ -47,8 +57,10 @@ class TokenBitset {
 
   KOKKOS_INLINE_FUNCTION int acquire(int hint) const {
     const int words = (m_size + 31) / 32;
-    const int first = (hint >= 0 && hint < m_size) ? hint / 32 : 0;
-    const int preferred_bit = (hint >= 0 && hint < m_size) ? hint % 32 : 0;
+    // A device thread's hint (its index in the launch) may exceed size(): wrapped.
+    const int start = hint >= 0 ? hint % m_size : 0;
+    const int first = start / 32;
+    const int preferred_bit = start % 32;
     for (unsigned attempt = 0;; ++attempt) {
       for (int k = 0; k < words; ++k) {
         const int w = (first + k) % words;
@@ -77,11 +89,22 @@ class TokenBitset {
     Kokkos::Impl::atomic_fetch_and_acq_rel(m_words + token / 32, ~(std::uint32_t(1) << (token % 32)));
   }
 
-  // Tokens currently held (for tests and diagnostics; a snapshot).
+  // Tokens currently held (for tests and diagnostics; a snapshot), read from host code: the
+  // words are copied out of MemorySpace first where the host cannot read it.
+  template <class MemorySpace>
   int impl_held() const {
-    int n = 0;
-    for (int w = 0; w < (m_size + 31) / 32; ++w) n += Kokkos::popcount(Kokkos::Impl::atomic_load_relaxed(m_words + w));
-    return n;
+    const int words = static_cast<int>(words_for(m_size));
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible) {
+      int n = 0;
+      for (int w = 0; w < words; ++w) n += Kokkos::popcount(Kokkos::Impl::atomic_load_relaxed(m_words + w));
+      return n;
+    } else {
+      View<std::uint32_t*, Kokkos::HostSpace> host("Kokkos::UniqueToken::impl_held", words);
+      Kokkos::deep_copy(host, View<const std::uint32_t*, MemorySpace, MemoryUnmanaged>(m_words, words));
+      int n = 0;
+      for (int w = 0; w < words; ++w) n += Kokkos::popcount(host(w));
+      return n;
+    }
   }
 
   static std::size_t words_for(int size) { return static_cast<std::size_t>((size + 31) / 32); }
@@ -100,20 +123,39 @@ class TokenBitset {
   int m_size = 0;
 };
 
-// The bitset of a space's Global tokens.  It lives for the whole program (tokens may be copied
-// into functors that outlive a finalize); it is re-made larger only when the space was
-// re-initialised with more threads, when no launch holds a token.
+// The bitset of a space's Global tokens.  In host memory it lives for the whole program (tokens
+// may be copied into functors that outlive a finalize); it is re-made larger only when the space
+// was re-initialised with more threads, when no launch holds a token.  In device memory it is a
+// View freed by finalize (before the device is released; no kernel can run after it), and the
+// next initialisation makes a new one.
 template <class ExecSpace>
 TokenBitset global_token_bitset(int size) {
+  using memory_space = typename ExecSpace::memory_space;
   static std::mutex mutex;
-  static std::vector<std::unique_ptr<std::uint32_t[]>> buffers;
   static int capacity = 0;
   std::lock_guard<std::mutex> lock(mutex);
-  if (size > capacity) {
-    buffers.push_back(std::make_unique<std::uint32_t[]>(TokenBitset::words_for(size)));
-    capacity = size;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
+    static std::vector<std::unique_ptr<std::uint32_t[]>> buffers;
+    if (size > capacity) {
+      buffers.push_back(std::make_unique<std::uint32_t[]>(TokenBitset::words_for(size)));
+      capacity = size;
+    }
+    return TokenBitset(buffers.back().get(), size);
+  } else {
+    static std::vector<View<std::uint32_t*, memory_space>> buffers;
+    if (size > capacity) {
+      if (buffers.empty()) {
+        Kokkos::push_finalize_hook([] {
+          std::lock_guard<std::mutex> hook_lock(mutex);
+          buffers.clear();
+          capacity = 0;
+        });
+      }
+      buffers.emplace_back("Kokkos::UniqueToken (Global)", TokenBitset::words_for(size));
+      capacity = size;
+    }
+    return TokenBitset(buffers.back().data(), size);
   }
-  return TokenBitset(buffers.back().get(), size);
 }
 
 // The calling worker's hardware thread id is the first token tried.
@@ -160,7 +202,7 @@ class UniqueToken<ExecutionSpace, UniqueTokenScope::Global> {
   KOKKOS_INLINE_FUNCTION void release(size_type token) const { m_bits.release(static_cast<int>(token)); }
 
   KOKKOS_INLINE_FUNCTION const Impl::TokenBitset& impl_bitset() const { return m_bits; }
-  int impl_held() const { return m_bits.impl_held(); }
+  int impl_held() const { return m_bits.impl_held<typename execution_space::memory_space>(); }
 
  private:
   static int max_threads() {
@@ -199,7 +241,7 @@ class UniqueToken<ExecutionSpace, UniqueTokenScope::Instance> {
   KOKKOS_INLINE_FUNCTION void release(size_type token) const { m_bits.release(static_cast<int>(token)); }
 
   KOKKOS_INLINE_FUNCTION const Impl::TokenBitset& impl_bitset() const { return m_bits; }
-  int impl_held() const { return m_bits.impl_held(); }
+  int impl_held() const { return m_bits.impl_held<typename execution_space::memory_space>(); }
 
  private:
   View<std::uint32_t*, typename execution_space::memory_space> m_buffer;

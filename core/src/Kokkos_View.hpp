@@ -387,7 +387,7 @@ struct ViewImplTag {};
 template <class V>
 std::string view_extents_string(const V& v) {
   std::string text = "(";
-  for (std::size_t r = 0; r < V::rank(); ++r) text += (r ? ", " : "") + std::to_string(v.extent(r));
+  for (std::size_t r = 0; Impl::rank_below(r, V::rank()); ++r) text += (r ? ", " : "") + std::to_string(v.extent(r));
   return text + ")";
 }
 
@@ -584,7 +584,7 @@ class View : public ViewTraits<DataType, Properties...> {
     using check = Impl::ViewAssignCheck<View, View<RT, RP...>>;
     if constexpr (check::value) {
       std::size_t dims[map_type::N], strides[map_type::N];
-      for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t r = 0; Impl::rank_below(r, R); ++r) {
         dims[r] = rhs.m_map.m_dim[r];
         strides[r] = rhs.m_map.m_stride[r];
         const std::size_t se = traits::static_extent(r);
@@ -728,7 +728,7 @@ class View : public ViewTraits<DataType, Properties...> {
     const std::size_t n[8] = {N0, N1, N2, N3, N4, N5, N6, N7};
     std::size_t bytes = sizeof(value_type);
     std::size_t given = 0;
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; Impl::rank_below(r, R); ++r) {
       const std::size_t se = traits::static_extent(r);
       std::size_t e;
       if (se != 0 && (r >= traits::rank_dynamic || n[r] == KOKKOS_IMPL_CTOR_DEFAULT_ARG)) e = se;
@@ -740,7 +740,7 @@ class View : public ViewTraits<DataType, Properties...> {
   }
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t required_allocation_size(const array_layout& arg_layout) {
     std::size_t n = 1;
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; Impl::rank_below(r, R); ++r) {
       const std::size_t se = traits::static_extent(r);
       n *= se != 0 ? se : arg_layout.dimension[r];
     }
@@ -812,7 +812,7 @@ class View : public ViewTraits<DataType, Properties...> {
   // s[r] = stride(r) for r < rank, s[rank] = span().
   template <class iType>
   KOKKOS_INLINE_FUNCTION void stride(iType* const s) const {
-    for (std::size_t r = 0; r < R; ++r) s[r] = static_cast<iType>(m_map.m_stride[r]);
+    for (std::size_t r = 0; Impl::rank_below(r, R); ++r) s[r] = static_cast<iType>(m_map.m_stride[r]);
     s[R] = static_cast<iType>(m_map.span());
   }
   KOKKOS_INLINE_FUNCTION constexpr std::size_t stride_0() const { return m_map.stride(0); }
@@ -855,7 +855,7 @@ class View : public ViewTraits<DataType, Properties...> {
       return false;
     } else {
       std::size_t dims[map_type::N], strides[map_type::N];
-      for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t r = 0; Impl::rank_below(r, R); ++r) {
         dims[r] = rhs.m_map.m_dim[r];
         strides[r] = rhs.m_map.m_stride[r];
         if (traits::static_extent(r) != 0 && traits::static_extent(r) != dims[r]) return false;
@@ -952,7 +952,7 @@ class View : public ViewTraits<DataType, Properties...> {
     for (std::size_t r = given; r < 8; ++r)
       if (n[r] != KOKKOS_IMPL_CTOR_DEFAULT_ARG) ok = false;
     if (!ok) impl_ctor_error(label, given, "has mismatched number of arguments", 0, 0, 0);
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; Impl::rank_below(r, R); ++r) {
       const std::size_t se = traits::static_extent(r);
       if (se != 0) {
         if (given == R && n[r] != se) impl_ctor_error(label, r, "extent does not match the compile-time extent", n[r], se, 1);
@@ -965,7 +965,7 @@ class View : public ViewTraits<DataType, Properties...> {
 
   KOKKOS_INLINE_FUNCTION map_type impl_map_from_layout(const char* label, const array_layout& l) const {
     std::size_t dims[map_type::N];
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; Impl::rank_below(r, R); ++r) {
       const std::size_t se = traits::static_extent(r);
       const std::size_t d = l.dimension[r];
       if (se != 0) {
@@ -980,7 +980,7 @@ class View : public ViewTraits<DataType, Properties...> {
     map_type map;
     if constexpr (std::is_same_v<array_layout, LayoutStride>) {
       std::size_t strides[map_type::N];
-      for (std::size_t r = 0; r < R; ++r) strides[r] = l.stride[r];
+      for (std::size_t r = 0; Impl::rank_below(r, R); ++r) strides[r] = l.stride[r];
       map.set(dims, strides);
     } else {
       map.set_compact(dims);

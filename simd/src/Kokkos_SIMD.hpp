@@ -41,8 +41,7 @@ template <int N>
 using host_native_abi = scalar;
 #endif
 
-// The ABI each execution space's code uses.  Every kdag back end today runs on the host; a
-// device back end specialises this to scalar, as Kokkos does for Cuda.
+// The ABI each execution space's code uses: the host's native ABI on the host back ends.
 template <class ExecutionSpace>
 struct ForSpace {
   template <class T>
@@ -50,6 +49,17 @@ struct ForSpace {
   template <int N>
   using simd_abi = host_native_abi<N>;
 };
+#if defined(KOKKOS_ENABLE_CUDA)
+// A CUDA thread is one lane (the warp is the vector), so device code is scalar, as in Kokkos;
+// simd<T> follows the default execution space, host_native stays the host's.
+template <>
+struct ForSpace<Kokkos::Cuda> {
+  template <class T>
+  using type = scalar;
+  template <int N>
+  using simd_abi = scalar;
+};
+#endif
 
 template <class T, class Space = Kokkos::DefaultExecutionSpace>
 using native_fixed_abi = typename ForSpace<typename Space::execution_space>::template type<T>;

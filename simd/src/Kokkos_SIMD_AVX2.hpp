@@ -162,11 +162,26 @@ struct x86_simd_impl {
   }
 };
 
+// The register types are host-only: nvcc refuses vector types in the signature of any
+// __host__ __device__ function, which every basic_simd member is.  So the device pass of a CUDA
+// translation unit (__CUDA_ARCH__) keeps the lane arrays of Kokkos_SIMD_Common.hpp for these ABIs:
+// the same size, alignment and lane order as the registers, so an object means the same in both
+// passes.  Device code uses the scalar ABI (simd_abi::ForSpace<T, Kokkos::Cuda>); host code gets
+// the intrinsics.  Converting to and from a raw register is therefore host code only: in a CUDA
+// translation unit, put it under #ifndef __CUDA_ARCH__.
+template <class T, int N, class R>
+inline constexpr bool same_layout_as_lanes_v =
+    sizeof(simd_lanes<T, N>) == sizeof(typename R::reg) && alignof(simd_lanes<T, N>) == alignof(typename R::reg);
+static_assert(same_layout_as_lanes_v<double, 4, avx2_double4> && same_layout_as_lanes_v<float, 8, avx2_float8> &&
+              same_layout_as_lanes_v<float, 4, avx2_float4>);
+
+#if !defined(__CUDA_ARCH__)
 template <>
 struct simd_impl<double, simd_abi::avx2_fixed_size<4>> : x86_simd_impl<avx2_double4> {};
 template <>
 struct simd_impl<float, simd_abi::avx2_fixed_size<8>> : x86_simd_impl<avx2_float8> {};
 template <>
 struct simd_impl<float, simd_abi::avx2_fixed_size<4>> : x86_simd_impl<avx2_float4> {};
+#endif
 
 }  // namespace Kokkos::Experimental::Impl

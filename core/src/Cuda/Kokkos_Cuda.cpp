@@ -30,6 +30,7 @@ void Cuda::impl_release() noexcept {
 cudaStream_t Cuda::cuda_stream() const { return m_internal->m_stream; }
 int Cuda::cuda_device() const { return m_internal->m_cudaDev; }
 int Cuda::concurrency() const { return m_internal->m_multiProcCount * m_internal->m_maxThreadsPerSM; }
+int Cuda::impl_max_hardware_threads() { return Cuda().concurrency(); }
 uint32_t Cuda::impl_instance_id() const noexcept { return m_internal->m_instance_id; }
 
 Cuda Cuda::impl_create_instance() const {

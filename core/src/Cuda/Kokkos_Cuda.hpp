@@ -68,6 +68,15 @@ class Cuda {
   int cuda_device() const;
   // Threads resident at once: multiprocessors times resident threads per multiprocessor.
   int concurrency() const;
+  // The same for the device of the default instance (the size of a Global UniqueToken).
+  static int impl_max_hardware_threads();
+  // The calling device thread's index in its launch (the first UniqueToken it tries); 0 on the host.
+  KOKKOS_INLINE_FUNCTION static int impl_hardware_thread_id() {
+    KOKKOS_IF_ON_DEVICE((const unsigned block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+                         const unsigned thread = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+                         return static_cast<int>(block * (blockDim.x * blockDim.y * blockDim.z) + thread);))
+    KOKKOS_IF_ON_HOST((return 0;))
+  }
   KOKKOS_INLINE_FUNCTION static int in_parallel() {
     KOKKOS_IF_ON_DEVICE((return true;))
     KOKKOS_IF_ON_HOST((return false;))

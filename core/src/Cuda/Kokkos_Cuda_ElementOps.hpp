@@ -1,7 +1,7 @@
 #pragma once
 // What a View of CudaSpace needs beyond bytes: its elements constructed before the View is handed
-// out and destroyed before the memory is freed, on the device (Impl::DeviceElementOps), and
-// filled by deep_copy(view, value).  Value-initialised trivial types are zeroed with
+// out and destroyed before the memory is freed, on the device (Impl::DeviceElementOps), filled by
+// deep_copy(view, value), and copied element by element between two non-contiguous Views.  Value-initialised trivial types are zeroed with
 // cudaMemsetAsync; everything else runs a small grid-stride kernel, a template instantiated in
 // the translation unit that makes the View (which is therefore compiled as CUDA).
 #include <Cuda/Kokkos_Cuda.hpp>
@@ -29,7 +29,32 @@ inline unsigned cuda_elementwise_grid_size(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>(blocks, std::size_t(1) << 16));
 }
 
+// The shape of an element-wise copy between two strided arrays: the extents and the strides (in
+// elements) of up to 8 ranks, the fastest-varying rank first; passed to the kernel by value.
+struct CudaStridedCopyShape {
+  std::size_t dims[8];
+  std::size_t dst_stride[8];
+  std::size_t src_stride[8];
+  int rank;
+};
+
 #if defined(__CUDACC__)
+// Each thread copies one element: its linear index is split into one index per rank.
+template <class T>
+__global__ void cuda_copy_strided_elements(T* dst, const T* src, CudaStridedCopyShape shape, std::size_t n) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    std::size_t rest = i, od = 0, os = 0;
+    for (int r = 0; r < shape.rank; ++r) {
+      const std::size_t k = rest % shape.dims[r];
+      rest /= shape.dims[r];
+      od += k * shape.dst_stride[r];
+      os += k * shape.src_stride[r];
+    }
+    dst[od] = src[os];
+  }
+}
+
 template <class T, bool ValueInit>
 __global__ void cuda_construct_elements(T* p, std::size_t n) {
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -115,6 +140,37 @@ struct DeviceElementOps<CudaSpace> {
 #endif
     }
     if (synchronous) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+  }
+
+  // deep_copy between two Views of CudaSpace that no pitched copy can express (rank 3 to 8, or
+  // strided on every rank): one kernel on the instance's stream, consecutive threads along the
+  // layout's fastest rank (rank 0 when `left`), instead of staging both Views through the host.
+  // False in a translation unit not compiled as CUDA: the caller stages the copy then.
+  template <class Exec, class T>
+  static bool copy_strided(const Exec& exec, T* dst, const std::size_t* dst_strides, const T* src,
+                           const std::size_t* src_strides, const std::size_t* dims, std::size_t rank, bool left) {
+#if defined(__CUDACC__)
+    CudaStridedCopyShape shape{};
+    std::size_t n = 1;
+    for (std::size_t k = 0; k < rank; ++k) {
+      const std::size_t r = left ? k : rank - 1 - k;
+      shape.dims[k] = dims[r];
+      shape.dst_stride[k] = dst_strides[r];
+      shape.src_stride[k] = src_strides[r];
+      n *= dims[r];
+    }
+    shape.rank = static_cast<int>(rank);
+    if (n == 0) return true;
+    const auto [stream, synchronous] = cuda_stream_for(exec);
+    cuda_copy_strided_elements<T>
+        <<<cuda_elementwise_grid_size(n), cuda_elementwise_block_size, 0, stream>>>(dst, src, shape, n);
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
+    if (synchronous) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+    return true;
+#else
+    (void)exec, (void)dst, (void)dst_strides, (void)src, (void)src_strides, (void)dims, (void)rank, (void)left;
+    return false;
+#endif
   }
 
   // Runs from the allocation record's destructor: failures are warnings, not exceptions.

@@ -79,10 +79,16 @@ class alignas(KOKKOS_IMPL_CACHE_LINE) HostTeamShared {
   HostTeamShared(const HostTeamShared&) = delete;
   HostTeamShared& operator=(const HostTeamShared&) = delete;
 
-  void barrier(int team_size) noexcept { m_barrier.arrive_and_wait(team_size); }
+  // __host__ __device__ like the team member functions that call them: in a CUDA translation
+  // unit, a KOKKOS_LAMBDA launched on a host back end is compiled for the device too (never run
+  // there), and the host barrier (spin, yield) exists only on the host.
+  KOKKOS_INLINE_FUNCTION void barrier(int team_size) noexcept {
+    KOKKOS_IF_ON_HOST((m_barrier.arrive_and_wait(team_size);))
+    KOKKOS_IF_ON_DEVICE(((void)team_size; Kokkos::abort("Kokkos: a host team barrier was called in device code");))
+  }
 
-  void publish(int team_rank, const void* value) noexcept { m_slots[team_rank].value = value; }
-  const void* peer(int team_rank) const noexcept { return m_slots[team_rank].value; }
+  KOKKOS_INLINE_FUNCTION void publish(int team_rank, const void* value) noexcept { m_slots[team_rank].value = value; }
+  KOKKOS_INLINE_FUNCTION const void* peer(int team_rank) const noexcept { return m_slots[team_rank].value; }
 
   int max_team_size() const noexcept { return m_max_team_size; }
   char* scratch(int level) const noexcept { return m_scratch[level]; }

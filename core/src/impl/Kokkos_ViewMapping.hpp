@@ -18,6 +18,10 @@
 namespace Kokkos {
 namespace Impl {
 
+// r < n in a loop over a View's ranks.  A call rather than the comparison itself: for a rank-0
+// View, nvcc warns (#186) that `r < 0` on an unsigned r is pointless.
+KOKKOS_INLINE_FUNCTION constexpr bool rank_below(std::size_t r, std::size_t n) { return r < n; }
+
 // std::integral_constant usable in device code, with operator() as Kokkos 4 has for View::rank.
 template <class T, T v>
 struct integral_constant {
@@ -60,7 +64,7 @@ struct ViewDataAnalysis {
                 "Kokkos::View: run-time extents (*) must come before compile-time extents ([N])");
   // Compile-time extent of rank r, 0 if r is a run-time rank.
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t static_extent(std::size_t r) {
-    return r < rank_dynamic ? 0 : static_extent_impl<DataType>(r - rank_dynamic, std::make_index_sequence<rank_static>{});
+    return rank_below(r, rank_dynamic) ? 0 : static_extent_impl<DataType>(r - rank_dynamic, std::make_index_sequence<rank_static>{});
   }
 };
 
@@ -126,11 +130,11 @@ struct ViewOffset {
 
   // Compact strides for the given extents in the order of the layout (LayoutStride: right).
   KOKKOS_INLINE_FUNCTION void set_compact(const std::size_t* dims) {
-    for (std::size_t r = 0; r < Rank; ++r) m_dim[r] = dims[r];
+    for (std::size_t r = 0; rank_below(r, Rank); ++r) m_dim[r] = dims[r];
     if constexpr (Rank > 0) {
       if constexpr (is_left) {
         std::size_t s = 1;
-        for (std::size_t r = 0; r < Rank; ++r) {
+        for (std::size_t r = 0; rank_below(r, Rank); ++r) {
           m_stride[r] = s;
           s *= m_dim[r];
         }
@@ -145,22 +149,22 @@ struct ViewOffset {
   }
 
   KOKKOS_INLINE_FUNCTION void set(const std::size_t* dims, const std::size_t* strides) {
-    for (std::size_t r = 0; r < Rank; ++r) {
+    for (std::size_t r = 0; rank_below(r, Rank); ++r) {
       m_dim[r] = dims[r];
       m_stride[r] = strides[r];
     }
   }
 
-  KOKKOS_INLINE_FUNCTION constexpr std::size_t extent(std::size_t r) const { return r < Rank ? m_dim[r] : 1; }
+  KOKKOS_INLINE_FUNCTION constexpr std::size_t extent(std::size_t r) const { return rank_below(r, Rank) ? m_dim[r] : 1; }
   KOKKOS_INLINE_FUNCTION constexpr std::size_t size() const {
     std::size_t n = 1;
-    for (std::size_t r = 0; r < Rank; ++r) n *= m_dim[r];
+    for (std::size_t r = 0; rank_below(r, Rank); ++r) n *= m_dim[r];
     return n;
   }
   // Number of elements between the first and one past the last addressable element.
   KOKKOS_INLINE_FUNCTION constexpr std::size_t span() const {
     std::size_t last = 0;
-    for (std::size_t r = 0; r < Rank; ++r) {
+    for (std::size_t r = 0; rank_below(r, Rank); ++r) {
       if (m_dim[r] == 0) return 0;
       last += (m_dim[r] - 1) * m_stride[r];
     }
@@ -169,7 +173,7 @@ struct ViewOffset {
   KOKKOS_INLINE_FUNCTION constexpr bool span_is_contiguous() const { return span() == size(); }
 
   KOKKOS_INLINE_FUNCTION constexpr std::size_t stride(std::size_t r) const {
-    if (r < Rank) return m_stride[r];
+    if (rank_below(r, Rank)) return m_stride[r];
     // Ranks beyond the view's rank, as Kokkos reports them.
     if constexpr (is_left) return size();
     return is_right ? 1 : 0;
@@ -220,10 +224,10 @@ struct ViewOffset {
   // guards allocations.
   bool span_bytes_checked(std::size_t elem_bytes, std::size_t& bytes) const {
     bytes = 0;
-    for (std::size_t r = 0; r < Rank; ++r)
+    for (std::size_t r = 0; rank_below(r, Rank); ++r)
       if (m_dim[r] == 0) return true;
     std::size_t count = 1, last = 0;
-    for (std::size_t r = 0; r < Rank; ++r) {
+    for (std::size_t r = 0; rank_below(r, Rank); ++r) {
       std::size_t reach = 0;
       if (__builtin_mul_overflow(count, m_dim[r], &count)) return false;
       if (__builtin_mul_overflow(m_dim[r] - 1, m_stride[r], &reach)) return false;
@@ -237,13 +241,13 @@ struct ViewOffset {
     if constexpr (std::is_same_v<Layout, LayoutStride>) {
       LayoutStride l;
       for (std::size_t r = 0; r < ARRAY_LAYOUT_MAX_RANK; ++r) {
-        l.dimension[r] = r < Rank ? m_dim[r] : 1;
-        l.stride[r] = r < Rank ? m_stride[r] : 0;
+        l.dimension[r] = rank_below(r, Rank) ? m_dim[r] : 1;
+        l.stride[r] = rank_below(r, Rank) ? m_stride[r] : 0;
       }
       return l;
     } else {
       Layout l;
-      for (std::size_t r = 0; r < ARRAY_LAYOUT_MAX_RANK; ++r) l.dimension[r] = r < Rank ? m_dim[r] : 1;
+      for (std::size_t r = 0; r < ARRAY_LAYOUT_MAX_RANK; ++r) l.dimension[r] = rank_below(r, Rank) ? m_dim[r] : 1;
       return l;
     }
   }

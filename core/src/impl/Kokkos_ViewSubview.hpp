@@ -60,7 +60,7 @@ struct SubviewType {
   static constexpr Ext compute_ext() {
     Ext e{};
     std::size_t r = 0;
-    for (std::size_t k = 0; k < SR; ++k) {
+    for (std::size_t k = 0; rank_below(k, SR); ++k) {
       if (kind[k] == 0) continue;
       e.v[r++] = kind[k] == 1 ? src_traits::static_extent(k) : 0;
     }
@@ -84,10 +84,10 @@ struct SubviewType {
   static constexpr bool legal_contiguous(bool right) {
     std::size_t k = 0;
     auto at = [&](std::size_t j) { return right ? kind[j] : kind[SR - 1 - j]; };
-    while (k < SR && at(k) == 0) ++k;
+    while (rank_below(k, SR) && at(k) == 0) ++k;
     if (k == SR) return true;
     ++k;  // the one range (ALL or pair)
-    for (; k < SR; ++k)
+    for (; rank_below(k, SR); ++k)
       if (at(k) != 1) return false;
     return true;
   }
