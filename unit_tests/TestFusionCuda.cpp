@@ -5,6 +5,7 @@
 // tests skip, naming why; the HostSpace check needs no GPU and always runs.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
+#include <Kokkos_StdAlgorithms_Fused.hpp>
 
 #include "FusionTestFixture.hpp"
 #include "TestCommon.hpp"
@@ -283,6 +284,70 @@ TEST_F(FusionCuda, RandomProgramsBitwiseEqual) {
     expect_bitwise_equal(fused, unfused, "program " + std::to_string(program));
   }
   EXPECT_GT(KE::fusion_statistics().device_fused_kernels, 0u);
+}
+
+// ---- temporaries ---------------------------------------------------------------------------------
+
+// out = (sqrt(a b + 1) a + b) - (a b + 1) / 3 through three array-algorithm temporaries that die
+// in the scope; with `tail`, a reduction of out ends the run (its kernel keeps them in memory).
+struct TemporariesResult {
+  std::vector<double> out;
+  double total = 0;
+};
+TemporariesResult chain_with_temporaries(long n, bool fused, bool tail) {
+  KE::set_fusion_enabled(fused);
+  const Cuda space;
+  const DeviceView a = filled("a", n, 2.0), b = filled("b", n, 0.5);
+  DeviceView out("out", n);
+  double total = 0;
+  {
+    KE::FusionScope scope;
+    DeviceView t1("t1", n), t2("t2", n), t3("t3", n);
+    KE::transform(space, a, b, t1, KOKKOS_LAMBDA(double x, double y) { return x * y + 1.0; });
+    KE::transform(space, t1, t2, KOKKOS_LAMBDA(double x) { return std::sqrt(std::fabs(x)); });
+    KE::transform(space, t2, a, b, t3, KOKKOS_LAMBDA(double x, double y, double z) { return x * y + z; });
+    KE::transform(space, t3, t1, out, KOKKOS_LAMBDA(double x, double y) { return x - y / 3.0; });
+    if (tail) {
+      Kokkos::parallel_reduce("total", KE::with_accesses(Policy(0, n), KE::reads(out)),
+                              KOKKOS_LAMBDA(long i, double& acc) { acc += out(i); }, total);
+    }
+  }
+  KE::set_fusion_enabled(true);
+  return {to_host(out), total};
+}
+
+TEST_F(FusionCuda, ArrayAlgorithmTemporariesStayInSharedMemory) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  KE::set_fusion_temporary_elimination(true);
+  KE::set_fusion_temporary_bytes(0);  // every View created in the window is a candidate
+  for (const long n : {1L, 1000L, 1025L, (1L << 20) + 3}) {
+    const TemporariesResult unfused = chain_with_temporaries(n, false, false);
+    KE::reset_fusion_statistics();
+    const TemporariesResult fused = chain_with_temporaries(n, true, false);
+    expect_bitwise_equal(fused.out, unfused.out, "n=" + std::to_string(n));
+    const KE::FusionStatistics s = KE::fusion_statistics();
+    EXPECT_EQ(s.device_fused_kernels, 1u) << "n=" << n;
+    EXPECT_EQ(s.temporaries_eliminated, 3u) << "n=" << n;
+    EXPECT_EQ(s.temporary_bytes_eliminated, 3u * sizeof(double) * static_cast<std::uint64_t>(n)) << "n=" << n;
+  }
+  KE::set_fusion_temporary_bytes(256 * 1024);
+}
+
+TEST_F(FusionCuda, TemporariesBeforeATailReductionStayMaterialised) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  KE::set_fusion_temporary_elimination(true);
+  KE::set_fusion_temporary_bytes(0);
+  const long n = 100003;
+  const TemporariesResult unfused = chain_with_temporaries(n, false, true);
+  KE::reset_fusion_statistics();
+  const TemporariesResult fused = chain_with_temporaries(n, true, true);
+  expect_bitwise_equal(fused.out, unfused.out, "n=" + std::to_string(n));
+  EXPECT_EQ(std::memcmp(&fused.total, &unfused.total, sizeof(double)), 0) << fused.total << " vs " << unfused.total;
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.device_fused_kernels, 1u);
+  EXPECT_EQ(s.temporaries_eliminated, 0u) << "the reduction's kernel has no tile to keep them in";
+  EXPECT_EQ(s.temporary_bytes_eliminated, 0u);
+  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
 // ---- splits --------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ namespace KE = Kokkos::Experimental;
 using Kokkos::Impl::FusionDeviceLaunch;
 using Kokkos::Impl::FusionDeviceReplay;
 using Kokkos::Impl::FusionLaunch;
+using Kokkos::Impl::FusionTemporary;
 using Arr = Kokkos::View<double*, Kokkos::HostSpace>;
 using HostPolicy = Kokkos::RangePolicy<Kokkos::Serial>;
 
@@ -32,6 +33,8 @@ struct DeviceLog {
   bool recording = false;
   bool refuse_shape = false;          // every fused kernel refuses (registers)
   bool fail_while_recording = false;  // a kernel launch fails while recording
+  std::vector<std::uint32_t> temporaries_offered;  // per fused kernel: how many it was given
+  bool keep_temporaries_materialised = false;      // the kernel cannot hold their tiles
 };
 DeviceLog g_log;
 const char g_instance = 0;
@@ -62,6 +65,7 @@ struct Loop {
 template <int Unit>
 struct StandInBlob {
   static constexpr char unit_anchor = 0;
+  static constexpr bool rebasable = true;  // may touch eliminated temporaries
   Loop functor;
   HostPolicy policy;
   std::uint32_t closure_bytes;
@@ -77,8 +81,11 @@ struct StandInBlob {
     self.device.replay = &g_replay;
   }
   static void execute_alone(const void* self) { g_log.alone.push_back(static_cast<const StandInBlob*>(self)->functor.id); }
-  static bool run_fused(const FusionLaunch* launches, std::uint32_t count) {
+  static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary*,
+                        std::uint32_t* num_temporaries) {
     if (g_log.refuse_shape) return false;
+    g_log.temporaries_offered.push_back(*num_temporaries);
+    if (g_log.keep_temporaries_materialised) *num_temporaries = 0;
     if (g_log.recording && g_log.fail_while_recording) throw std::runtime_error("not capturable");
     std::vector<int> ids;
     for (std::uint32_t k = 0; k < count; ++k) ids.push_back(static_cast<const StandInBlob*>(launches[k].blob)->functor.id);
@@ -96,6 +103,16 @@ void record(int id, const Arr& x, const Arr& y, std::uint32_t closure_bytes = 64
   Kokkos::Impl::FusionWindow::this_thread_window().record_device<StandInBlob<Unit>, Loop>(
       Kokkos::Impl::FusionLaunchKind::range_for, policy, accesses.impl_decls().data(), accesses.impl_decls().size(),
       Loop{id}, policy, closure_bytes);
+}
+
+// Records launch `id` of unit `Unit` that only writes t: t(i) = x(i).
+template <int Unit>
+void record_write(int id, const Arr& x, const Arr& t) {
+  const HostPolicy policy(0, static_cast<long>(t.extent(0)));
+  const auto accesses = KE::with_accesses(policy, KE::reads(x), KE::writes(t));
+  Kokkos::Impl::FusionWindow::this_thread_window().record_device<StandInBlob<Unit>, Loop>(
+      Kokkos::Impl::FusionLaunchKind::range_for, policy, accesses.impl_decls().data(), accesses.impl_decls().size(),
+      Loop{id}, policy, 64u);
 }
 
 struct FusionDevicePieces : Kokkos::Test::FusionFixture {
@@ -172,6 +189,43 @@ TEST_F(FusionDevicePieces, KernelRefusingItsShapeRunsLaunchByLaunch) {
   const KE::FusionStatistics s = KE::fusion_statistics();
   EXPECT_EQ(s.device_fused_kernels, 0u);
   EXPECT_EQ(s.device_runs_unfused, 1u);
+}
+
+// A run's eliminated temporaries reach its kernel only when that kernel runs the whole run; a
+// kernel that keeps them in device memory says so, and the statistics follow.
+TEST_F(FusionDevicePieces, TemporariesReachOnlyAKernelRunningTheWholeRun) {
+  KE::set_fusion_temporary_elimination(true);
+  KE::set_fusion_temporary_bytes(0);  // every View created in the window is a candidate
+  for (const bool materialised : {false, true}) {
+    g_log = DeviceLog{};
+    g_log.keep_temporaries_materialised = materialised;
+    KE::reset_fusion_statistics();
+    {
+      KE::FusionScope scope;
+      Arr t("t", 100);
+      record_write<0>(0, x, t);
+      record<0>(1, t, y);
+    }
+    EXPECT_EQ(g_log.kernels, (Kernels{{0, 1}}));
+    EXPECT_EQ(g_log.temporaries_offered, (std::vector<std::uint32_t>{1}));
+    const KE::FusionStatistics s = KE::fusion_statistics();
+    EXPECT_EQ(s.temporaries_eliminated, materialised ? 0u : 1u);
+    EXPECT_EQ(s.temporary_bytes_eliminated, materialised ? 0u : 100u * sizeof(double));
+  }
+  g_log = DeviceLog{};
+  KE::reset_fusion_statistics();
+  {
+    KE::FusionScope scope;
+    Arr t("t", 100);
+    record_write<0>(0, x, t);
+    record<0>(1, t, y);
+    record<1>(2, t, y);  // another unit: the run splits, t must stay in memory between kernels
+    record<1>(3, t, y);
+  }
+  EXPECT_EQ(g_log.kernels, (Kernels{{0, 1}, {2, 3}}));
+  EXPECT_EQ(g_log.temporaries_offered, (std::vector<std::uint32_t>{0, 0}));
+  EXPECT_EQ(KE::fusion_statistics().temporaries_eliminated, 0u);
+  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
 // Epoch 1 analyses, epoch 2 records and instantiates, epoch 3 records and updates in place.

@@ -119,7 +119,7 @@ class RandomAccessIterator {
   KOKKOS_INLINE_FUNCTION const ViewType& view() const { return m_view; }
   KOKKOS_INLINE_FUNCTION difference_type current_index() const { return m_index; }
   // See View::impl_fusion_rebase.
-  void impl_fusion_rebase(const void* allocation, std::ptrdiff_t delta_bytes) {
+  KOKKOS_INLINE_FUNCTION void impl_fusion_rebase(const void* allocation, std::ptrdiff_t delta_bytes) {
     m_view.impl_fusion_rebase(allocation, delta_bytes);
   }
 
@@ -459,28 +459,28 @@ template <class It, class F>
 struct ForEachF {
   It first;
   F f;
-  auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { f(first[i]); }
 };
 template <class It, class T>
 struct FillF {
   It first;
   T value;
-  auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { first[i] = value; }
 };
 template <class I, class O>
 struct CopyF {
   I src;
   O dst;
-  auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = src[i]; }
 };
 template <class I, class O>
 struct MoveF {
   I src;
   O dst;
-  auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = std::move(src[i]); }
 };
 template <class I, class O, class Op>
@@ -488,7 +488,7 @@ struct Transform1F {
   I src;
   O dst;
   Op op;
-  auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = op(src[i]); }
 };
 template <class I1, class I2, class O, class Op>
@@ -497,7 +497,7 @@ struct Transform2F {
   I2 b;
   O dst;
   Op op;
-  auto impl_fusion_members() { return std::tie(a, b, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b, dst); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = op(a[i], b[i]); }
 };
 template <class It, class Pred, class T>
@@ -505,7 +505,7 @@ struct ReplaceIfF {
   It first;
   Pred pred;
   T new_value;
-  auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     if (pred(first[i])) first[i] = new_value;
   }
@@ -516,7 +516,7 @@ struct ReplaceCopyIfF {
   O dst;
   Pred pred;
   T new_value;
-  auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     if (pred(src[i])) {
       dst[i] = new_value;
@@ -529,14 +529,14 @@ template <class It, class G>
 struct GenerateF {
   It first;
   G g;
-  auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { first[i] = g(); }
 };
 template <class I1, class I2>
 struct SwapF {
   I1 a;
   I2 b;
-  auto impl_fusion_members() { return std::tie(a, b); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b); }  // impl/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     auto tmp = std::move(a[i]);
     a[i] = std::move(b[i]);

@@ -876,7 +876,7 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_INLINE_FUNCTION std::size_t impl_allocation_bytes() const { return m_alloc_bytes; }
   // A copy of a View in a fused run's functor that points into an eliminated temporary is moved
   // onto the worker's chunk buffer (impl/Kokkos_FusionTemporaries.hpp); its identity stays.
-  void impl_fusion_rebase(const void* allocation, std::ptrdiff_t delta_bytes) {
+  KOKKOS_INLINE_FUNCTION void impl_fusion_rebase(const void* allocation, std::ptrdiff_t delta_bytes) {
     if (m_alloc_base == allocation) {
       m_ptr = reinterpret_cast<pointer_type>(reinterpret_cast<std::uintptr_t>(m_ptr) + delta_bytes);
     }

@@ -3,11 +3,18 @@
 // calling thread's window (impl/Kokkos_FusionWindow.hpp) and analysed there as on the host; a
 // fused run executes as one kernel.
 //
-// A fused kernel calls each member's body through a device function pointer: thread t runs,
-// for each of its grid-stride indices i, every member's body at i in program order (point-wise
-// dependences make that legal), and a RangePolicy reduction ending the run reduces at i in the
-// same kernel, with the launch shape and the block/grid combines of the plain reduction, so the
-// bits are those of the unfused launches.
+// A fused kernel calls each member's body through a device function pointer, once per tile:
+// a block takes tiles of consecutive indices and runs every member over the whole tile, in
+// program order, thread t always at the same indices of the tile (point-wise dependences make
+// that legal), so a member reads what the members before it wrote from cache, and each call
+// covers several indices of its thread.  A RangePolicy reduction ending the run keeps the plain
+// reduction's launch shape, per-thread index order and block/grid combines, its loops run at
+// groups of the thread's indices ahead of it, so the bits are those of the unfused launches.
+//
+// Eliminated temporaries (impl/Kokkos_FusionTemporaries.hpp, seed 003 Definition 4) of a run
+// that is one kernel without a reduction live in the block's shared memory, one tile at a time:
+// the members that touch them run on a copy of their functor whose Views point there, and the
+// device memory the Views were allocated with is never read or written.
 //
 // No -rdc: a kernel may only call device code of its own translation unit (each has its own
 // module).  Everything here that touches device code is instantiated per translation unit
@@ -22,6 +29,7 @@
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <impl/Kokkos_FusionWindow.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -37,11 +45,17 @@ struct CudaFusionUnit {};
 inline constexpr char cuda_fusion_unit_anchor = 0;
 }  // namespace
 
-using CudaFusedBodyFn = void (*)(const void* closure, long long i);
+// A body runs its loop at indices first, first + step, ... below last: one call per loop and
+// tile, not per index, so the functor is inlined into its own loop and its members are loaded
+// once.  `rebase`, set for a loop that touches eliminated temporaries, moves them onto the
+// block's shared memory for the tile starting at tile_begin.
+using CudaFusedBodyFn = void (*)(const void* closure, long long first, long long last, int step,
+                                 const FusionRebase* rebase, long long tile_begin);
 
 struct CudaFusedBody {
   CudaFusedBodyFn fn;
   std::uint32_t offset;  // of the closure in CudaFusedBodies::closures
+  bool rebased;          // it touches the run's eliminated temporaries
 };
 
 // The loops of a fused run, in the kernel's parameter.
@@ -50,15 +64,30 @@ struct alignas(16) CudaFusedBodies {
   CudaFusedBody body[fusion_device_max_bodies];
   alignas(16) unsigned char closures[fusion_device_closure_capacity];
 
-  __device__ void run(long long i) const {
-    for (std::uint32_t k = 0; k < count; ++k) body[k].fn(closures + body[k].offset, i);
+  __device__ void run(long long first, long long last, int step, const FusionRebase* rebase = nullptr,
+                      long long tile_begin = 0) const {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      body[k].fn(closures + body[k].offset, first, last, step, body[k].rebased ? rebase : nullptr, tile_begin);
+    }
   }
 };
 
 template <class Functor, class Policy>
-__device__ void cuda_fused_for_body(const void* closure, long long i) {
-  invoke_functor<typename Policy::work_tag>(*static_cast<const Functor*>(closure),
-                                            static_cast<typename Policy::member_type>(i));
+__device__ void cuda_fused_for_body(const void* closure, long long first, long long last, int step,
+                                    const FusionRebase* rebase, long long tile_begin) {
+  using I = typename Policy::member_type;
+  const auto loop = [&](const Functor& f) {
+    for (long long i = first; i < last; i += step) invoke_functor<typename Policy::work_tag>(f, static_cast<I>(i));
+  };
+  if constexpr (FusionRebasable<Functor>) {
+    if (rebase != nullptr) {
+      with_rebased_functor_copy(*static_cast<const Functor*>(closure), *rebase, tile_begin, loop);
+      return;
+    }
+  }
+  // In place, in the parameter: a copy would cost more loads than the loop saves (measured
+  // on an H200: a 20-loop axpy chain ran 2-6x slower with a local copy of each closure).
+  loop(*static_cast<const Functor*>(closure));
 }
 // Writes the body's address in Unit's module.  (A __device__ variable templated on the functor
 // would do without a launch, but nvcc cannot register one for an extended lambda's type.)
@@ -67,8 +96,20 @@ __global__ void cuda_fused_body_address_kernel(CudaFusedBodyFn* out) {
   *out = &cuda_fused_for_body<Functor, Policy>;
 }
 
+// A block runs tiles of `tile` consecutive indices, every loop over the whole tile before the
+// next loop: thread t takes the tile's indices t, t + block, ..., the same in every loop, so a
+// loop reads what the loops before it wrote at its indices from its own writes (L1), and an
+// eliminated temporary's tile lives in the block's shared memory, each slot only ever touched
+// by one thread (no barrier).
+inline constexpr int cuda_fused_block = 256;
+inline constexpr int cuda_fused_indices_per_thread = 8;
+inline constexpr std::uint32_t fusion_device_max_temporaries = 8;
+
 struct CudaFusedForArgs {
   long long begin, end;
+  long long tile;
+  std::uint32_t num_temporaries;
+  FusionTemporary temporaries[fusion_device_max_temporaries];  // buffer_offset: in shared memory
   CudaFusedBodies bodies;
 };
 static_assert(sizeof(CudaFusedForArgs) <= cuda_max_kernel_parameter_bytes,
@@ -76,10 +117,13 @@ static_assert(sizeof(CudaFusedForArgs) <= cuda_max_kernel_parameter_bytes,
 
 template <class Unit>
 __global__ void cuda_fused_for_kernel(const __grid_constant__ CudaFusedForArgs args) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = args.begin + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < args.end;
-       i += stride) {
-    args.bodies.run(i);
+  extern __shared__ __align__(16) unsigned char cuda_fused_tiles[];
+  const FusionRebase rebase{args.temporaries, args.num_temporaries, reinterpret_cast<std::byte*>(cuda_fused_tiles)};
+  const long long tile_stride = static_cast<long long>(gridDim.x) * args.tile;
+  for (long long base = args.begin + static_cast<long long>(blockIdx.x) * args.tile; base < args.end;
+       base += tile_stride) {
+    const long long last = args.end - base < args.tile ? args.end : base + args.tile;
+    args.bodies.run(base + threadIdx.x, last, static_cast<int>(blockDim.x), &rebase, base);
   }
 }
 
@@ -92,7 +136,9 @@ struct CudaFusedReduceArgs {
 template <class Driver, class Bounds, class Unit>
 __global__ __launch_bounds__(CudaLaunchBounds<Bounds>::max_threads, CudaLaunchBounds<Bounds>::min_blocks) void
 cuda_fused_reduce_kernel(const __grid_constant__ CudaFusedReduceArgs<Driver> args) {
-  args.driver.run([&](long long i) { args.bodies.run(i); });
+  args.driver.run([&](long long first, long long last, long long step) {
+    args.bodies.run(first, last, static_cast<int>(step));
+  });
 }
 
 // A kernel's attributes, queried once per kernel (a unit's kernels are its own instantiations).
@@ -132,14 +178,16 @@ const void* cuda_fused_body_address() {
 
 // Copies the closures of loops launches[0, count) (all of one unit: execute_on_device splits
 // at units) and their bodies' addresses into `bodies`.
-inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* launches, std::uint32_t count) {
+inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* launches, std::uint32_t count,
+                                   bool rebased = false) {
   std::size_t offset = 0;
   bodies.count = count;
   for (std::uint32_t k = 0; k < count; ++k) {
     const FusionDeviceLaunch& d = *launches[k].device;
     offset = (offset + d.closure_align - 1) / d.closure_align * d.closure_align;
     std::memcpy(bodies.closures + offset, d.closure, d.closure_bytes);
-    bodies.body[k] = CudaFusedBody{reinterpret_cast<CudaFusedBodyFn>(d.body_address()), static_cast<std::uint32_t>(offset)};
+    bodies.body[k] = CudaFusedBody{reinterpret_cast<CudaFusedBodyFn>(d.body_address()), static_cast<std::uint32_t>(offset),
+                                   rebased && launches[k].touches_temporary};
     offset += d.closure_bytes;
   }
 }
@@ -204,8 +252,21 @@ inline bool cuda_fusion_end_capture_and_launch(const void* instance, std::shared
 inline constexpr FusionDeviceReplay cuda_fusion_replay{&cuda_fusion_begin_capture, &cuda_fusion_end_capture_and_launch,
                                                        &cuda_fusion_abort_capture};
 
+// Lays the temporaries' tiles out in shared memory for tiles of `tile` indices; false when they
+// do not fit the block's shared memory.
+inline bool cuda_place_temporary_tiles(FusionTemporary* temporaries, std::uint32_t count, long long tile,
+                                       std::size_t shmem_limit, std::size_t& bytes) {
+  bytes = 0;
+  for (std::uint32_t t = 0; t < count; ++t) {
+    temporaries[t].buffer_offset = static_cast<std::int64_t>(bytes);
+    bytes += (static_cast<std::size_t>(tile * temporaries[t].stride) + 15) / 16 * 16;
+  }
+  return bytes <= shmem_limit;
+}
+
 template <class Functor, class Policy, class Unit>
 struct CudaFusionForBlob {
+  static constexpr bool rebasable = FusionRebasable<Functor> && !is_mdrange_policy<Policy>::value;
   Functor functor;
   Policy policy;
   FusionDeviceLaunch device{};
@@ -225,22 +286,39 @@ struct CudaFusionForBlob {
     ParallelFor<Functor, Policy, Kokkos::Cuda>(s.functor, s.policy).execute();
   }
   // launches[0, count) are loops of this unit over the same range on the same instance.
-  static bool run_fused(const FusionLaunch* launches, std::uint32_t count) {
+  static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
+                        std::uint32_t* num_temporaries) {
     const auto& last = *static_cast<const CudaFusionForBlob*>(launches[count - 1].blob);
     CudaInternal* internal = last.policy.space().impl_internal_space_instance();
     const int device = internal->m_cudaDev;
     constexpr auto kernel = &cuda_fused_for_kernel<Unit>;
     const cudaFuncAttributes& attr = cuda_fused_kernel_attributes<kernel>();
-    CudaFusedForArgs args;
-    args.begin = launches[0].begin;
-    args.end = launches[0].end;
-    cuda_fill_fused_bodies(args.bodies, launches, count);
-    int block = 256;
+    const CudaLaunchLimits& limits = cuda_launch_limits(device);
+    // Large: on the heap rather than the host stack.
+    const auto args = std::make_unique<CudaFusedForArgs>();
+    args->begin = launches[0].begin;
+    args->end = launches[0].end;
+    int block = cuda_fused_block;
     while (block > attr.maxThreadsPerBlock) block /= 2;
-    const long long blocks = (args.end - args.begin + block - 1) / block;
-    const int max_grid = cuda_launch_limits(device).max_grid_x;
-    const unsigned grid = static_cast<unsigned>(blocks < max_grid ? blocks : max_grid);
-    kernel<<<grid, block, 0, internal->m_stream>>>(args);
+    args->tile = static_cast<long long>(block) * cuda_fused_indices_per_thread;
+    // Eliminated temporaries: the tile shrinks until theirs fit the block's shared memory, or
+    // they stay in device memory (materialised: the Views' allocations are real).
+    std::size_t shmem = 0;
+    std::uint32_t kept = *num_temporaries <= fusion_device_max_temporaries ? *num_temporaries : 0;
+    std::copy(temporaries, temporaries + kept, args->temporaries);
+    const std::size_t shmem_limit = limits.shmem_per_block - attr.sharedSizeBytes;
+    while (kept > 0 && !cuda_place_temporary_tiles(args->temporaries, kept, args->tile, shmem_limit, shmem)) {
+      if (args->tile <= 32) kept = 0;
+      else args->tile /= 2;
+    }
+    if (kept == 0) shmem = 0;
+    if (args->tile < block) block = static_cast<int>(args->tile);
+    args->num_temporaries = kept;
+    *num_temporaries = kept;
+    cuda_fill_fused_bodies(args->bodies, launches, count, kept > 0);
+    const long long tiles = (args->end - args->begin + args->tile - 1) / args->tile;
+    const unsigned grid = static_cast<unsigned>(tiles < limits.max_grid_x ? tiles : limits.max_grid_x);
+    kernel<<<grid, block, shmem, internal->m_stream>>>(*args);
     cuda_check_launch(cuda_for_name, cudaGetLastError(), "fused kernel launch");
     return true;
   }
@@ -268,7 +346,11 @@ struct CudaFusionReduceBlob {
   }
   // launches[0, count - 1) are loops of this unit, launches[count - 1] this reduction.  The
   // kernel takes the plain reduction's shape (block, grid, shared memory), or nothing runs.
-  static bool run_fused(const FusionLaunch* launches, std::uint32_t count) {
+  // Eliminated temporaries stay materialised here: a thread's indices are the plain
+  // reduction's, a grid apart, with no tile a block could keep on chip.
+  static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary*,
+                        std::uint32_t* num_temporaries) {
+    *num_temporaries = 0;
     using Args = CudaFusedReduceArgs<Driver>;
     if constexpr (sizeof(Args) > cuda_max_kernel_parameter_bytes) {
       return false;

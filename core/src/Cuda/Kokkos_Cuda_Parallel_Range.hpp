@@ -169,11 +169,10 @@ struct CudaRangeReduceDriver {
   unsigned int* flag;
   pointer_type result;
 
-  __device__ void operator()() const {
-    run([](W) {});
-  }
-  // before(i) runs ahead of the functor at each index i: a fused run's loops
-  // (Cuda/Kokkos_Cuda_Fusion.hpp), in the same kernel shape as the plain reduction.
+  __device__ void operator()() const { run(nullptr); }
+  // before(first, last, step) runs a fused run's loops (Cuda/Kokkos_Cuda_Fusion.hpp) at a
+  // group of the thread's indices first, first + step, ... below last, ahead of the functor at
+  // them: the same indices in the same order, so the same bits, as the plain reduction.
   template <class Before>
   __device__ void run(const Before& before) const {
     const Reducer& reducer = functor_reducer.get_reducer();
@@ -182,9 +181,16 @@ struct CudaRangeReduceDriver {
     const pointer_type acc = Reduction::accumulator(reducer, &local);
     reducer.init(acc);
     const W stride = static_cast<W>(gridDim.x) * blockDim.x;
-    for (W i = begin + static_cast<W>(blockIdx.x) * blockDim.x + threadIdx.x; i < end; i += stride) {
-      before(i);
-      invoke_functor<Tag>(functor, static_cast<I>(i), reducer.reference(acc));
+    W i = begin + static_cast<W>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if constexpr (std::is_same_v<Before, std::nullptr_t>) {
+      for (; i < end; i += stride) invoke_functor<Tag>(functor, static_cast<I>(i), reducer.reference(acc));
+    } else {
+      constexpr W group = 8;  // as the fused loops' indices per thread (Kokkos_Cuda_Fusion.hpp)
+      while (i < end) {
+        const W last = (end - i) / stride >= group ? i + group * stride : end;
+        before(static_cast<long long>(i), static_cast<long long>(last), static_cast<long long>(stride));
+        for (; i < last; i += stride) invoke_functor<Tag>(functor, static_cast<I>(i), reducer.reference(acc));
+      }
     }
     Reduction::finish(reducer, acc, partials, flag, result);
   }

@@ -29,6 +29,7 @@
 // A user functor that captured such a View (a lambda passed to an algorithm capturing the
 // temporary, or a with_accesses launch) keeps it materialised: only functors that list their
 // Views can be moved onto the buffers.
+#include <Kokkos_Macros.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 
 #include <cstddef>
@@ -45,6 +46,7 @@ struct FusionTemporary {
   std::int64_t offset = 0;         // bytes from the allocation to launch index 0's slice
   std::int64_t stride = 0;         // bytes between the slices of consecutive launch indices
   std::int64_t buffer_offset = 0;  // where its chunk lies in a worker's buffer
+  std::int64_t bytes = 0;          // of the allocation (the statistics)
 };
 
 // A worker's view of the run's temporaries while it runs one chunk.
@@ -61,25 +63,17 @@ template <class Functor>
 concept FusionRebasable = sizeof(Functor) <= 1024 && requires(Functor& f) { f.impl_fusion_members(); };
 
 template <class Member>
-void fusion_rebase_member(Member& member, const void* allocation, std::ptrdiff_t delta_bytes) {
+KOKKOS_INLINE_FUNCTION void fusion_rebase_member(Member& member, const void* allocation, std::ptrdiff_t delta_bytes) {
   if constexpr (requires { member.impl_fusion_rebase(allocation, delta_bytes); }) {
     member.impl_fusion_rebase(allocation, delta_bytes);
   }
 }
 
-// Calls body(f) with a copy of `kept` whose Views into the temporaries point at the worker's
-// buffer for the chunk starting at launch index `chunk_begin`.  The copy is bytewise and never
-// destroyed, like with_local_functor_copy's: the recorded functor's Views are untracked.
-template <class Functor, class Body>
-void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase, std::int64_t chunk_begin,
-                               const Body& body) {
-  union Local {
-    Functor f;
-    Local() {}
-    ~Local() {}
-  } local;
-  std::memcpy(static_cast<void*>(&local), static_cast<const void*>(&kept), sizeof(Functor));
-  auto members = local.f.impl_fusion_members();
+// Moves f's Views into the temporaries onto the buffer for the chunk starting at launch index
+// `chunk_begin`.
+template <class Functor>
+KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase& rebase, std::int64_t chunk_begin) {
+  auto members = f.impl_fusion_members();
   for (std::uint32_t t = 0; t < rebase.count; ++t) {
     const FusionTemporary& temporary = rebase.temporaries[t];
     const auto chunk_in_buffer = reinterpret_cast<std::intptr_t>(rebase.buffer + temporary.buffer_offset);
@@ -88,7 +82,27 @@ void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase, 
     const std::ptrdiff_t delta = chunk_in_buffer - chunk_in_allocation;
     std::apply([&](auto&... member) { (fusion_rebase_member(member, temporary.allocation, delta), ...); }, members);
   }
-  body(static_cast<const Functor&>(local.f));
+}
+
+// Calls body(f) with a copy of `kept` whose Views into the temporaries point at the worker's
+// buffer for the chunk starting at launch index `chunk_begin`.  On the host the copy is bytewise
+// and never destroyed, like with_local_functor_copy's: the recorded functor's Views are
+// untracked.  On a device (a fused Cuda kernel moving its tile of the temporaries into shared
+// memory) copying a View counts nothing, and a plain copy stays in registers where a bytewise
+// one of unknown alignment would go through local memory byte by byte.
+template <class Functor, class Body>
+KOKKOS_INLINE_FUNCTION void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase,
+                                                      std::int64_t chunk_begin, const Body& body) {
+  KOKKOS_IF_ON_HOST((union Local {
+    Functor f;
+    Local() {}
+    ~Local() {}
+  } local;
+  std::memcpy(static_cast<void*>(&local), static_cast<const void*>(&kept), sizeof(Functor));
+  fusion_rebase_members(local.f, rebase, chunk_begin);
+  body(static_cast<const Functor&>(local.f));))
+  KOKKOS_IF_ON_DEVICE((Functor local(kept); fusion_rebase_members(local, rebase, chunk_begin);
+                       body(static_cast<const Functor&>(local));))
 }
 
 }  // namespace Kokkos::Impl

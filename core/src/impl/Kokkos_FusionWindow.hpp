@@ -373,8 +373,11 @@ struct FusionDeviceLaunch {
   const FusionDeviceReplay* replay = nullptr;  // set for launches whose windows can be replayed
   // Runs launches[0, count) as one kernel, launches[count - 1] being this launch and the others
   // loops of the same unit; false when the kernel cannot take the shape the launches need
-  // (nothing ran).
-  bool (*run_fused)(const FusionLaunch* launches, std::uint32_t count) = nullptr;
+  // (nothing ran).  The run's eliminated temporaries, when the kernel is the whole run, are
+  // temporaries[0, *num_temporaries); a kernel that keeps them materialised instead (it cannot
+  // hold their tiles) sets *num_temporaries to 0.
+  bool (*run_fused)(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
+                    std::uint32_t* num_temporaries) = nullptr;
 };
 // The most closure bytes and loops one fused device kernel takes (its parameter space).
 inline constexpr std::size_t fusion_device_closure_capacity = 8 * 1024;
@@ -1231,7 +1234,8 @@ inline void FusionWindow::find_temporaries(const FusionPlan& plan, Experimental:
       continue;
     }
     found.push_back({static_cast<std::uint32_t>(run), record,
-                     FusionTemporary{allocation, geometry->offset, geometry->stride, 0}, geometry->slice_bytes});
+                     FusionTemporary{allocation, geometry->offset, geometry->stride, 0, static_cast<std::int64_t>(record->size())},
+                     geometry->slice_bytes});
   }
   if (found.empty()) return;
   std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.run < b.run; });
@@ -1261,7 +1265,8 @@ inline void FusionWindow::find_temporaries(const FusionPlan& plan, Experimental:
     // Every worker of the run's space may take part (the caller's way runs them all in turn).
     const FusionLaunch& first = m_launches[run.first];
     const FusionLaunch& last = m_launches[run.first + run.count - 1];
-    const int workers = std::max(first.pool_size(first.blob), last.pool_size(last.blob));
+    // A device kernel keeps its tiles in on-chip memory instead (Cuda/Kokkos_Cuda_Fusion.hpp).
+    const int workers = first.device != nullptr ? 0 : std::max(first.pool_size(first.blob), last.pool_size(last.blob));
     slot.buffer_offset = total;
     total += slot.buffer_bytes * workers;
     m_temporary_slot[run.first] = static_cast<std::int32_t>(m_run_temporaries.size());
@@ -1396,6 +1401,16 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
   const auto aligned = [](std::size_t offset, const FusionDeviceLaunch& d) {
     return (offset + d.closure_align - 1) / d.closure_align * d.closure_align;
   };
+  struct {
+    const FusionTemporary* first = nullptr;
+    std::uint32_t count = 0;
+  } temporaries;
+  if (!m_temporary_slot.empty() && m_temporary_slot[run.first] >= 0) {
+    const RunTemporaries& t = m_run_temporaries[static_cast<std::size_t>(m_temporary_slot[run.first])];
+    temporaries.first = m_temporaries.data() + t.first_temporary;
+    temporaries.count = t.count;
+  }
+  std::uint32_t materialised_anyway = temporaries.count;
   bool split = false;
   for (std::uint32_t from = 0; from < run.count;) {
     const FusionDeviceLaunch& first = *launches[from].device;
@@ -1415,7 +1430,11 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
       const FusionLaunch& owner = launches[to - 1];
       const bool reduces = m_summaries[run.first + to - 1].kind == FusionLaunchKind::range_reduce;
       bool ran = false;
-      const auto body = [&] { ran = owner.device->run_fused(launches + from, to - from); };
+      // Temporaries stay on chip only when one kernel runs every launch that touches them.
+      std::uint32_t kept_on_chip = from == 0 && to == run.count ? temporaries.count : 0;
+      const auto body = [&] {
+        ran = owner.device->run_fused(launches + from, to - from, temporaries.first, &kept_on_chip);
+      };
       if (KOKKOS_IMPL_LIKELY(m_report_names[run.first + from].empty())) {
         body();
       } else {
@@ -1424,6 +1443,7 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
       }
       if (ran) {
         ++delta.device_fused_kernels;
+        materialised_anyway -= kept_on_chip;
       } else {
         ++delta.device_runs_unfused;
         alone(from, to);
@@ -1432,6 +1452,11 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
     from = to;
   }
   if (split) ++delta.device_runs_split;
+  // find_temporaries counted them as eliminated; the device memory held them after all.
+  for (std::uint32_t t = temporaries.count - materialised_anyway; t < temporaries.count; ++t) {
+    delta.temporaries_eliminated -= 1;
+    delta.temporary_bytes_eliminated -= static_cast<std::uint64_t>(temporaries.first[t].bytes);
+  }
 }
 
 // A memoized window can be replayed on its device when it holds only RangePolicy loops of one

@@ -31,9 +31,9 @@ class SharedAllocationRecord {
   // Stable for the lifetime of the record; what bounds-check messages print.
   const char* label_c_str() const noexcept { return m_label.c_str(); }
   int use_count() const noexcept { return m_count.load(std::memory_order_relaxed); }
-  // Reserved host memory (HostSpace::impl_allocate_reserved): allocated inside a fusion window,
-  // a candidate temporary.  Eliminated: the window ran every launch that touched it on chunk
-  // buffers instead, so its memory was never written.
+  // A candidate temporary: allocated inside a fusion window, in reserved host memory
+  // (HostSpace::impl_allocate_reserved) or in device memory.  Eliminated: the window ran every
+  // launch that touched it on chunk buffers instead, so its memory was never written.
   bool impl_fusion_reserved() const noexcept { return m_fusion_reserved; }
   void impl_set_fusion_eliminated() noexcept { m_fusion_eliminated = true; }
 
@@ -146,6 +146,10 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
       }
     }
     rec->m_constructed = true;
+    // Device memory cannot be reserved and filled lazily: a temporary there is allocated (and
+    // initialised) as usual, and a candidate all the same.  Eliminated, a fused kernel keeps
+    // it in on-chip memory and never reads or writes it (Cuda/Kokkos_Cuda_Fusion.hpp).
+    if constexpr (device_candidate) rec->m_fusion_reserved = fusion_defers_allocation(bytes);
     return rec;
   }
 
@@ -182,6 +186,10 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
         s.impl_allocate_reserved("", std::size_t(0));
         s.impl_deallocate_reserved("", p, std::size_t(0), true);
       };
+
+  static constexpr bool device_candidate =
+      !MemorySpace::is_host_accessible &&
+      (std::is_arithmetic_v<ValueType> || std::is_pointer_v<ValueType> || std::is_enum_v<ValueType>);
 
   SharedAllocationRecordFor(const MemorySpace& space, const std::string& label, void* data, std::size_t bytes,
                             std::size_t count)
