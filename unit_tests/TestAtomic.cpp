@@ -486,32 +486,46 @@ TYPED_TEST(AtomicTest, ConcurrentMaxMin) {
   FOR_EACH_ATOMIC_TYPE(concurrent_max_min, TypeParam);
 }
 
-// A counter incremented only through compare_exchange retry loops (strong returning the old
-// value, strong returning bool, and the weak acq_rel variant).
+// Contended retry loops (compare-exchange counters, a spin lock) cost one failed attempt per
+// waiting thread per success: O(n * waiting) attempts on one address.  A GPU keeps every one of
+// the n threads waiting at once, so one counter would take n^2 / 2 attempts (minutes for
+// n = 60000, each attempt fenced); index i uses slot i % kContendedSlots instead, which keeps
+// dozens of threads (and every lane of a warp) contending per slot.
+constexpr int kContendedSlots = 64;
+
+// How many of the indices 0..n-1 map to `slot`.
+int indices_in_slot(int n, int slot) { return n / kContendedSlots + (slot < n % kContendedSlots ? 1 : 0); }
+
+// Counters incremented only through compare_exchange retry loops (strong returning the old
+// value, strong returning bool, and the weak acq_rel variant), kContendedSlots of each kind.
 template <class Space, class T>
 void concurrent_cas_counter() {
   SCOPED_TRACE(type_name<T>());
   const int n = concurrency_n<T>();
-  SpaceArray<Space, T> counters(3, T(0));
+  SpaceArray<Space, T> counters(3 * kContendedSlots, T(0));
   T* c = counters.data();
-  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int) {
-    T old = Kokkos::atomic_load(&c[0]);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int i) {
+    T* const slot = c + 3 * (i % kContendedSlots);
+    T old = Kokkos::atomic_load(&slot[0]);
     while (true) {
-      const T prev = Kokkos::atomic_compare_exchange(&c[0], old, T(old + T(1)));
+      const T prev = Kokkos::atomic_compare_exchange(&slot[0], old, T(old + T(1)));
       if (prev == old) break;
       old = prev;
     }
-    T cur = Kokkos::atomic_load(&c[1]);
-    while (!Kokkos::atomic_compare_exchange_strong(&c[1], cur, T(cur + T(1)))) cur = Kokkos::atomic_load(&c[1]);
-    T expected = Kokkos::Impl::atomic_load_relaxed(&c[2]);
-    while (!Kokkos::Impl::atomic_compare_exchange_weak_acq_rel(&c[2], expected, T(expected + T(1)))) {
+    T cur = Kokkos::atomic_load(&slot[1]);
+    while (!Kokkos::atomic_compare_exchange_strong(&slot[1], cur, T(cur + T(1)))) cur = Kokkos::atomic_load(&slot[1]);
+    T expected = Kokkos::Impl::atomic_load_relaxed(&slot[2]);
+    while (!Kokkos::Impl::atomic_compare_exchange_weak_acq_rel(&slot[2], expected, T(expected + T(1)))) {
     }
   });
   Kokkos::fence();
   const std::vector<T> h = counters.host();
-  EXPECT_EQ(h[0], T(n));
-  EXPECT_EQ(h[1], T(n));
-  EXPECT_EQ(h[2], T(n));
+  for (int k = 0; k < kContendedSlots; ++k) {
+    const T expected = T(indices_in_slot(n, k));
+    EXPECT_EQ(h[3 * k], expected) << "slot " << k;
+    EXPECT_EQ(h[3 * k + 1], expected) << "slot " << k;
+    EXPECT_EQ(h[3 * k + 2], expected) << "slot " << k;
+  }
 }
 
 TYPED_TEST(AtomicTest, ConcurrentCompareExchangeCounter) {
@@ -635,39 +649,46 @@ TYPED_TEST(AtomicTest, ConcurrentDoubleSumIsExact) {
   EXPECT_EQ(h[2], expected2);
 }
 
-// The lock fallback under contention: add, a compare_exchange counter and exchange on a
-// 16-byte struct, and add on an under-aligned 8-byte struct.
+// The lock fallback under contention: add, compare_exchange counters (spread over
+// kContendedSlots, see concurrent_cas_counter) and exchange on a 16-byte struct, and add on an
+// under-aligned 8-byte struct.
 TYPED_TEST(AtomicTest, ConcurrentLockFallback) {
   const int n = 50000;
-  // [0] sum, [1] counter, [2] exchanged value, [3 + i] old value seen by index i
-  SpaceArray<TypeParam, Pair16> pairs(static_cast<std::size_t>(n) + 3, Pair16{0.0, 0.0});
+  // [0] sum, [1] exchanged value, [2 + i] old value seen by index i
+  SpaceArray<TypeParam, Pair16> pairs(static_cast<std::size_t>(n) + 2, Pair16{0.0, 0.0});
+  SpaceArray<TypeParam, Pair16> counters(kContendedSlots, Pair16{0.0, 0.0});
   SpaceArray<TypeParam, Float2> fsum(1, Float2{0.0f, 0.0f});
   Pair16* p = pairs.data();
+  Pair16* c = counters.data();
   Float2* pf = fsum.data();
   Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, n), KOKKOS_LAMBDA(const int i) {
     Kokkos::atomic_add(&p[0], Pair16{1.0, static_cast<double>(i)});
-    Pair16 old = Kokkos::atomic_load(&p[1]);
+    Pair16* const counter = &c[i % kContendedSlots];
+    Pair16 old = Kokkos::atomic_load(counter);
     while (true) {
-      const Pair16 prev = Kokkos::atomic_compare_exchange(&p[1], old, Pair16{old.a + 1.0, old.b - 1.0});
+      const Pair16 prev = Kokkos::atomic_compare_exchange(counter, old, Pair16{old.a + 1.0, old.b - 1.0});
       if (prev == old) break;
       old = prev;
     }
-    p[3 + i] = Kokkos::atomic_exchange(&p[2], Pair16{static_cast<double>(i + 1), -static_cast<double>(i + 1)});
+    p[2 + i] = Kokkos::atomic_exchange(&p[1], Pair16{static_cast<double>(i + 1), -static_cast<double>(i + 1)});
     Kokkos::atomic_add(pf, Float2{1.0f, 2.0f});
   });
   Kokkos::fence();
   const std::vector<Pair16> h = pairs.host();
   EXPECT_EQ(h[0].a, static_cast<double>(n));
   EXPECT_EQ(h[0].b, static_cast<double>(n) * (n - 1) / 2);
-  EXPECT_EQ(h[1].a, static_cast<double>(n));
-  EXPECT_EQ(h[1].b, -static_cast<double>(n));
+  const std::vector<Pair16> hc = counters.host();
+  for (int k = 0; k < kContendedSlots; ++k) {
+    EXPECT_EQ(hc[k].a, static_cast<double>(indices_in_slot(n, k))) << "slot " << k;
+    EXPECT_EQ(hc[k].b, -static_cast<double>(indices_in_slot(n, k))) << "slot " << k;
+  }
   const Float2 f = fsum.host()[0];
   EXPECT_EQ(f.x, static_cast<float>(n));
   EXPECT_EQ(f.y, 2.0f * static_cast<float>(n));
   // exchange: no torn values (b == -a), and the olds plus the final value are 0..n once each
   std::vector<double> firsts;
   int torn = 0;
-  for (std::size_t k = 2; k < h.size(); ++k) {
+  for (std::size_t k = 1; k < h.size(); ++k) {
     torn += (h[k].b != -h[k].a);
     firsts.push_back(h[k].a);
   }
@@ -675,34 +696,42 @@ TYPED_TEST(AtomicTest, ConcurrentLockFallback) {
   EXPECT_EQ(permutation_errors(firsts, n + 1), 0);
 }
 
-// The Impl memory-order variants build a working spin lock that protects plain data.
+// The Impl memory-order variants build a working spin lock that protects plain data; index i
+// takes lock i % kContendedSlots (see concurrent_cas_counter), which guards its own data.
 TYPED_TEST(AtomicTest, ImplVariantsSpinLock) {
   const int n = 100000;
-  SpaceArray<TypeParam, unsigned int> lock(1, 0u);
-  SpaceArray<TypeParam, std::int64_t> data(3, 0);  // [0], [1] plain, [2] atomic
-  unsigned int* l = lock.data();
+  SpaceArray<TypeParam, unsigned int> locks(kContendedSlots, 0u);
+  SpaceArray<TypeParam, std::int64_t> data(2 * kContendedSlots + 1, 0);  // plain [2k], [2k+1]; atomic [last]
+  unsigned int* l = locks.data();
   std::int64_t* p = data.data();
   Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, n), KOKKOS_LAMBDA(const int i) {
+    const int slot = i % kContendedSlots;
     bool done = false;  // the lock is taken and released in one branch, safe for GPU warps too
     while (!done) {
       unsigned int expected = 0;
-      if (Kokkos::Impl::atomic_compare_exchange_weak_acq_rel(l, expected, 1u)) {
-        p[0] += 1;
-        p[1] += i;
-        Kokkos::Impl::atomic_store_release(l, 0u);
+      if (Kokkos::Impl::atomic_compare_exchange_weak_acq_rel(&l[slot], expected, 1u)) {
+        p[2 * slot] += 1;
+        p[2 * slot + 1] += i;
+        Kokkos::Impl::atomic_store_release(&l[slot], 0u);
         done = true;
       } else {
         Kokkos::Impl::pause();
       }
     }
-    Kokkos::Impl::atomic_fetch_add_relaxed(&p[2], std::int64_t(1));
+    Kokkos::Impl::atomic_fetch_add_relaxed(&p[2 * kContendedSlots], std::int64_t(1));
   });
   Kokkos::fence();
   const std::vector<std::int64_t> h = data.host();
-  EXPECT_EQ(h[0], n);
-  EXPECT_EQ(h[1], static_cast<std::int64_t>(n) * (n - 1) / 2);
-  EXPECT_EQ(Kokkos::Impl::atomic_load_acquire(&h[2]), n);
-  EXPECT_EQ(lock.host()[0], 0u);
+  std::int64_t count = 0, sum = 0;
+  for (int k = 0; k < kContendedSlots; ++k) {
+    EXPECT_EQ(h[2 * k], indices_in_slot(n, k)) << "slot " << k;
+    count += h[2 * k];
+    sum += h[2 * k + 1];
+  }
+  EXPECT_EQ(count, n);
+  EXPECT_EQ(sum, static_cast<std::int64_t>(n) * (n - 1) / 2);
+  EXPECT_EQ(Kokkos::Impl::atomic_load_acquire(&h[2 * kContendedSlots]), n);
+  EXPECT_EQ(locks.host(), std::vector<unsigned int>(kContendedSlots, 0u));
 }
 
 }  // namespace

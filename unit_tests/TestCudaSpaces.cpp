@@ -410,6 +410,10 @@ TEST(CudaSpaces, OversizedAllocationNamesLabelSizeSpaceAndError) {
             std::string::npos)
       << what;
   EXPECT_NE(what.find("1125899906842624 bytes"), std::string::npos) << what;
+  // Kokkos' (and HostSpace's) wording leads, for kokkos_malloc's default label too.
+  EXPECT_EQ(what.find("Kokkos failed to allocate memory for label \"too_big\"."), 0u) << what;
+  const std::string unlabeled = thrown_message([&] { (void)Kokkos::kokkos_malloc<CudaSpace>(huge); });
+  EXPECT_EQ(unlabeled.find("Kokkos failed to allocate memory for label \"no-label\"."), 0u) << unlabeled;
   // The device is still usable afterwards.
   Kokkos::View<int*, CudaSpace> fine("fine", 10);
   Kokkos::deep_copy(fine, 1);

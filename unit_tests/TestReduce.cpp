@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -186,27 +187,39 @@ TYPED_TEST(Reduce, EmptyRangeGivesInitThenFinal) {
   EXPECT_EQ(p, (I64(1) << 20) + 1);
 }
 
-// No result argument: the functor names its value type and writes the result in final().
+// No result argument: the functor names its value type and writes the result in final().  final()
+// runs where the reduction runs (on the device for Cuda), so it writes host memory that execution
+// space reaches (pinned for Cuda); parallel_reduce returns only once final() has run (it fences).
+template <class ExecSpace>
+using FinalResultSpace = std::conditional_t<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible,
+                                            Kokkos::HostSpace, Kokkos::SharedHostPinnedSpace>;
+template <class ResultSpace>
 struct WritesInFinal {
   using value_type = I64;
-  I64* out;
+  Kokkos::View<I64, ResultSpace> out;
   KOKKOS_INLINE_FUNCTION void operator()(I64 i, I64& v) const { v += i; }
-  KOKKOS_INLINE_FUNCTION void final(I64& v) const { *out = v; }
+  KOKKOS_INLINE_FUNCTION void final(I64& v) const { out() = v; }
 };
 // Value type deduced from operator()'s argument.
+template <class ResultSpace>
 struct DeducedWritesInFinal {
-  double* out;
+  Kokkos::View<double, ResultSpace> out;
   KOKKOS_INLINE_FUNCTION void operator()(I64 i, double& v) const { v += 2.0 * double(i); }
-  KOKKOS_INLINE_FUNCTION void final(double& v) const { *out = v; }
+  KOKKOS_INLINE_FUNCTION void final(double& v) const { out() = v; }
 };
 
 TYPED_TEST(Reduce, WithoutResultArgument) {
-  I64 out = -1;
-  Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam>(0, 100), WritesInFinal{&out});
-  EXPECT_EQ(out, sum_i(100));
-  double dout = -1;
-  Kokkos::parallel_reduce("no result", Kokkos::RangePolicy<TypeParam>(0, 100), DeducedWritesInFinal{&dout});
-  EXPECT_EQ(dout, 2.0 * double(sum_i(100)));
+  using ResultSpace = FinalResultSpace<TypeParam>;
+  Kokkos::View<I64, ResultSpace> out("out");
+  Kokkos::View<double, ResultSpace> dout("dout");
+  for (I64 n : {I64(0), I64(100), I64(1000003)}) {
+    out() = -1;
+    Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam>(0, n), WritesInFinal<ResultSpace>{out});
+    EXPECT_EQ(out(), sum_i(n)) << "n " << n;
+    dout() = -1;
+    Kokkos::parallel_reduce("no result", Kokkos::RangePolicy<TypeParam>(0, n), DeducedWritesInFinal<ResultSpace>{dout});
+    EXPECT_EQ(dout(), 2.0 * double(sum_i(n))) << "n " << n;
+  }
 }
 
 // ---- array reductions ----------------------------------------------------------------------

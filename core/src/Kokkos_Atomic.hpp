@@ -88,10 +88,13 @@ template <class T>
 using atomic_wrap_t =
     std::conditional_t<(sizeof(T) < sizeof(unsigned int)), unsigned int, std::make_unsigned_t<T>>;
 
-// Spin-wait hint.
+// Spin-wait hint.  On the device a short sleep: thousands of spinning threads retrying an
+// atomic on one address without one slow down the thread that holds what they wait for.
 KOKKOS_FORCEINLINE_FUNCTION void pause() {
 #if defined(__CUDA_ARCH__)
-  // nothing on the device
+#if __CUDA_ARCH__ >= 700
+  __nanosleep(32);
+#endif
 #elif defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
@@ -154,6 +157,8 @@ KOKKOS_FORCEINLINE_FUNCTION unsigned int* atomic_lock_for(const volatile void* p
 
 KOKKOS_FORCEINLINE_FUNCTION bool atomic_try_lock(unsigned int* lock) {
 #if defined(__CUDA_ARCH__)
+  // Test before test-and-set, as on the host: waiters read the lock instead of queueing atomics.
+  if (*static_cast<volatile unsigned int*>(lock) != 0u) return false;
   if (atomicCAS(lock, 0u, 1u) != 0u) return false;
   __threadfence();
   return true;

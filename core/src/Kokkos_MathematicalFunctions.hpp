@@ -72,17 +72,19 @@ inline constexpr bool any_long_double_v = (std::is_same_v<T, long double> || ...
 // Each family: float, double (device-callable), long double (host), the f/l-suffixed names, and
 // a template for integral or mixed arguments.  The std:: call is spelled out in each body
 // so that no overload of ours can be selected recursively.
-#define KOKKOS_IMPL_MATH_UNARY_FUNCTION(FUNC)                                                          \
-  KOKKOS_INLINE_FUNCTION float FUNC(float x) { return std::FUNC(x); }                                  \
-  KOKKOS_INLINE_FUNCTION double FUNC(double x) { return std::FUNC(x); }                                \
+// _VIA(FUNC, IMPL): the float and double overloads (and integral arguments) call IMPL, for the
+// few functions whose device library result kdag corrects; long double stays std::FUNC.
+#define KOKKOS_IMPL_MATH_UNARY_FUNCTION_VIA(FUNC, IMPL)                                                \
+  KOKKOS_INLINE_FUNCTION float FUNC(float x) { return IMPL(x); }                                       \
+  KOKKOS_INLINE_FUNCTION double FUNC(double x) { return IMPL(x); }                                     \
   inline long double FUNC(long double x) { return std::FUNC(x); }                                      \
-  KOKKOS_INLINE_FUNCTION float FUNC##f(float x) { return std::FUNC(x); }                               \
+  KOKKOS_INLINE_FUNCTION float FUNC##f(float x) { return IMPL(x); }                                    \
   inline long double FUNC##l(long double x) { return std::FUNC(x); }                                   \
   template <class T>                                                                                   \
   KOKKOS_INLINE_FUNCTION std::enable_if_t<std::is_integral_v<T>, double> FUNC(T x) {                   \
-    return std::FUNC(static_cast<double>(x));                                                          \
+    return IMPL(static_cast<double>(x));                                                               \
   }
-
+#define KOKKOS_IMPL_MATH_UNARY_FUNCTION(FUNC) KOKKOS_IMPL_MATH_UNARY_FUNCTION_VIA(FUNC, std::FUNC)
 #define KOKKOS_IMPL_MATH_UNARY_PREDICATE(FUNC)                                                         \
   KOKKOS_INLINE_FUNCTION bool FUNC(float x) { return std::FUNC(x); }                                   \
   KOKKOS_INLINE_FUNCTION bool FUNC(double x) { return std::FUNC(x); }                                  \
@@ -92,18 +94,18 @@ inline constexpr bool any_long_double_v = (std::is_same_v<T, long double> || ...
     return std::FUNC(static_cast<double>(x));                                                          \
   }
 
-#define KOKKOS_IMPL_MATH_BINARY_FUNCTION(FUNC)                                                         \
-  KOKKOS_INLINE_FUNCTION float FUNC(float x, float y) { return std::FUNC(x, y); }                      \
-  KOKKOS_INLINE_FUNCTION double FUNC(double x, double y) { return std::FUNC(x, y); }                   \
+#define KOKKOS_IMPL_MATH_BINARY_FUNCTION_VIA(FUNC, IMPL)                                                  \
+  KOKKOS_INLINE_FUNCTION float FUNC(float x, float y) { return IMPL(x, y); }                           \
+  KOKKOS_INLINE_FUNCTION double FUNC(double x, double y) { return IMPL(x, y); }                        \
   inline long double FUNC(long double x, long double y) { return std::FUNC(x, y); }                    \
-  KOKKOS_INLINE_FUNCTION float FUNC##f(float x, float y) { return std::FUNC(x, y); }                   \
+  KOKKOS_INLINE_FUNCTION float FUNC##f(float x, float y) { return IMPL(x, y); }                        \
   inline long double FUNC##l(long double x, long double y) { return std::FUNC(x, y); }                 \
   template <class T1, class T2>                                                                        \
   KOKKOS_INLINE_FUNCTION                                                                               \
       std::enable_if_t<!Impl::any_long_double_v<T1, T2>, Impl::promote_2_t<T1, T2>>                    \
       FUNC(T1 x, T2 y) {                                                                               \
     using Promoted = Impl::promote_2_t<T1, T2>;                                                        \
-    return std::FUNC(static_cast<Promoted>(x), static_cast<Promoted>(y));                              \
+    return IMPL(static_cast<Promoted>(x), static_cast<Promoted>(y));                                   \
   }                                                                                                    \
   template <class T1, class T2>                                                                        \
   inline std::enable_if_t<Impl::any_long_double_v<T1, T2>, Impl::promote_2_t<T1, T2>> FUNC(T1 x,       \
@@ -111,6 +113,7 @@ inline constexpr bool any_long_double_v = (std::is_same_v<T, long double> || ...
     return std::FUNC(static_cast<long double>(x), static_cast<long double>(y));                        \
   }
 
+#define KOKKOS_IMPL_MATH_BINARY_FUNCTION(FUNC) KOKKOS_IMPL_MATH_BINARY_FUNCTION_VIA(FUNC, std::FUNC)
 #define KOKKOS_IMPL_MATH_TERNARY_FUNCTION(FUNC, FLOAT_BODY, DOUBLE_BODY, LONG_DOUBLE_BODY)             \
   KOKKOS_INLINE_FUNCTION float FUNC(float x, float y, float z) { FLOAT_BODY }                          \
   KOKKOS_INLINE_FUNCTION double FUNC(double x, double y, double z) { DOUBLE_BODY }                     \
@@ -163,7 +166,7 @@ KOKKOS_IMPL_MATH_UNARY_FUNCTION(log1p)
 KOKKOS_IMPL_MATH_BINARY_FUNCTION(pow)
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(sqrt)
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(cbrt)
-KOKKOS_IMPL_MATH_BINARY_FUNCTION(hypot)
+// hypot: below, after Impl::hypot3_scaled
 
 // ---- trigonometric and hyperbolic functions --------------------------------------------------
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(sin)
@@ -184,7 +187,7 @@ KOKKOS_IMPL_MATH_UNARY_FUNCTION(atanh)
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(erf)
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(erfc)
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(tgamma)
-KOKKOS_IMPL_MATH_UNARY_FUNCTION(lgamma)
+// lgamma: below, after Impl::lgamma_reflected
 
 // ---- nearest integer, floating-point manipulation --------------------------------------------
 KOKKOS_IMPL_MATH_UNARY_FUNCTION(ceil)
@@ -229,6 +232,53 @@ KOKKOS_INLINE_FUNCTION T hypot3_scaled(T x, T y, T z) {
 // not in device math libraries, and libstdc++'s returns NaN for an infinite argument.
 KOKKOS_IMPL_MATH_TERNARY_FUNCTION(hypot, return Impl::hypot3_scaled(x, y, z);, return Impl::hypot3_scaled(x, y, z);,
                                   return Impl::hypot3_scaled(x, y, z);)
+
+namespace Impl {
+// hypot(x, y): the device library's is accurate to 2 ulp, which rounds a result within an ulp
+// of the largest finite value up to +inf (CUDA: hypot(DBL_MAX, 1)).  Finite arguments whose
+// result overflowed are recomputed with the scaled formula, which overflows only when the exact
+// result does.
+template <class T>
+KOKKOS_INLINE_FUNCTION T hypot_without_spurious_overflow(T x, T y) {
+  const T r = std::hypot(x, y);
+  KOKKOS_IF_ON_DEVICE((if (std::isinf(r) && std::isfinite(x) && std::isfinite(y)) return hypot3_scaled(x, y, T(0));))
+  return r;
+}
+
+// sin(pi x) with an exact argument reduction (x - 2 round(x / 2), then r -> 1 - r, are exact),
+// so that it is accurate to a few ulp where sin(pi * x) is not, and exactly 0 at integers.
+KOKKOS_INLINE_FUNCTION double sin_pi(double x) {
+  double r = x - 2.0 * std::nearbyint(0.5 * x);  // in [-1, 1]
+  const double sign = r < 0 ? -1.0 : 1.0;
+  r = std::fabs(r);
+  if (r > 0.5) r = 1.0 - r;
+  return sign * std::sin(3.141592653589793238462643383279502884 * r);
+}
+
+// The interval where CUDA documents lgamma's error as larger than 4 ulp (lgammaf: larger than
+// 6 ulp on (-10.0001, -2.264)).
+inline constexpr double lgamma_reflection_low = -11.0001, lgamma_reflection_high = -2.2637;
+
+// lgamma of a negative non-integer x from the reflection formula
+//   |Gamma(x)| |Gamma(1 - x)| = pi / |sin(pi x)|   =>   lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x),
+// which needs lgamma of arguments above 1 only.  Its absolute error is a few ulp of the two terms.
+KOKKOS_INLINE_FUNCTION double lgamma_reflected(double x) {
+  return std::log(3.141592653589793238462643383279502884 / std::fabs(sin_pi(x))) - std::lgamma(1.0 - x);
+}
+
+// lgamma(x): the device library's, except on the interval above, where the reflection formula
+// (computed in double, also for float) replaces it.  The host keeps its C library's.
+template <class T>
+KOKKOS_INLINE_FUNCTION T lgamma_accurate_on_device(T x) {
+  KOKKOS_IF_ON_DEVICE((if (x > T(lgamma_reflection_low) && x < T(lgamma_reflection_high) && x != std::floor(x)) {
+    return static_cast<T>(lgamma_reflected(static_cast<double>(x)));
+  }))
+  return std::lgamma(x);
+}
+}  // namespace Impl
+
+KOKKOS_IMPL_MATH_BINARY_FUNCTION_VIA(hypot, Impl::hypot_without_spurious_overflow)
+KOKKOS_IMPL_MATH_UNARY_FUNCTION_VIA(lgamma, Impl::lgamma_accurate_on_device)
 
 // ---- non-standard: 1/sqrt(x), a single instruction on GPUs ----------------------------------
 KOKKOS_INLINE_FUNCTION float rsqrt(float x) {

@@ -28,12 +28,16 @@ std::string human_bytes(std::size_t bytes) {
   return text;
 }
 
-// Kokkos::CudaSpace::allocate("x", 10 TiB) failed: cudaErrorMemoryAllocation: out of memory
-// (10995116277760 bytes; cudaMallocAsync)
+// Kokkos failed to allocate memory for label "x".  Kokkos::CudaSpace::allocate("x", 10 TiB)
+// failed: cudaErrorMemoryAllocation: out of memory (10995116277760 bytes; cudaMallocAsync)
+// The first sentence is Kokkos' (and HostSpace's) wording, so that code matching it works for
+// every space.
 [[noreturn]] void throw_allocation_error(const char* space_class, const char* label, std::size_t bytes,
                                          cudaError_t err, const char* call) {
   (void)cudaGetLastError();
-  throw std::runtime_error(std::string("Kokkos::") + space_class + "::allocate(\"" + (label ? label : "") + "\", " +
+  const std::string name = label ? label : "";
+  throw std::runtime_error("Kokkos failed to allocate memory for label \"" + name + "\".  Kokkos::" + space_class +
+                           "::allocate(\"" + name + "\", " +
                            human_bytes(bytes) + ") failed: " + cudaGetErrorName(err) + ": " +
                            cudaGetErrorString(err) + " (" + std::to_string(bytes) + " bytes; " + call + ")");
 }

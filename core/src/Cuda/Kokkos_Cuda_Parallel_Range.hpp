@@ -82,10 +82,13 @@ class CudaReduceResult {
     return reinterpret_cast<unsigned char*>(m_internal->scratch_space(blocks * cuda_reduce_slot_bytes(value_size)));
   }
   unsigned int* flag() const { return reinterpret_cast<unsigned int*>(m_internal->scratch_flags(sizeof(unsigned int))); }
-  // After the launch: a host result is fenced and copied out.
+  // After the launch: a host result is fenced and copied out.  A reduction without a result
+  // fences too: Kokkos treats it as a host result, and its final() may write memory the caller
+  // reads as soon as parallel_reduce returns.
   void finish(const char* fence_label) {
-    if (m_staging == nullptr) return;
+    if (m_staging == nullptr && m_result != nullptr) return;
     m_internal->fence(fence_label);
+    if (m_staging == nullptr) return;
     for (int k = 0; k < m_count; ++k) m_result[k] = m_staging[k];
   }
 
