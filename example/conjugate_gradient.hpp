@@ -65,12 +65,14 @@ int solve(const Space& space, const Array& b, const Array& x, const Workspace& w
 }
 
 // The same iteration as plain launches: the setup with the first r.r, then per iteration
-// {matvec, p.Ap}, {x and r updates, r.r} and {p update}.
-template <class Space>
-int solve_loop(const Space& space, const Array& b, const Array& x, const Workspace& w, int max_iterations,
+// {matvec, p.Ap}, {x and r updates, r.r} and {p update}.  Vector and Work may live in any
+// memory space Space can access (perf_tests/PerfCudaFusion.cpp passes CudaSpace ones): Work
+// has members p_ext, r and Ap as Workspace does.
+template <class Space, class Vector, class Work>
+int solve_loop(const Space& space, const Vector& b, const Vector& x, const Work& w, int max_iterations,
                double tolerance) {
   const std::int64_t n = static_cast<std::int64_t>(b.extent(0));
-  const Array p = w.p_ext, r = w.r, Ap = w.Ap;  // p(i + 1) is the solver's p_i
+  const Vector p = w.p_ext, r = w.r, Ap = w.Ap;  // p(i + 1) is the solver's p_i
   Kokkos::RangePolicy<Space> policy(space, 0, n);
   double rr = 0;
   Kokkos::parallel_reduce(
