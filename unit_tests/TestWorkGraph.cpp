@@ -16,6 +16,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -939,6 +940,106 @@ TEST(WorkGraphPlanner, SchedulesAreValidAndLeveledPlansGetABandedContender) {
       }
     }
   }
+}
+
+// A GPU's warp runs a unit's items at once, so its plans must cut units whose items are
+// independent (WorkGraphPlanner::cut with independent_items).  The case the first GPU run
+// failed: two items, 1 -> 0, forced into one unit of up to 5 items, which its 32 lanes ran
+// together.
+TEST(WorkGraphPlanner, UnitsForWarpsHoldIndependentItems) {
+  {
+    auto [row_map, entries] = host_crs(2, Edges{{1, 0}});
+    const PlannerInput input(row_map, entries);
+    const auto mixed = Kokkos::Impl::work_graph_plan_units(input.graph, input.order, nullptr, 2, 5);
+    ASSERT_EQ(mixed.size(), 1u);
+    EXPECT_EQ(Kokkos::Impl::work_graph_unit_with_dependent_items(input.graph, mixed[0]), 0)
+        << "a host worker's unit may hold a chain: it runs the items in sequence";
+    const auto split = Kokkos::Impl::work_graph_plan_units(input.graph, input.order, nullptr, 2, 5, true);
+    ASSERT_EQ(split.size(), 1u);
+    EXPECT_EQ(split[0].indegree.size(), 2u);
+    EXPECT_EQ(Kokkos::Impl::work_graph_unit_with_dependent_items(input.graph, split[0]), Kokkos::Impl::work_graph_empty);
+    check_schedule(2, Edges{{1, 0}}, split[0], 1u, "two items, independent units");
+  }
+  for (std::int32_t n : {10, 1000, 30000}) {
+    for (std::int32_t window : {0, 50}) {
+      const Edges edges = random_dag(n, 3, window, static_cast<unsigned>(n + window));
+      auto [row_map, entries] = host_crs(n, edges);
+      const PlannerInput input(row_map, entries);
+      ASSERT_TRUE(input.ordered);
+      const std::string what = "n=" + std::to_string(n) + " window=" + std::to_string(window);
+      for (int workers : {2, 8, 4224}) {  // 4224: an H200's resident warps at one block of 1024 per SM
+        for (std::int32_t unit_size : {0, 1, 5, 64}) {
+          const auto plans = Kokkos::Impl::work_graph_plan_units(input.graph, input.order, nullptr, workers, unit_size, true);
+          for (std::size_t k = 0; k < plans.size(); ++k) {
+            const std::string where = what + " workers=" + std::to_string(workers) + " unit_size=" + std::to_string(unit_size) +
+                                      " schedule " + std::to_string(k);
+            EXPECT_EQ(Kokkos::Impl::work_graph_unit_with_dependent_items(input.graph, plans[k]), Kokkos::Impl::work_graph_empty)
+                << where;
+            check_schedule(n, edges, plans[k], 3u + k, where);
+          }
+        }
+        const auto first = Kokkos::Impl::work_graph_first_launch_units(input.graph, input.order, nullptr, workers);
+        EXPECT_EQ(Kokkos::Impl::work_graph_unit_with_dependent_items(input.graph, first), Kokkos::Impl::work_graph_empty)
+            << what << " workers=" << workers << ": the level-synchronous plan";
+      }
+    }
+  }
+}
+
+// The plans a policy makes for its space's workers, the deferred ones included: on a space whose
+// workers run a unit's items at once (Kokkos::Cuda), no unit holds an item and its predecessor.
+TYPED_TEST(WorkGraph, UnitsSuitTheSpacesWorkers) {
+  if constexpr (!Kokkos::Impl::work_graph_independent_unit_items_v<TypeParam>) {
+    GTEST_SKIP() << "a host back end's worker runs a unit's items in sequence (WorkGraphPlanner tests)";
+  } else {
+    using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+    const std::int32_t n = 3000;
+    const Edges edges = random_dag(n, 3, 50, 17u);
+    const auto graph = make_graph<Policy>(n, edges);
+    for (std::size_t o = 0; o + 1 < std::size(option_sets); ++o) {  // the checked ones: they plan
+      const Policy policy(graph, option_sets[o]);
+      policy.impl_plan_fully();
+      for (int schedule = 0; schedule < policy.impl_num_schedules(); ++schedule) {
+        const auto units = Kokkos::Test::planned_units(policy, schedule);
+        std::vector<std::int32_t> unit_of(static_cast<std::size_t>(n), -1);
+        for (std::size_t u = 0; u < units.size(); ++u) {
+          for (std::int32_t i : units[u]) unit_of[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(u);
+        }
+        for (const auto& [i, j] : edges) {
+          ASSERT_TRUE(unit_of[static_cast<std::size_t>(i)] < 0 || unit_of[static_cast<std::size_t>(i)] != unit_of[static_cast<std::size_t>(j)])
+              << option_names[o] << " schedule " << schedule << ": " << i << " -> " << j << " in one unit";
+        }
+      }
+    }
+  }
+}
+
+// A launch resets the state arrays, sized for the largest schedule, from a schedule's arrays,
+// which may be shorter: only their prefix.  The device's path (a deep_copy on the stream, which
+// demands equal extents) runs here on host memory too; it once copied whole arrays and threw
+// on the GPU ("extents of the Views do not match").
+TEST(WorkGraphPlan, LaunchResetCopiesTheSchedulesPrefix) {
+  using Plan = Kokkos::Impl::WorkGraphPlan<Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace space;
+  auto reset_both_ways = [&](auto ordered_on_stream) {
+    Kokkos::View<std::int32_t*, Kokkos::HostSpace> state("Kokkos::WorkGraphPolicy::waiting", 20), schedule("unit_indegree", 7);
+    Kokkos::deep_copy(state, -7);
+    for (int k = 0; k < 7; ++k) schedule(k) = k;
+    Plan::reset_prefix<decltype(ordered_on_stream)::value>(space, state, schedule);
+    space.fence();
+    for (int k = 0; k < 20; ++k) EXPECT_EQ(state(k), k < 7 ? k : -7) << k;
+    try {
+      Plan::reset_prefix<decltype(ordered_on_stream)::value>(space, schedule, state);
+      ADD_FAILURE() << "a state array shorter than the schedule's was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("\"unit_indegree\" holds 7 entries, fewer than the schedule's "
+                                           "\"Kokkos::WorkGraphPolicy::waiting\" (20)"),
+                std::string::npos)
+          << e.what();
+    }
+  };
+  reset_both_ways(std::true_type{});
+  reset_both_ways(std::false_type{});
 }
 
 // A policy with several schedules runs each in its first launches (each is timed, schedule 0

@@ -40,7 +40,8 @@
 //     See impl/Kokkos_WorkGraphAnalysis.hpp and impl/Kokkos_WorkGraphQueue.hpp.
 //   - execution spaces: the host back ends, and Kokkos::Cuda (Cuda/Kokkos_Cuda_WorkGraph.hpp:
 //     one persistent kernel whose workers are warps, the same queue in device memory; the
-//     checks and the planning run on the host at construction, before any kernel).
+//     checks and the planning run on the host at construction, before any kernel; a warp runs
+//     a unit's items at once, so its units hold independent items).
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Crs.hpp>
@@ -61,6 +62,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace Kokkos {
@@ -75,7 +77,9 @@ enum class WorkGraphPriority : std::uint8_t { High = 0, Regular = 1, Low = 2 };
 struct WorkGraphOptions {
   // Reject a cyclic graph at construction (O(N + E)), and plan scheduling units.
   bool check_graph = true;
-  // Items per scheduling unit; 0 lets the graph's shape decide.  Ignored without the check.
+  // Items per scheduling unit (at most: on Kokkos::Cuda, whose warps run a unit's items at
+  // once, a unit also ends where a level of the graph starts); 0 lets the graph's shape decide.
+  // Ignored without the check.
   int unit_size = 0;
 };
 
@@ -257,6 +261,12 @@ int work_graph_planned_workers(const ExecSpace& space) {
   }
 }
 
+// Whether ExecSpace's workers run a unit's items at once (a GPU's warp strides its 32 lanes over
+// them), so that the plan must cut units whose items are independent of each other; a host
+// back end's worker runs them one after the other, in the order's sequence.
+template <class ExecSpace>
+inline constexpr bool work_graph_independent_unit_items_v = !is_host_backend<ExecSpace>::value;
+
 // How a launch on ExecSpace counts completions (WorkGraphQueue::completion_slots): per worker
 // on a host back end's threads; a GPU's thousands of warps share this many counters, enough
 // that the warps of one multiprocessor rarely share one, few enough that an idle warp's poll
@@ -301,6 +311,7 @@ template <class MemorySpace>
 struct WorkGraphPlan {
   using ints = View<std::int32_t*, MemorySpace>;
   using schedule_type = WorkGraphSchedule<MemorySpace>;
+  static constexpr bool host_memory = SpaceAccessibility<HostSpace, MemorySpace>::accessible;
   static constexpr MeasuredChoice::Options choice_options{
       .samples_per_way = 2, .warmup_per_way = 1, .epoch = 64, .max_epoch = 4096, .prune_ratio = 1.5};
 
@@ -343,6 +354,7 @@ struct WorkGraphPlan {
     std::vector<std::uint8_t> priority;  // empty with one priority
     WorkGraphFingerprint fingerprint;
     int workers = 1;
+    bool independent_items = false;  // work_graph_independent_unit_items_v
   };
   Deferred deferred;
 
@@ -384,7 +396,7 @@ struct WorkGraphPlan {
     if (d.order.level.empty()) work_graph_numbered_levels(g, d.numbered_forward, d.order);
     const std::uint8_t* item_priority = d.priority.empty() ? nullptr : d.priority.data();
     std::vector<WorkGraphUnits> planned;
-    if (d.workers > 1) planned = work_graph_plan_units(g, d.order, item_priority, d.workers, 0);
+    if (d.workers > 1) planned = work_graph_plan_units(g, d.order, item_priority, d.workers, 0, d.independent_items);
     std::vector<schedule_type> s;
     for (auto& units : planned) s.emplace_back(units, num_priorities);
     ints serial_order;
@@ -452,12 +464,12 @@ struct WorkGraphPlan {
   template <class ExecSpace>
   WorkGraphQueue prepare(const State& s, int which, const ExecSpace& space) const {
     const schedule_type& schedule = schedules[static_cast<std::size_t>(which)];
-    copy(space, s.waiting, schedule.unit_indegree);
-    copy(space, s.ready, schedule.ready_initial);
+    reset_prefix(space, s.waiting, schedule.unit_indegree);
+    reset_prefix(space, s.ready, schedule.ready_initial);
     if constexpr (host_memory) {
       initial_control(s.control.data(), s.control.extent(0), schedule, s);
     } else {
-      copy(space, s.control, s.controls_initial[static_cast<std::size_t>(which)]);
+      reset_prefix(space, s.control, s.controls_initial[static_cast<std::size_t>(which)]);
     }
     WorkGraphQueue q;
     q.num_units = schedule.num_units;
@@ -466,7 +478,7 @@ struct WorkGraphPlan {
     q.completion_slots = s.completion_slots;
     if (has_homes(schedule, s)) {
       q.num_homes = s.max_workers;
-      copy(space, s.homes, s.homes_initial[static_cast<std::size_t>(which)]);
+      reset_prefix(space, s.homes, s.homes_initial[static_cast<std::size_t>(which)]);
       q.homes = s.homes.data();
     }
     q.items = schedule.unit_items.extent(0) > 0 ? schedule.unit_items.data() : nullptr;
@@ -485,9 +497,29 @@ struct WorkGraphPlan {
   // Whether several workers schedule units (otherwise one worker runs `order`).
   bool has_units() const { return schedules.front().unit_begin.extent(0) > 0; }
 
- private:
-  static constexpr bool host_memory = SpaceAccessibility<HostSpace, MemorySpace>::accessible;
+  // A launch's reset of state array `dst` from `src`: the state is sized for the largest of the
+  // schedules (make_state), so a launch of a smaller one resets the first src.extent(0)
+  // entries.  A plain copy where the host can reach the memory (deep_copy would fence every
+  // back end, twice), else (OrderedOnStream) a deep_copy ordered before the launch on the
+  // space's stream (from pageable host memory, such a copy has read its source when it
+  // returns).  Both check the extents as deep_copy does.
+  template <bool OrderedOnStream = !host_memory, class ExecSpace, class Dst, class Src>
+  static void reset_prefix(const ExecSpace& space, const Dst& dst, const Src& src) {
+    static_assert(OrderedOnStream || host_memory, "a plain copy needs state the host can reach");
+    if (src.extent(0) > dst.extent(0)) {
+      throw_runtime_exception("Kokkos::WorkGraphPolicy: the launch state \"" + dst.label() + "\" holds " +
+                              std::to_string(dst.extent(0)) + " entries, fewer than the schedule's \"" + src.label() +
+                              "\" (" + std::to_string(src.extent(0)) + ")");
+    }
+    const auto prefix = subview(dst, std::pair<std::size_t, std::size_t>(0, src.extent(0)));
+    if constexpr (OrderedOnStream) {
+      deep_copy(space, prefix, src);
+    } else {
+      if (src.data() != prefix.data()) std::copy_n(src.data(), src.extent(0), prefix.data());
+    }
+  }
 
+ private:
   static bool has_homes(const schedule_type& schedule, const State& s) {
     return !schedule.initial_items_prefix.empty() && s.homes.extent(0) > 0;
   }
@@ -508,18 +540,6 @@ struct WorkGraphPlan {
   }
 
   std::vector<std::pair<const void*, MeasuredChoice>> choices;
-
-  // A launch's reset: a plain copy where the host can reach the memory (deep_copy would fence
-  // every back end, twice), else a copy ordered before the launch on the space's stream (from
-  // pageable host memory, such a copy has read its source when it returns).
-  template <class ExecSpace, class Dst, class Src>
-  static void copy(const ExecSpace& space, const Dst& dst, const Src& src) {
-    if constexpr (SpaceAccessibility<HostSpace, MemorySpace>::accessible) {
-      if (src.data() != dst.data()) std::copy_n(src.data(), src.extent(0), dst.data());
-    } else {
-      deep_copy(space, dst, src);
-    }
-  }
 };
 
 // Plans of recently constructed policies, so that a policy rebuilt from an unchanged graph
@@ -880,6 +900,7 @@ class WorkGraphPolicy {
     Impl::work_graph_check_shape(who, rows, row_map.data(), num_entries);
     const auto n = static_cast<std::int32_t>(rows > 0 ? rows - 1 : 0);
     const int workers = Impl::work_graph_planned_workers(m_space);
+    constexpr bool independent_items = Impl::work_graph_independent_unit_items_v<execution_space>;
     using Cache = Impl::WorkGraphPlanCache<memory_space>;
     const bool cached = options.check_graph && options.unit_size <= 0 && num_priorities == 1;
     const typename Cache::Key key{m_graph.row_map.data(), m_graph.entries.data(), rows, num_entries, workers};
@@ -937,9 +958,11 @@ class WorkGraphPolicy {
       }
       if (options.unit_size > 0) {
         // A forced unit size: the planner has a single candidate to make.
-        if (workers > 1 && n > 0) planned = Impl::work_graph_plan_units(g, order, item_priority, workers, options.unit_size);
+        if (workers > 1 && n > 0) {
+          planned = Impl::work_graph_plan_units(g, order, item_priority, workers, options.unit_size, independent_items);
+        }
       } else if (workers > 1 && n > 0) {
-        planned.push_back(Impl::work_graph_first_launch_units(g, order, item_priority, workers));
+        planned.push_back(Impl::work_graph_first_launch_units(g, order, item_priority, workers));  // independent items
       }
       // One worker's order: with priorities, Kahn's (which honours them exactly); without, the
       // numbering when it is one, Kahn's order (or the units' level order) otherwise, until the
@@ -956,6 +979,7 @@ class WorkGraphPolicy {
         plan.deferred.priority = std::move(priority);
         plan.deferred.fingerprint = pass.fingerprint;
         plan.deferred.workers = workers;
+        plan.deferred.independent_items = independent_items;
       }
     } else {
       // The seed's scheduling: every item its own unit, successors straight from the graph.

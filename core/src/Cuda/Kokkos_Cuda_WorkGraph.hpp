@@ -6,7 +6,8 @@
 // the algorithm the host back ends run:
 //   - lane 0 takes a unit (the successor it kept, else one popped from the device queue) and
 //     broadcasts it with __shfl_sync;
-//   - the warp's lanes run the unit's items strided by 32;
+//   - the warp's lanes run the unit's items strided by 32, all at once: the plan cuts units whose
+//     items are independent of each other for this (work_graph_independent_unit_items_v);
 //   - each lane fences its writes, the warp meets at __syncwarp, and lane 0 completes the unit:
 //     it decrements the successors' waiting counts and keeps one newly ready successor to run
 //     next (unless a unit of higher priority is waiting), pushing the others.
@@ -76,6 +77,11 @@ __device__ inline void cuda_work_graph_worker(const WorkGraphWork& work, const R
     if (lane == 0) unit = queue.template next_unit<true>(rank, size, unit, done_here);
     unit = __shfl_sync(0xffffffffu, unit, 0);
     if (unit == WorkGraphQueue::empty) return;
+    // Lane 0 acquired the unit (the predecessors' completions); the warp barrier orders that
+    // before every lane's fence, which keeps a lane from reading a predecessor's data from a
+    // stale line of its multiprocessor's L1 cache.
+    __syncwarp();
+    __threadfence();
     const WorkGraphQueue::UnitItems items = queue.items_of(unit);
     run_lane(items.items, items.begin, items.end, lane, lanes);
     // Every lane's writes are visible device-wide before lane 0 releases the successors.

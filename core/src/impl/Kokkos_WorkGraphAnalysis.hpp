@@ -623,10 +623,12 @@ class WorkGraphPlanner {
 
   std::vector<std::int32_t> take_sequence() { return std::move(m_seq); }
 
-  // Cuts the current sequence into units of at most unit_size items.
-  void cut(std::int32_t unit_size) {
+  // Cuts the current sequence into units of at most unit_size items.  With independent_items,
+  // a unit also closes at every level start, so that no item of a unit waits for another of
+  // it: a worker that is a group of threads (a GPU's warp) runs a unit's items at once.
+  void cut(std::int32_t unit_size, bool independent_items = false) {
     const auto n = static_cast<std::int32_t>(m_breaks.size());
-    const std::int32_t half = std::max(1, unit_size / 2);
+    const std::int32_t half = independent_items ? 1 : std::max(1, unit_size / 2);
     m_begin.clear();
     m_begin.push_back(0);
     for (std::int32_t k = 1; k < n; ++k) {
@@ -894,7 +896,9 @@ inline int work_graph_log2_ceil(std::int64_t x) {
 // Smaller units are tried only while the critical path is long and the estimate improves, since
 // every candidate costs a pass over the graph.  A level-synchronous plan
 // (WorkGraphPlanner::leveled) competes too; it wins on graphs with wide levels and many edges
-// between them.  unit_size > 0 forces the unit size.
+// between them.  unit_size > 0 forces the unit size.  independent_items: every unit's items are
+// independent of each other (WorkGraphPlanner::cut), for workers that run a unit's items at
+// once; the level-synchronous plan's units always are.
 //
 // The estimate counts in cheap functor calls and knows nothing of the functor's own data, so
 // it cannot rank plans whose difference is the functor's cost or cache footprint.  Returns the
@@ -909,7 +913,8 @@ inline int work_graph_log2_ceil(std::int64_t x) {
 //     wavefront above, which the transfer cost decides).
 template <class SizeT, class IndexT>
 std::vector<WorkGraphUnits> work_graph_plan_units(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphOrder& o,
-                                                  const std::uint8_t* item_priority, int workers, std::int32_t unit_size) {
+                                                  const std::uint8_t* item_priority, int workers, std::int32_t unit_size,
+                                                  bool independent_items = false) {
   // In cheap functor calls (a few ns each): a queue operation and a locked update cost ~20 ns.
   constexpr std::int64_t unit_cost = 32, edge_cost = 8, transfer_cost = 32;
   constexpr int leveled = -1;  // a candidate's shift when it is the level-synchronous plan
@@ -943,7 +948,7 @@ std::vector<WorkGraphUnits> work_graph_plan_units(const WorkGraphHostCrs<SizeT, 
       // they are tried with the largest units only, which keeps construction to a few passes.
       if ((s == 1 || s == 2) && size != largest) continue;
       planner.sequence(shift);
-      planner.cut(size);
+      planner.cut(size, independent_items);
       const auto c = planner.measure();
       const std::int64_t estimate = (n + p - 1) / p + c.critical_path * (p - 1) / p + c.units * unit_cost +
                                     c.edges * edge_cost + c.cross_band_edges * transfer_cost;
@@ -980,11 +985,36 @@ std::vector<WorkGraphUnits> work_graph_plan_units(const WorkGraphHostCrs<SizeT, 
       planner.build_leveled(item_priority, schedules[k]);
     } else {
       planner.sequence(chosen[k].shift);
-      planner.cut(chosen[k].size);
+      planner.cut(chosen[k].size, independent_items);
       planner.build(item_priority, chosen[k].edges, schedules[k]);
     }
   }
   return schedules;
+}
+
+// The first unit of `units` with an edge between two of its own items (which a worker that
+// runs a unit's items at once would run out of order), or work_graph_empty when there is none.
+template <class SizeT, class IndexT>
+std::int32_t work_graph_unit_with_dependent_items(const WorkGraphHostCrs<SizeT, IndexT>& g, const WorkGraphUnits& units) {
+  const auto m = static_cast<std::int32_t>(units.indegree.size());
+  std::vector<std::int32_t> unit_of(static_cast<std::size_t>(g.num_items), work_graph_empty);
+  const std::vector<std::int32_t> first = work_graph_unit_first(units);
+  auto item_at = [&](std::int32_t u, std::int32_t k) {
+    return first[static_cast<std::size_t>(u)] != work_graph_empty ? first[static_cast<std::size_t>(u)] + (k - units.begin[static_cast<std::size_t>(u)])
+                                                                  : units.items[static_cast<std::size_t>(k)];
+  };
+  for (std::int32_t u = 0; u < m && !units.begin.empty(); ++u) {
+    for (std::int32_t k = units.begin[static_cast<std::size_t>(u)]; k < units.begin[static_cast<std::size_t>(u) + 1]; ++k) {
+      unit_of[static_cast<std::size_t>(item_at(u, k))] = u;
+    }
+  }
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(g.num_items); ++i) {
+    const std::int32_t u = unit_of[static_cast<std::size_t>(i)];
+    for (std::int64_t e = g.begin(i); e < g.end(i) && u != work_graph_empty; ++e) {
+      if (unit_of[static_cast<std::size_t>(g.entry(e))] == u) return u;
+    }
+  }
+  return work_graph_empty;
 }
 
 // The schedule a first launch runs on several workers, available right after the levels: the
