@@ -10,9 +10,10 @@
 //
 // Where the GPU's time goes: every task is a few instructions, so the run is bound by the
 // ready lists (a lock-bit pop on each; impl/Kokkos_DeviceTaskQueue.hpp), the pool's atomics,
-// and the UVM pages of the pool and the queue.  The first H200 run, with one ready list per
-// priority for all ~4000 warps, managed about 60,000 tasks/s, so fib(30) took most of a minute
-// per run; n = 20 is the one that finishes in seconds whatever the queue's throughput.
+// and the UVM pages of the pool and the queue.  On the first H200 run, with one ready list per
+// priority for all ~4000 warps, this benchmark did not finish in 60 s, and TestTaskFib's timing
+// (about a million tasks per fib(0..26) sweep, five sweeps in some 90 s) puts that queue at
+// roughly 60,000 tasks/s: most of a minute per fib(30).  n = 20 finishes in seconds even then.
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfInterleaved.hpp"
