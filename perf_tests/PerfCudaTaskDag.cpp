@@ -2,20 +2,25 @@
 // in the same run (built only with Kokkos_ENABLE_CUDA; skips, naming why, where no GPU is
 // visible):
 //
-//   CudaTaskDag/Fib30   seed 001's naive Fibonacci(30) (each call a task, when_all + respawn:
-//                       2 * F(31) - 1 = 2,692,537 tasks and half as many when_all aggregates) on
-//                       TaskScheduler<Cuda>  vs  on TaskScheduler<DefaultHostExecutionSpace>.
-//                       Counters: gpu_tasks_per_s, host_tasks_per_s, ratio_gpu_to_host.
+//   CudaTaskDag/Fib/<n>  seed 001's naive Fibonacci(n) (each call a task, when_all + respawn:
+//                        2 * F(n+1) - 1 tasks and half as many when_all aggregates) on
+//                        TaskScheduler<Cuda>  vs  on TaskScheduler<DefaultHostExecutionSpace>,
+//                        for n = 20 (21,891 tasks) and n = 30 (2,692,537 tasks).
+//                        Counters: gpu_tasks_per_s, host_tasks_per_s, ratio_gpu_to_host.
 //
 // Where the GPU's time goes: every task is a few instructions, so the run is bound by the
-// ready queues (one LIFO head per priority, a lock-bit pop: every pop of the whole device
-// serialises on it), the pool's atomics, and the UVM pages of the pool and the queue.
+// ready lists (a lock-bit pop on each; impl/Kokkos_DeviceTaskQueue.hpp), the pool's atomics,
+// and the UVM pages of the pool and the queue.  On the first H200 run, with one ready list per
+// priority for all ~4000 warps, this benchmark did not finish in 60 s, and TestTaskFib's timing
+// (about a million tasks per fib(0..26) sweep, five sweeps in some 90 s) puts that queue at
+// roughly 60,000 tasks/s: most of a minute per fib(30).  n = 20 finishes in seconds even then.
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfInterleaved.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -34,6 +39,7 @@ const std::string& gpu_unavailable_reason() {
 template <class Scheduler>
 struct Fibonacci {
   using value_type = long;
+  static constexpr long out_of_memory = -1;  // an abort in a GPU task would trap and end the process
   Scheduler sched;
   typename Scheduler::template future_type<long> fib[2];
   long n;
@@ -42,29 +48,42 @@ struct Fibonacci {
     if (n < 2) {
       result = n;
     } else if (!fib[0].is_null()) {
-      result = fib[0].get() + fib[1].get();
+      const long a = fib[0].get(), b = fib[1].get();
+      result = a == out_of_memory || b == out_of_memory ? out_of_memory : a + b;
     } else {
       fib[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High), Fibonacci{sched, {}, n - 2});
       fib[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Fibonacci{sched, {}, n - 1});
-      if (fib[0].is_null() || fib[1].is_null()) Kokkos::abort("PerfCudaTaskDag: the pool ran out of memory");
-      Kokkos::respawn(this, Kokkos::when_all(fib, 2), Kokkos::TaskPriority::High);
+      auto all = Kokkos::when_all(fib, 2);
+      if (fib[0].is_null() || fib[1].is_null() || all.is_null()) {
+        result = out_of_memory;
+        return;
+      }
+      Kokkos::respawn(this, all, Kokkos::TaskPriority::High);
     }
   }
 };
 
-constexpr long fib_n = 30;
-constexpr long fib_30 = 832040;
-constexpr double fib_30_tasks = 2.0 * 1346269 - 1;  // 2 * F(31) - 1 calls
-
-template <class Scheduler>
-void run_fib(const Scheduler& sched) {
-  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<Scheduler>{sched, {}, fib_n});
-  if (f.is_null()) throw std::runtime_error("PerfCudaTaskDag: host_spawn failed");
-  Kokkos::wait(sched);
-  if (f.get() != fib_30) throw std::runtime_error("PerfCudaTaskDag: wrong Fibonacci(30)");
+long fibonacci(long n) {
+  long a = 0, b = 1;
+  for (long i = 0; i < n; ++i) {
+    const long c = a + b;
+    a = b;
+    b = c;
+  }
+  return a;
 }
 
-void Fib30(benchmark::State& state) {
+template <class Scheduler>
+void run_fib(const Scheduler& sched, long n) {
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<Scheduler>{sched, {}, n});
+  if (f.is_null()) throw std::runtime_error("PerfCudaTaskDag: host_spawn failed");
+  Kokkos::wait(sched);
+  if (f.get() == Fibonacci<Scheduler>::out_of_memory)
+    throw std::runtime_error("PerfCudaTaskDag: the pool ran out of memory in Fibonacci(" + std::to_string(n) + ")");
+  if (f.get() != fibonacci(n)) throw std::runtime_error("PerfCudaTaskDag: wrong Fibonacci(" + std::to_string(n) + ")");
+}
+
+void Fib(benchmark::State& state) {
   if (!gpu_unavailable_reason().empty()) {
     state.SkipWithError(gpu_unavailable_reason().c_str());
     return;
@@ -73,13 +92,15 @@ void Fib30(benchmark::State& state) {
   using host_t = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   gpu_t gpu(gpu_t::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
   host_t host(host_t::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
+  const long n = state.range(0);
+  const double tasks = 2.0 * double(fibonacci(n + 1)) - 1;  // the calls of the naive recursion
   std::vector<double> m;
-  for (auto _ : state) m = perf::interleaved_medians(3, {[&] { run_fib(gpu); }, [&] { run_fib(host); }});
-  state.counters["gpu_tasks_per_s"] = fib_30_tasks / m[0];
-  state.counters["host_tasks_per_s"] = fib_30_tasks / m[1];
+  for (auto _ : state) m = perf::interleaved_medians(3, {[&] { run_fib(gpu, n); }, [&] { run_fib(host, n); }});
+  state.counters["gpu_tasks_per_s"] = tasks / m[0];
+  state.counters["host_tasks_per_s"] = tasks / m[1];
   state.counters["ratio_gpu_to_host"] = m[1] / m[0];
 }
 
-BENCHMARK(Fib30)->Name("CudaTaskDag/Fib30")->Iterations(1)->UseRealTime();
+BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
 
 }  // namespace

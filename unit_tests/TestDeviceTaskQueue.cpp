@@ -121,6 +121,74 @@ TEST(DeviceTaskQueue, FibonacciWithWhenAllAndRespawn) {
   EXPECT_EQ(q.spawn_failures(), 0);
 }
 
+// Many more workers than a GPU-sized test would give a host (seed 001 §2.3.3: the GPU runs
+// thousands of warps): the live tasks grow with the workers, yet the whole tree of fib(18) (8361
+// tasks, 4180 aggregates) fits this pool, so nothing may fail, and nothing may leak.
+TEST(DeviceTaskQueue, FibonacciWithSixtyFourWorkers) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  Queue q(pool);
+  constexpr long n = 18;
+  TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  run_workers(q, 64);
+  ASSERT_TRUE(f->is_complete());
+  EXPECT_EQ(result_of(f), serial_fib(n));
+  Queue::release_reference(f);
+  EXPECT_EQ(q.allocation_count(), 0);
+  EXPECT_EQ(q.spawn_failures(), 0);
+  EXPECT_EQ(q.allocation_count_accum(), 8361 + 4180);
+  Pool::usage_statistics stats;
+  pool.get_usage_statistics(stats);
+  EXPECT_EQ(stats.consumed_blocks, 0u);
+}
+
+// ---- more workers than pool blocks --------------------------------------------------------------
+// Each task below the depth limit tries to spawn two children and goes on without the ones the
+// pool refuses; nobody waits, so every block in use is a task that will run.  With 64 workers and
+// 16 blocks, spawns fail all the time; each attempt must either run exactly once or count one
+// failure, and the queue must terminate with every block back in the pool.
+struct Spread {
+  int depth;
+  std::atomic<long>* ran;
+  std::atomic<long>* attempts;
+  static constexpr int max_depth = 14;
+
+  void operator()(Worker& w, long& result) {
+    ran->fetch_add(1, std::memory_order_relaxed);
+    result = depth;
+    if (depth == max_depth) return;
+    for (int c = 0; c < 2; ++c) {
+      attempts->fetch_add(1, std::memory_order_relaxed);
+      Queue::release_reference(
+          spawn(*w.queue, Spread{depth + 1, ran, attempts}, Kokkos::TaskPriority(c + 1), nullptr));
+    }
+  }
+};
+
+TEST(DeviceTaskQueue, SixtyFourWorkersOnSixteenBlocks) {
+  Pool pool(Kokkos::HostSpace(), 1 << 11, 128, 128, 1 << 11);
+  Queue q(pool);
+  ASSERT_EQ(pool.capacity(), std::size_t(1) << 11);
+  std::atomic<long> ran{0}, attempts{1};
+  for (int round = 0; round < 4; ++round) {
+    TaskBase* root = spawn(q, Spread{0, &ran, &attempts}, Kokkos::TaskPriority::High, nullptr);
+    ASSERT_NE(root, nullptr);
+    run_workers(q, 64);
+    ASSERT_TRUE(root->is_complete());
+    EXPECT_EQ(result_of(root), 0);
+    Queue::release_reference(root);
+    EXPECT_EQ(q.allocation_count(), 0) << "round " << round;
+    if (round < 3) attempts.fetch_add(1);  // the next root
+  }
+  EXPECT_EQ(ran.load(), q.allocation_count_accum()) << "every allocated task ran exactly once";
+  EXPECT_EQ(ran.load() + q.spawn_failures(), attempts.load()) << "every attempt ran or failed";
+  EXPECT_LE(q.allocation_count_max(), 16);
+  EXPECT_GT(ran.load(), 4 * 15) << "the workers never found a free block";
+  Pool::usage_statistics stats;
+  pool.get_usage_statistics(stats);
+  EXPECT_EQ(stats.consumed_blocks, 0u);
+}
+
 // ---- random DAGs against a sequential reference ---------------------------------------------------
 // Node i's value: its own weight + the values of its predecessors + the values of the children
 // it spawns (each child's value is its weight); each node may also respawn itself a few times

@@ -179,33 +179,65 @@ struct Nothing {
   KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&) {}
 };
 
+// Holds the spawner's children back until the spawner is done (`*spawner_done` set): otherwise
+// other workers (a second host thread, or any of the GPU's thousands of warps) run and free each
+// child as soon as it is spawned, and the pool never runs out.  It re-runs itself at low
+// priority meanwhile; only one worker at a time can be busy with it.
+template <class Scheduler>
+struct GateUntilSpawnerDone {
+  Scheduler sched;
+  const int* spawner_done;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&) {
+    if (Kokkos::atomic_load(spawner_done) == 0) Kokkos::respawn(this, sched, Kokkos::TaskPriority::Low);
+  }
+};
+
 template <class Scheduler>
 struct SpawnUntilFull {
   using value_type = long;
+  static constexpr long never_ran_out = -1;
+  static constexpr long gate_failed = -2;
+  static constexpr long spawn_limit = 100000;
   Scheduler sched;
+  int* done;
 
-  // Spawns until a spawn returns a null future; the result is how many succeeded.  The futures
-  // are dropped at once: the children stay alive through the scheduler's hold until they ran.
+  // Spawns, behind a gate, until a spawn returns a null future; the result is how many
+  // succeeded.  The futures are dropped at once: the children stay alive through the
+  // scheduler's hold until they ran.
   KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
     result = 0;
-    while (true) {
-      auto f = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low), Nothing<Scheduler>{});
-      if (f.is_null()) return;
-      if (++result > 100000) Kokkos::abort("SpawnUntilFull: the pool never ran out");
+    auto gate = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low),
+                                   GateUntilSpawnerDone<Scheduler>{sched, done});
+    if (gate.is_null()) {
+      result = gate_failed;
+    } else {
+      while (true) {
+        auto f = Kokkos::task_spawn(Kokkos::TaskSingle(sched, gate, Kokkos::TaskPriority::Low), Nothing<Scheduler>{});
+        if (f.is_null()) break;
+        if (++result == spawn_limit) {
+          result = never_ran_out;
+          break;
+        }
+      }
     }
+    Kokkos::atomic_store(done, 1);
   }
 };
 
 TYPED_TEST(TaskEverySpace, SpawnUpToPoolExhaustionThenRecover) {
   using S = SchedulerOf<TypeParam>;
-  // 64 KiB of 128-byte blocks: 512 blocks, one of them the spawning task's.
+  // 64 KiB of 128-byte blocks: 512 blocks, one the spawning task's, one the gate's.
   S sched(typename S::memory_space(), 1 << 16, 128, 128, 1 << 12);
-  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), SpawnUntilFull<S>{sched});
+  Kokkos::View<int, typename S::memory_space> done("spawner_done");  // zeroed; read and written by tasks only
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), SpawnUntilFull<S>{sched, done.data()});
   ASSERT_FALSE(f.is_null());
   Kokkos::wait(sched);
-  // Low-priority children may run (and free their blocks) while the spawner still spawns on a
-  // scheduler with several workers, so at least the pool's blocks less the spawner's succeeded.
-  EXPECT_GE(f.get(), 511);
+  ASSERT_NE(f.get(), SpawnUntilFull<S>::never_ran_out)
+      << "the pool never ran out: " << SpawnUntilFull<S>::spawn_limit << " children spawned behind the gate";
+  ASSERT_NE(f.get(), SpawnUntilFull<S>::gate_failed) << "the gate task found the pool full";
+  // No child can run before the spawner is done, so exactly the blocks left succeeded.
+  EXPECT_EQ(f.get(), 510);
   f = {};
   EXPECT_EQ(sched.allocated_task_count(), 0);
   // The scheduler works again after exhaustion.

@@ -1,6 +1,10 @@
 // The seed's naive Fibonacci (seed 001 Figure 3.4) on every back end and every scheduler name,
 // for n = 0..26, in the memory the issue allows (27*27*64000 bytes, blocks 64..1024, 4096-byte
 // superblocks): depth-first scheduling keeps the live tasks within that pool.
+//
+// A spawn that finds the pool full makes the task's value out_of_memory, which every parent
+// passes on, so that the host reports a test failure: an abort inside a GPU task traps, and a
+// trapped kernel leaves the CUDA context unusable for every later test of the process.
 #include "TestCommon.hpp"
 
 #include <Kokkos_TaskScheduler.hpp>
@@ -10,6 +14,7 @@ namespace {
 template <class Scheduler>
 struct Fibonacci {
   using value_type = long;
+  static constexpr value_type out_of_memory = -1;
   using future_type = typename Scheduler::template future_type<long>;
   using member_type = typename Scheduler::member_type;
 
@@ -23,12 +28,17 @@ struct Fibonacci {
     if (n <= 1) {
       result = n;
     } else if (!fib[0].is_null()) {
-      result = fib[0].get() + fib[1].get();
+      const value_type a = fib[0].get(), b = fib[1].get();
+      result = a == out_of_memory || b == out_of_memory ? out_of_memory : a + b;
     } else {
       fib[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High), Fibonacci(sched, n - 2));
       fib[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Fibonacci(sched, n - 1));
-      if (fib[0].is_null() || fib[1].is_null()) Kokkos::abort("Fibonacci test: the pool ran out of memory");
-      Kokkos::respawn(this, Kokkos::when_all(fib, 2), Kokkos::TaskPriority::High);
+      auto all = Kokkos::when_all(fib, 2);
+      if (fib[0].is_null() || fib[1].is_null() || all.is_null()) {
+        result = out_of_memory;  // the spawned child, if any, still runs; its future goes with this closure
+        return;
+      }
+      Kokkos::respawn(this, all, Kokkos::TaskPriority::High);
     }
   }
 };
@@ -52,6 +62,7 @@ void run_fib_range(int max_n) {
     ASSERT_FALSE(f.is_null());
     Kokkos::wait(sched);
     ASSERT_TRUE(f.is_ready());
+    ASSERT_NE(f.get(), Fibonacci<Scheduler>::out_of_memory) << "n = " << n << ": a task_spawn found the pool full";
     ASSERT_EQ(f.get(), serial_fib(n)) << "n = " << n;
   }
   EXPECT_EQ(sched.queue().allocation_count(), 0);
@@ -71,16 +82,22 @@ TYPED_TEST(TaskFib, DeprecatedTaskSchedulerMultiple) {
 }
 
 // The seed's own spelling: Future<long, Space>, a pool constructed first, then the scheduler.
+// The pool is Kokkos' own test sizing for fib(n), (n+1)^2 * 64000 bytes, which holds fib(20)'s
+// whole tree of 21891 tasks and 10945 when_all aggregates at once: the live tasks grow with the
+// workers (each running task holds its children and their aggregate), and the 1 MiB that a few
+// host threads need ran out under the ~4000 warps of an H200.
 TYPED_TEST(TaskFib, SeedSpelling) {
   using sched_t = Kokkos::TaskScheduler<TypeParam>;
   using future_t = Kokkos::Future<long, TypeParam>;
   static_assert(std::is_same_v<future_t, typename sched_t::template future_type<long>>);
   static_assert(std::is_same_v<Kokkos::Future<TypeParam, long>, future_t>);
-  typename sched_t::memory_pool pool(typename sched_t::memory_space(), 1 << 20, 64, 1024, 4096);
+  constexpr long n = 20;
+  typename sched_t::memory_pool pool(typename sched_t::memory_space(), (n + 1) * (n + 1) * 64000, 64, 1024, 4096);
   sched_t sched(pool);
   EXPECT_NE(sched.memory(), nullptr);
-  future_t f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<sched_t>(sched, 20));
+  future_t f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<sched_t>(sched, n));
   Kokkos::wait(sched);
+  EXPECT_NE(f.get(), Fibonacci<sched_t>::out_of_memory) << "a task_spawn found the pool full";
   EXPECT_EQ(f.get(), 6765);
 }
 

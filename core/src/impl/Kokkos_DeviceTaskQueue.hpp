@@ -7,10 +7,17 @@
 // aggregates (pool blocks).  No allocation beyond the pool, no std:: containers, only raw
 // pointers and atomics, so every function below is callable on the device.
 //
-// Ready queues: one LIFO linked list per priority, the head a TaskBase*.  A push is one CAS.
-// A pop locks the head (CAS to lock_mark()), reads the head's m_next, and stores it: the lock
-// makes the read of m_next safe against the ABA of a plain Treiber pop (the popped task may
-// be completed, freed and reallocated by another worker before a plain CAS would land).
+// Ready queues: per priority, ready_shards LIFO linked lists, each head a TaskBase* on a cache
+// line of its own.  A worker pushes onto the list of its lane (Impl::memory_pool_thread_lane:
+// the warp on a GPU, a leased lane on the host) and pops from it first, then from the others in
+// turn, priority by priority from High to Low.  One list per priority served every worker of a
+// GPU (thousands of warps) through one locked head, at well under a million pops a second; a
+// worker's own list also keeps its children close at hand, depth first, which bounds the live
+// tasks as one LIFO list did.  A push is one CAS.  A pop locks the head (CAS to lock_mark()),
+// reads the head's m_next, and stores it: the lock makes the read of m_next safe against the
+// ABA of a plain Treiber pop (the popped task may be completed, freed and reallocated by
+// another worker before a plain CAS would land).  A worker that meets a locked head backs off
+// (a short sleep on a GPU, a yield on the host) instead of re-reading it at once.
 //
 // Wait lists: TaskBase::m_wait of a task or aggregate, pushed with TaskBase::try_add_waiter and
 // swapped for TaskBase::completed_mark() at completion (the same protocol as the host queue).
@@ -23,10 +30,12 @@
 // a task whose functions are device code (the scheduler checks this at compile time).
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Macros.hpp>
+#include <impl/Kokkos_MemoryPoolLanes.hpp>
 #include <impl/Kokkos_TaskBase.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -65,17 +74,24 @@ struct DeviceTaskNode final : TaskResult<Value> {
 template <class MemoryPoolType>
 struct DeviceTaskQueue {
   using memory_pool = MemoryPoolType;
+  static constexpr int ready_shards = 16;  // ready lists per priority
+  // The line of a GPU's L2 (twice the host's): words written by different workers sit on
+  // different lines, so that one's atomics do not queue behind another's.
+  static constexpr std::size_t line_bytes = 128;
+  struct alignas(line_bytes) ReadyHead {
+    TaskBase* task = nullptr;
+  };
 
-  memory_pool m_pool;
-  TaskBase* m_ready[task_priority_count] = {nullptr, nullptr, nullptr};
-  std::int32_t m_incomplete = 0;       // spawned tasks not yet complete
-  std::int32_t m_handles = 0;          // scheduler handles (the owner decides what one is)
+  memory_pool m_pool;                  // read only while workers run
+  std::uint32_t m_stop = 0;            // nonzero: workers stop (the value says why; see the owner)
+  std::uint32_t m_stop_detail = 0;
+  ReadyHead m_ready[task_priority_count][ready_shards];
+  alignas(line_bytes) std::int32_t m_incomplete = 0;  // spawned tasks not yet complete
+  alignas(line_bytes) std::int32_t m_handles = 0;     // scheduler handles (the owner decides what one is)
   std::int32_t m_allocated = 0;        // tasks and aggregates alive now
   std::int32_t m_allocated_max = 0;    // the most alive at once
   std::int64_t m_allocated_accum = 0;  // allocations so far
   std::int32_t m_spawn_failures = 0;   // allocations the pool refused
-  std::uint32_t m_stop = 0;            // nonzero: workers stop (the value says why; see the owner)
-  std::uint32_t m_stop_detail = 0;
 
   explicit DeviceTaskQueue(const memory_pool& pool) : m_pool(pool) {}
 
@@ -102,9 +118,11 @@ struct DeviceTaskQueue {
     Kokkos::atomic_inc(&m_allocated_accum);
     return p;
   }
+  // Uncounted before the block goes back: counted after, another worker's allocation of the
+  // same block could make the count exceed the pool's blocks.
   KOKKOS_INLINE_FUNCTION void deallocate(TaskBase* t) {
-    m_pool.deallocate(t, t->m_alloc_size);
     Kokkos::atomic_dec(&m_allocated);
+    m_pool.deallocate(t, t->m_alloc_size);
   }
 
   // Tasks and aggregates alive now (exact when no worker runs).
@@ -164,32 +182,56 @@ struct DeviceTaskQueue {
   }
 
   // ---- ready queues -----------------------------------------------------------------------------
+  KOKKOS_INLINE_FUNCTION static int home_shard() {
+    return static_cast<int>(Impl::memory_pool_thread_lane() % std::uint32_t(ready_shards));
+  }
+  // Waits a little after meeting a locked head; `pause_ns` (start at 0) grows with each call.
+  KOKKOS_INLINE_FUNCTION static void back_off(unsigned& pause_ns) {
+    pause_ns = pause_ns == 0 ? 32 : (pause_ns < 1024 ? 2 * pause_ns : pause_ns);
+    KOKKOS_IF_ON_DEVICE((__nanosleep(pause_ns);))
+    KOKKOS_IF_ON_HOST((std::this_thread::yield();))  // the lock holder may be a thread that lost its core
+  }
   KOKKOS_INLINE_FUNCTION void push_ready(TaskBase* t) {
-    TaskBase** head = &m_ready[t->m_priority];
+    TaskBase** head = &m_ready[t->m_priority][home_shard()].task;
+    unsigned pause_ns = 0;
     while (true) {
       TaskBase* h = Impl::atomic_load_acquire(head);
-      if (h == lock_mark()) continue;
+      if (h == lock_mark()) {
+        back_off(pause_ns);
+        continue;
+      }
       t->m_next = h;
       if (Impl::atomic_compare_exchange_weak_acq_rel(head, h, t)) return;
     }
   }
-  // The first ready task from High to Low, or nullptr when every queue is empty.
+  // The first ready task from High to Low (the worker's own list first at each priority), or
+  // nullptr when every list is empty.
   KOKKOS_INLINE_FUNCTION TaskBase* pop_ready() {
+    const int home = home_shard();
     for (int p = 0; p < task_priority_count; ++p) {
-      TaskBase** head = &m_ready[p];
-      while (true) {
-        TaskBase* h = Impl::atomic_load_acquire(head);
-        if (h == nullptr) break;
-        if (h == lock_mark()) continue;
-        if (Impl::atomic_compare_exchange_weak_acq_rel(head, h, lock_mark())) {
-          TaskBase* next = h->m_next;
-          Impl::atomic_store_release(head, next);
-          h->m_next = nullptr;
-          return h;
-        }
+      for (int k = 0; k < ready_shards; ++k) {
+        TaskBase* const t = pop_from(&m_ready[p][(home + k) % ready_shards].task);
+        if (t != nullptr) return t;
       }
     }
     return nullptr;
+  }
+  KOKKOS_INLINE_FUNCTION static TaskBase* pop_from(TaskBase** head) {
+    unsigned pause_ns = 0;
+    while (true) {
+      TaskBase* h = Impl::atomic_load_acquire(head);
+      if (h == nullptr) return nullptr;
+      if (h == lock_mark()) {
+        back_off(pause_ns);
+        continue;
+      }
+      if (Impl::atomic_compare_exchange_weak_acq_rel(head, h, lock_mark())) {
+        TaskBase* next = h->m_next;
+        Impl::atomic_store_release(head, next);
+        h->m_next = nullptr;
+        return h;
+      }
+    }
   }
   KOKKOS_INLINE_FUNCTION bool finished() const {
     return Impl::atomic_load_acquire(const_cast<std::int32_t*>(&m_incomplete)) == 0;
