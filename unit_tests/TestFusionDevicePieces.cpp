@@ -30,6 +30,7 @@ struct DeviceLog {
   std::vector<std::vector<int>> kernels;  // the launches (ids) of each fused kernel
   std::vector<int> alone;                 // launches run as plain launches
   int recordings = 0, launched_replays = 0, aborts = 0;
+  int launched_unchanged = 0;  // replays launched without recording (the same window)
   bool recording = false;
   bool refuse_shape = false;          // every fused kernel refuses (registers)
   bool fail_while_recording = false;  // a kernel launch fails while recording
@@ -55,11 +56,18 @@ void abort_recording(const void*) {
   g_log.recording = false;
   ++g_log.aborts;
 }
-constexpr FusionDeviceReplay g_replay{&begin_recording, &end_and_launch, &abort_recording};
+void launch_as_recorded(const void*, const std::shared_ptr<void>& replay) {
+  if (replay == nullptr) throw std::logic_error("launching a replay that was never recorded");
+  ++g_log.launched_replays;
+  ++g_log.launched_unchanged;
+}
+constexpr FusionDeviceReplay g_replay{&begin_recording, &end_and_launch, &abort_recording, &launch_as_recorded};
 
 // A recorded loop's closure: the stand-in kernels only read its id.
 struct Loop {
   int id;
+  int unused = 0;               // no padding: a window's closure bytes say what it computes
+  const double* out = nullptr;  // what a real closure holds: the address of a View it writes
 };
 
 template <int Unit>
@@ -97,12 +105,12 @@ struct StandInBlob {
 // Records launch `id` of translation unit `Unit`: y(i) += x(i), point-wise, so a window of
 // them is one fused run.
 template <int Unit>
-void record(int id, const Arr& x, const Arr& y, std::uint32_t closure_bytes = 64) {
+void record(int id, const Arr& x, const Arr& y, std::uint32_t closure_bytes = sizeof(Loop)) {
   const HostPolicy policy(0, static_cast<long>(y.extent(0)));
   const auto accesses = KE::with_accesses(policy, KE::reads(x), KE::read_writes(y));
   Kokkos::Impl::FusionWindow::this_thread_window().record_device<StandInBlob<Unit>, Loop>(
       Kokkos::Impl::FusionLaunchKind::range_for, policy, accesses.impl_decls().data(), accesses.impl_decls().size(),
-      Loop{id}, policy, closure_bytes);
+      Loop{id, 0, y.data()}, policy, closure_bytes);
 }
 
 // Records launch `id` of unit `Unit` that only writes t: t(i) = x(i).
@@ -112,7 +120,7 @@ void record_write(int id, const Arr& x, const Arr& t) {
   const auto accesses = KE::with_accesses(policy, KE::reads(x), KE::writes(t));
   Kokkos::Impl::FusionWindow::this_thread_window().record_device<StandInBlob<Unit>, Loop>(
       Kokkos::Impl::FusionLaunchKind::range_for, policy, accesses.impl_decls().data(), accesses.impl_decls().size(),
-      Loop{id}, policy, 64u);
+      Loop{id, 0, t.data()}, policy, static_cast<std::uint32_t>(sizeof(Loop)));
 }
 
 struct FusionDevicePieces : Kokkos::Test::FusionFixture {
@@ -228,22 +236,27 @@ TEST_F(FusionDevicePieces, TemporariesReachOnlyAKernelRunningTheWholeRun) {
   KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
-// Epoch 1 analyses, epoch 2 records and instantiates, epoch 3 records and updates in place.
+// Epoch 1 analyses, epoch 2 records and instantiates, epoch 3 (the same window) launches the
+// graph without recording, epoch 4 (another View) records and updates in place.
 TEST_F(FusionDevicePieces, MemoizedWindowIsRecordedAndReplayed) {
   KE::set_fusion_memoization(true);
-  for (int epoch = 0; epoch < 3; ++epoch) {
+  const Arr other("other", 100);
+  for (int epoch = 0; epoch < 4; ++epoch) {
     KE::FusionScope scope;
-    for (int k = 0; k < 3; ++k) record<0>(k, x, y);
-    record<1>(3, x, y);
+    const Arr& out = epoch < 3 ? y : other;
+    for (int k = 0; k < 3; ++k) record<0>(k, x, out);
+    record<1>(3, x, out);
   }
   EXPECT_EQ(g_log.recordings, 2);
-  EXPECT_EQ(g_log.launched_replays, 2);
+  EXPECT_EQ(g_log.launched_replays, 3);
+  EXPECT_EQ(g_log.launched_unchanged, 1);
   EXPECT_EQ(g_log.kernels, (Kernels{{0, 1, 2}, {0, 1, 2}, {0, 1, 2}}));
+  EXPECT_EQ(g_log.alone, (std::vector<int>{3, 3, 3}));
   const KE::FusionStatistics s = KE::fusion_statistics();
-  EXPECT_EQ(s.memo_hits, 2u);
+  EXPECT_EQ(s.memo_hits, 3u);
   EXPECT_EQ(s.device_graph_instantiations, 1u);
-  EXPECT_EQ(s.device_graph_replays, 1u);
-  EXPECT_EQ(s.device_fused_kernels, 3u);
+  EXPECT_EQ(s.device_graph_replays, 2u);
+  EXPECT_EQ(s.device_fused_kernels, 4u) << "the replay without recording counts its kernel too";
 }
 
 // A recording that fails is discarded; the window is dispatched directly, counted once.

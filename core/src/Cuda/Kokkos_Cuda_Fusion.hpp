@@ -197,8 +197,10 @@ inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* 
 // stream capture while it is dispatched as usual; the first time the graph is instantiated, and
 // afterwards the instantiated graph is updated in place (cudaGraphExecUpdate: only View
 // addresses, scalars and launch shapes changed) and launched with one cudaGraphLaunch.  An update
-// the driver refuses (the structure changed) re-instantiates.  Nothing executes while it records:
-// a failed capture is discarded and the window dispatched again without it.
+// the driver refuses (the structure changed) re-instantiates.  A window identical to the one
+// recorded (the same closures, ranges and temporaries: FusionWindow::device_signature) launches
+// the graph as it is, without recording.  Nothing executes while it records: a failed capture is
+// discarded and the window dispatched again without it.
 
 inline cudaStream_t cuda_fusion_stream(const void* instance) {
   return static_cast<const CudaInternal*>(instance)->m_stream;
@@ -249,8 +251,13 @@ inline bool cuda_fusion_end_capture_and_launch(const void* instance, std::shared
   return instantiated;
 }
 
+inline void cuda_fusion_launch_graph(const void* instance, const std::shared_ptr<void>& replay) {
+  cuda_check_replay(cudaGraphLaunch(static_cast<cudaGraphExec_t>(replay.get()), cuda_fusion_stream(instance)),
+                    "cudaGraphLaunch");
+}
+
 inline constexpr FusionDeviceReplay cuda_fusion_replay{&cuda_fusion_begin_capture, &cuda_fusion_end_capture_and_launch,
-                                                       &cuda_fusion_abort_capture};
+                                                       &cuda_fusion_abort_capture, &cuda_fusion_launch_graph};
 
 // Lays the temporaries' tiles out in shared memory for tiles of `tile` indices; false when they
 // do not fit the block's shared memory.

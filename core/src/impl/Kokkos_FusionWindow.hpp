@@ -354,11 +354,13 @@ struct FusionLaunch;
 // Cuda/Kokkos_Cuda_Fusion.hpp), kept by the window per memoized plan: begin(instance) starts recording the instance's work (false:
 // it cannot, nothing changed); the window is then dispatched as usual, recorded instead of
 // run; end_and_launch updates or re-creates `replay` from the recording and launches it,
-// returning whether it re-created it; abort discards a recording.
+// returning whether it re-created it; abort discards a recording; launch launches `replay` as
+// it is (the window is the one it recorded, bit for bit).
 struct FusionDeviceReplay {
   bool (*begin)(const void* instance);
   bool (*end_and_launch)(const void* instance, std::shared_ptr<void>& replay);
   void (*abort)(const void* instance);
+  void (*launch)(const void* instance, const std::shared_ptr<void>& replay);
 };
 
 // What a device back end records beside a launch (Cuda/Kokkos_Cuda_Fusion.hpp); it lives in the
@@ -929,6 +931,9 @@ class FusionWindow {
   FusionLaunch copy_launch(const Args&... args) {
     make_room();
     void* where = m_arena.allocate(sizeof(Blob), alignof(Blob));
+    // Zeroed first: the padding inside a recorded closure is then the same from one window to
+    // the next, as device_signature compares the bytes.
+    std::memset(where, 0, sizeof(Blob));
     FusionLaunch launch;
     {
       const ViewTrackingDisabled untracked;
@@ -1054,6 +1059,7 @@ class FusionWindow {
   void prepare(const FusionRun& run, FusedRun& fused) const;
   void execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const;
   const FusionDeviceReplay* device_replay() const;
+  bool device_signature(std::vector<unsigned char>& out) const;
   template <class RunAll>
   void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
                         const RunAll& run_all);
@@ -1111,7 +1117,17 @@ class FusionWindow {
   // Device replays of memoized windows (FusionDeviceReplay), by plan.  A plan the memo evicted
   // leaves its entry to whichever plan takes its address: that plan's recording updates the
   // replay, or replaces it where the structure differs, as for a plan of its own.
-  std::vector<std::pair<const FusionPlan*, std::shared_ptr<void>>> m_device_replays;
+  // A memoized plan's device replay, with what its recording was made from (device_signature)
+  // and what dispatching the window added to the statistics.
+  struct DeviceReplay {
+    const FusionPlan* plan = nullptr;
+    std::shared_ptr<void> graph;
+    std::vector<unsigned char> signature;
+    std::uint64_t waves = 0, fused_kernels = 0, runs_split = 0, runs_unfused = 0;
+    std::uint64_t temporaries = 0, temporary_bytes = 0;
+  };
+  std::vector<DeviceReplay> m_device_replays;
+  std::vector<unsigned char> m_signature;  // this flush's (device_signature)
 };
 
 inline FusionWindow& FusionWindow::this_thread_window() {
@@ -1476,12 +1492,60 @@ inline const FusionDeviceReplay* FusionWindow::device_replay() const {
   return first.replay;
 }
 
-// Records the window's dispatch (run_all) and launches it as the plan's replay.  Recording runs
-// nothing, so a recording that fails is discarded and the window dispatched again directly.
+// What a device window's recording is made from: each launch's instance, range and closure
+// bytes (its Views' addresses, its scalars) and the run's eliminated temporaries.  False where
+// a Kokkos Tools library is loaded: its callbacks fire as the window is dispatched.
+inline bool FusionWindow::device_signature(std::vector<unsigned char>& out) const {
+  out.clear();
+  for (const std::string& name : m_report_names) {
+    if (!name.empty()) return false;
+  }
+  const auto put = [&out](const void* bytes, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(bytes);
+    out.insert(out.end(), b, b + n);
+  };
+  for (const FusionLaunch& l : m_launches) {
+    const FusionDeviceLaunch& d = *l.device;
+    const unsigned char touches = l.touches_temporary ? 1 : 0;
+    put(&d.instance, sizeof d.instance);
+    put(&l.begin, sizeof l.begin);
+    put(&l.end, sizeof l.end);
+    put(&touches, 1);
+    if (d.closure == nullptr) return false;
+    put(d.closure, d.closure_bytes);
+  }
+  for (const FusionTemporary& t : m_temporaries) {
+    put(&t.allocation, sizeof t.allocation);
+    put(&t.offset, sizeof t.offset);
+    put(&t.stride, sizeof t.stride);
+  }
+  return true;
+}
+
+// Launches the plan's replay as it is when the window is the one it recorded (same signature);
+// otherwise records the window's dispatch (run_all) and launches that, updating the replay in
+// place or re-creating it.  Recording runs nothing, so a recording that fails is discarded and
+// the window dispatched again directly.
 template <class RunAll>
 void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan,
                                     Experimental::FusionStatistics& delta, const RunAll& run_all) {
   const void* instance = m_launches[0].device->instance;
+  DeviceReplay* kept = nullptr;
+  for (DeviceReplay& r : m_device_replays) {
+    if (r.plan == &plan) kept = &r;
+  }
+  const bool signed_window = device_signature(m_signature);
+  if (kept != nullptr && kept->graph != nullptr && signed_window && kept->signature == m_signature) {
+    replay.launch(instance, kept->graph);
+    delta.waves += kept->waves;
+    delta.device_fused_kernels += kept->fused_kernels;
+    delta.device_runs_split += kept->runs_split;
+    delta.device_runs_unfused += kept->runs_unfused;
+    delta.temporaries_eliminated = delta.temporaries_eliminated - kept->temporaries;  // run_all's part, reapplied
+    delta.temporary_bytes_eliminated = delta.temporary_bytes_eliminated - kept->temporary_bytes;
+    ++delta.device_graph_replays;
+    return;
+  }
   // Whatever a first dispatch sets up (the loop bodies' device addresses) is set up before recording.
   for (const FusionLaunch& l : m_launches) {
     if (l.device->body_address != nullptr) (void)l.device->body_address();
@@ -1499,19 +1563,26 @@ void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const Fusi
     recorded = false;
   }
   if (recorded) {
-    std::shared_ptr<void>* kept = nullptr;
-    for (auto& [of, graph] : m_device_replays) {
-      if (of == &plan) kept = &graph;
-    }
     if (kept == nullptr) {
       if (m_device_replays.size() >= FusionMemo::max_entries) m_device_replays.clear();
-      kept = &m_device_replays.emplace_back(&plan, nullptr).second;
+      kept = &m_device_replays.emplace_back();
+      kept->plan = &plan;
     }
+    // What run_all added (execute_on_device may take back temporaries find_temporaries counted).
+    kept->waves = delta.waves - before.waves;
+    kept->fused_kernels = delta.device_fused_kernels - before.device_fused_kernels;
+    kept->runs_split = delta.device_runs_split - before.device_runs_split;
+    kept->runs_unfused = delta.device_runs_unfused - before.device_runs_unfused;
+    kept->temporaries = before.temporaries_eliminated - delta.temporaries_eliminated;
+    kept->temporary_bytes = before.temporary_bytes_eliminated - delta.temporary_bytes_eliminated;
     try {
-      ++(replay.end_and_launch(instance, *kept) ? delta.device_graph_instantiations : delta.device_graph_replays);
+      ++(replay.end_and_launch(instance, kept->graph) ? delta.device_graph_instantiations : delta.device_graph_replays);
+      if (signed_window) kept->signature = m_signature;
+      else kept->signature.clear();
       return;
     } catch (...) {
-      kept->reset();
+      kept->graph.reset();
+      kept->signature.clear();
     }
   }
   delta = before;
