@@ -195,7 +195,7 @@ struct DeviceTaskQueue {
     TaskBase** head = &m_ready[t->m_priority][home_shard()].task;
     unsigned pause_ns = 0;
     while (true) {
-      TaskBase* h = Impl::atomic_load_acquire(head);
+      TaskBase* h = Impl::atomic_load_relaxed(head);  // never dereferenced here
       if (h == lock_mark()) {
         back_off(pause_ns);
         continue;
@@ -216,10 +216,12 @@ struct DeviceTaskQueue {
     }
     return nullptr;
   }
+  // The head is read relaxed: only the CAS that locks it must acquire (on a GPU an acquire load
+  // costs a fence, and an idle worker reads every head in turn).
   KOKKOS_INLINE_FUNCTION static TaskBase* pop_from(TaskBase** head) {
     unsigned pause_ns = 0;
     while (true) {
-      TaskBase* h = Impl::atomic_load_acquire(head);
+      TaskBase* h = Impl::atomic_load_relaxed(head);
       if (h == nullptr) return nullptr;
       if (h == lock_mark()) {
         back_off(pause_ns);
