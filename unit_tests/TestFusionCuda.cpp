@@ -461,6 +461,37 @@ TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
 }
 
 // KOKKOS_FUSION=0's switch: nothing is recorded, every launch runs where it is issued.
+// The same window (same Views, same scalars) every epoch: from the third on, the graph recorded
+// at the second launches as it is, without recording the window's dispatch again.
+TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 20011;
+  constexpr int epochs = 5;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    const DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
+    for (int e = 0; e < epochs; ++e) {
+      KE::FusionScope scope;
+      for (int k = 0; k < 4; ++k) {
+        const double a = 0.25 * (k + 1);
+        Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                             KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + 0.5 * y(i); });
+      }
+    }
+    KE::set_fusion_enabled(true);
+    return to_host(y);
+  };
+  const std::vector<double> unfused = run(false);
+  KE::reset_fusion_statistics();
+  const std::vector<double> fused = run(true);
+  expect_bitwise_equal(fused, unfused, "epochs");
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
+  EXPECT_EQ(s.device_graph_instantiations, 1u);
+  EXPECT_EQ(s.device_graph_replays, static_cast<std::uint64_t>(epochs - 2));
+  EXPECT_EQ(s.device_fused_kernels, static_cast<std::uint64_t>(epochs)) << "a replay counts its kernel";
+}
+
 TEST_F(FusionCuda, FusionOffRecordsNothing) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
   const std::vector<double> y = axpy_chain(1000, false);
