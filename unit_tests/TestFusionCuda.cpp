@@ -460,7 +460,6 @@ TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
   EXPECT_GE(s.device_graph_replays, 1u);
 }
 
-// KOKKOS_FUSION=0's switch: nothing is recorded, every launch runs where it is issued.
 // The same window (same Views, same scalars) every epoch: from the third on, the graph recorded
 // at the second launches as it is, without recording the window's dispatch again.
 TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
@@ -492,6 +491,7 @@ TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
   EXPECT_EQ(s.device_fused_kernels, static_cast<std::uint64_t>(epochs)) << "a replay counts its kernel";
 }
 
+// KOKKOS_FUSION=0's switch: nothing is recorded, every launch runs where it is issued.
 TEST_F(FusionCuda, FusionOffRecordsNothing) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
   const std::vector<double> y = axpy_chain(1000, false);
