@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -112,6 +113,37 @@ TEST_F(FusionCuda, HostSpaceViewStopsAtRecordTime) {
   EXPECT_EQ(KE::fusion_statistics().launches_recorded, 0u);
 }
 
+// ---- the fused kernel's tile shape (needs no GPU) ------------------------------------------------
+
+// One index a thread until the range gives every resident thread one, then n / resident up to
+// the most a tile takes; never fewer than one, whatever the range or the device reports.
+TEST_F(FusionCuda, IndicesPerThreadFillTheDeviceFirst) {
+  using Kokkos::Impl::cuda_fused_indices_per_thread;
+  constexpr int most = Kokkos::Impl::cuda_fused_max_indices_per_thread;
+  constexpr long long resident = 132LL * 4 * 256;
+  EXPECT_EQ(cuda_fused_indices_per_thread(1, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(100000, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(resident - 1, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(resident, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(2 * resident - 1, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(3 * resident + 5, resident), 3);
+  EXPECT_EQ(cuda_fused_indices_per_thread(most * resident, resident), most);
+  EXPECT_EQ(cuda_fused_indices_per_thread(100000000, resident), most);
+  EXPECT_EQ(cuda_fused_indices_per_thread(std::numeric_limits<long long>::max(), resident), most);
+  // Bad input: empty or reversed ranges, a device reporting no resident threads.
+  EXPECT_EQ(cuda_fused_indices_per_thread(0, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(-5, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(1000, 0), most);
+  EXPECT_EQ(cuda_fused_indices_per_thread(1000, -3), most);
+  int previous = 1;
+  for (long long n = 1; n < 20 * resident; n += resident / 7) {
+    const int k = cuda_fused_indices_per_thread(n, resident);
+    EXPECT_GE(k, previous) << "n=" << n;
+    EXPECT_LE(k, most) << "n=" << n;
+    previous = k;
+  }
+}
+
 // ---- seed cases ----------------------------------------------------------------------------------
 
 // The 20-axpy chain: y_{k+1} = a_k x + y_k.
@@ -132,7 +164,8 @@ std::vector<double> axpy_chain(long n, bool fused) {
 
 TEST_F(FusionCuda, AxpyChainIsOneKernelBitwiseEqual) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
-  for (const long n : {1L, 1000L, 1L << 20}) {
+  // Short ranges give each thread one index, long ones tiles of several (IndicesPerThread...).
+  for (const long n : {1L, 1000L, 1L << 20, 1L << 23}) {
     const std::vector<double> unfused = axpy_chain(n, false);
     KE::reset_fusion_statistics();
     const std::vector<double> fused = axpy_chain(n, true);

@@ -3,13 +3,17 @@
 // calling thread's window (impl/Kokkos_FusionWindow.hpp) and analysed there as on the host; a
 // fused run executes as one kernel.
 //
-// A fused kernel calls each member's body through a device function pointer, once per tile:
-// a block takes tiles of consecutive indices and runs every member over the whole tile, in
-// program order, thread t always at the same indices of the tile (point-wise dependences make
-// that legal), so a member reads what the members before it wrote from cache, and each call
-// covers several indices of its thread.  A RangePolicy reduction ending the run keeps the plain
-// reduction's launch shape, per-thread index order and block/grid combines, its loops run at
-// groups of the thread's indices ahead of it, so the bits are those of the unfused launches.
+// A fused kernel calls each member's body through a device function pointer.  When the range
+// holds more indices than the device has resident threads, a block takes tiles of consecutive
+// indices and runs every member over the whole tile, in program order, thread t always at the
+// same indices of the tile (point-wise dependences make that legal), so a member reads what the
+// members before it wrote from cache, and each call covers several indices of its thread.  A
+// shorter range gives every thread one index and calls each body at that index alone: a tile of
+// several indices a thread would leave SMs idle, and a body with a loop costs more per call (it
+// saves the registers the calling convention asks it to keep).  A RangePolicy reduction ending
+// the run keeps the plain reduction's launch shape, per-thread index order and block/grid
+// combines, its loops run at groups of the thread's indices ahead of it, so the bits are those
+// of the unfused launches.
 //
 // Eliminated temporaries (impl/Kokkos_FusionTemporaries.hpp, seed 003 Definition 4) of a run
 // that is one kernel without a reduction live in the block's shared memory, one tile at a time:
@@ -51,9 +55,20 @@ inline constexpr char cuda_fusion_unit_anchor = 0;
 // block's shared memory for the tile starting at tile_begin.
 using CudaFusedBodyFn = void (*)(const void* closure, long long first, long long last, int step,
                                  const FusionRebase* rebase, long long tile_begin);
+// A body at one index, for kernels that give each thread one index: no loop state to keep
+// across the call (ptxas: 4 bytes saved and restored per call for an axpy, against 60 for the
+// loop).
+using CudaFusedIndexFn = void (*)(const void* closure, long long i);
+
+// A body's two entry points in its unit's module.
+struct CudaFusedBodyEntries {
+  CudaFusedBodyFn loop = nullptr;
+  CudaFusedIndexFn at = nullptr;
+};
 
 struct CudaFusedBody {
   CudaFusedBodyFn fn;
+  CudaFusedIndexFn at;
   std::uint32_t offset;  // of the closure in CudaFusedBodies::closures
   bool rebased;          // it touches the run's eliminated temporaries
 };
@@ -68,6 +83,16 @@ struct alignas(16) CudaFusedBodies {
                       long long tile_begin = 0) const {
     for (std::uint32_t k = 0; k < count; ++k) {
       body[k].fn(closures + body[k].offset, first, last, step, body[k].rebased ? rebase : nullptr, tile_begin);
+    }
+  }
+  // Every loop at index i alone (a loop that touches temporaries through its rebasing entry).
+  __device__ void run_at(long long i, const FusionRebase* rebase, long long tile_begin) const {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      if (body[k].rebased) {
+        body[k].fn(closures + body[k].offset, i, i + 1, 1, rebase, tile_begin);
+      } else {
+        body[k].at(closures + body[k].offset, i);
+      }
     }
   }
 };
@@ -89,21 +114,37 @@ __device__ void cuda_fused_for_body(const void* closure, long long first, long l
   // on an H200: a 20-loop axpy chain ran 2-6x slower with a local copy of each closure).
   loop(*static_cast<const Functor*>(closure));
 }
-// Writes the body's address in Unit's module.  (A __device__ variable templated on the functor
-// would do without a launch, but nvcc cannot register one for an extended lambda's type.)
+template <class Functor, class Policy>
+__device__ void cuda_fused_for_body_at(const void* closure, long long i) {
+  invoke_functor<typename Policy::work_tag>(*static_cast<const Functor*>(closure),
+                                            static_cast<typename Policy::member_type>(i));
+}
+// Writes the body's entry points in Unit's module.  (A __device__ variable templated on the
+// functor would do without a launch, but nvcc cannot register one for an extended lambda's type.)
 template <class Functor, class Policy, class Unit>
-__global__ void cuda_fused_body_address_kernel(CudaFusedBodyFn* out) {
-  *out = &cuda_fused_for_body<Functor, Policy>;
+__global__ void cuda_fused_body_address_kernel(CudaFusedBodyEntries* out) {
+  out->loop = &cuda_fused_for_body<Functor, Policy>;
+  out->at = &cuda_fused_for_body_at<Functor, Policy>;
 }
 
 // A block runs tiles of `tile` consecutive indices, every loop over the whole tile before the
 // next loop: thread t takes the tile's indices t, t + block, ..., the same in every loop, so a
 // loop reads what the loops before it wrote at its indices from its own writes (L1), and an
 // eliminated temporary's tile lives in the block's shared memory, each slot only ever touched
-// by one thread (no barrier).
+// by one thread (no barrier).  A tile of one index a thread calls the bodies' one-index entries.
 inline constexpr int cuda_fused_block = 256;
-inline constexpr int cuda_fused_indices_per_thread = 8;
+inline constexpr int cuda_fused_max_indices_per_thread = 8;
 inline constexpr std::uint32_t fusion_device_max_temporaries = 8;
+
+// Indices a thread takes per tile for a range of n indices when the device holds
+// `resident_threads` of the kernel's threads at once: one while the range does not give every
+// resident thread an index (more would idle SMs), growing with n / resident_threads up to
+// cuda_fused_max_indices_per_thread.
+inline int cuda_fused_indices_per_thread(long long n, long long resident_threads) {
+  if (resident_threads < 1) resident_threads = 1;
+  if (n < resident_threads) return 1;
+  return static_cast<int>(std::min<long long>(n / resident_threads, cuda_fused_max_indices_per_thread));
+}
 
 struct CudaFusedForArgs {
   long long begin, end;
@@ -120,10 +161,15 @@ __global__ void cuda_fused_for_kernel(const __grid_constant__ CudaFusedForArgs a
   extern __shared__ __align__(16) unsigned char cuda_fused_tiles[];
   const FusionRebase rebase{args.temporaries, args.num_temporaries, reinterpret_cast<std::byte*>(cuda_fused_tiles)};
   const long long tile_stride = static_cast<long long>(gridDim.x) * args.tile;
+  const bool one_index = args.tile == blockDim.x;
   for (long long base = args.begin + static_cast<long long>(blockIdx.x) * args.tile; base < args.end;
        base += tile_stride) {
     const long long last = args.end - base < args.tile ? args.end : base + args.tile;
-    args.bodies.run(base + threadIdx.x, last, static_cast<int>(blockDim.x), &rebase, base);
+    if (one_index) {
+      if (base + threadIdx.x < last) args.bodies.run_at(base + threadIdx.x, &rebase, base);
+    } else {
+      args.bodies.run(base + threadIdx.x, last, static_cast<int>(blockDim.x), &rebase, base);
+    }
   }
 }
 
@@ -152,28 +198,43 @@ const cudaFuncAttributes& cuda_fused_kernel_attributes() {
   return attr;
 }
 
-// The device address of a loop's body, read from its unit's module once.
+// How many blocks of `block` threads without dynamic shared memory a multiprocessor holds for
+// a kernel, queried once per kernel (its block size is fixed by its attributes).
+template <auto Kernel>
+int cuda_fused_blocks_per_sm(int block) {
+  static int blocks = 0;
+  static std::once_flag once;
+  static cudaError_t err = cudaSuccess;
+  std::call_once(once, [block] {
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void*>(Kernel), block, 0);
+  });
+  cuda_check_launch(cuda_for_name, err, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused kernel)");
+  return blocks > 0 ? blocks : 1;
+}
+
+// The device addresses of a loop's body (a CudaFusedBodyEntries), read from its unit's module
+// once.
 template <class Functor, class Policy, class Unit>
 const void* cuda_fused_body_address() {
-  static CudaFusedBodyFn fn = nullptr;
+  static CudaFusedBodyEntries entries;
   static std::once_flag once;
   static std::string failed;
   std::call_once(once, [] {
-    CudaFusedBodyFn* slot = nullptr;
+    CudaFusedBodyEntries* slot = nullptr;
     const auto check = [](cudaError_t err, const char* call) {
       if (err != cudaSuccess && failed.empty()) failed = std::string(call) + " failed: " + cudaGetErrorName(err);
     };
-    check(cudaMalloc(&slot, sizeof(CudaFusedBodyFn)), "cudaMalloc (fused loop body address)");
+    check(cudaMalloc(&slot, sizeof(CudaFusedBodyEntries)), "cudaMalloc (fused loop body address)");
     if (!failed.empty()) return;
     cuda_fused_body_address_kernel<Functor, Policy, Unit><<<1, 1>>>(slot);
     check(cudaGetLastError(), "kernel launch (fused loop body address)");
     if (failed.empty()) {
-      check(cudaMemcpy(&fn, slot, sizeof(fn), cudaMemcpyDeviceToHost), "cudaMemcpy (fused loop body address)");
+      check(cudaMemcpy(&entries, slot, sizeof(entries), cudaMemcpyDeviceToHost), "cudaMemcpy (fused loop body address)");
     }
     check(cudaFree(slot), "cudaFree (fused loop body address)");
   });
   if (!failed.empty()) cuda_launch_error(cuda_for_name, failed);
-  return reinterpret_cast<const void*>(fn);
+  return &entries;
 }
 
 // Copies the closures of loops launches[0, count) (all of one unit: execute_on_device splits
@@ -186,7 +247,8 @@ inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* 
     const FusionDeviceLaunch& d = *launches[k].device;
     offset = (offset + d.closure_align - 1) / d.closure_align * d.closure_align;
     std::memcpy(bodies.closures + offset, d.closure, d.closure_bytes);
-    bodies.body[k] = CudaFusedBody{reinterpret_cast<CudaFusedBodyFn>(d.body_address()), static_cast<std::uint32_t>(offset),
+    const auto& entries = *static_cast<const CudaFusedBodyEntries*>(d.body_address());
+    bodies.body[k] = CudaFusedBody{entries.loop, entries.at, static_cast<std::uint32_t>(offset),
                                    rebased && launches[k].touches_temporary};
     offset += d.closure_bytes;
   }
@@ -307,7 +369,8 @@ struct CudaFusionForBlob {
     args->end = launches[0].end;
     int block = cuda_fused_block;
     while (block > attr.maxThreadsPerBlock) block /= 2;
-    args->tile = static_cast<long long>(block) * cuda_fused_indices_per_thread;
+    const long long resident = static_cast<long long>(limits.sm_count) * cuda_fused_blocks_per_sm<kernel>(block) * block;
+    args->tile = static_cast<long long>(block) * cuda_fused_indices_per_thread(args->end - args->begin, resident);
     // Eliminated temporaries: the tile shrinks until theirs fit the block's shared memory, or
     // they stay in device memory (materialised: the Views' allocations are real).
     std::size_t shmem = 0;
