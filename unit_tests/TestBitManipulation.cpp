@@ -38,7 +38,7 @@ template <class T>
 T byteswap_reference(T x) {
   unsigned char bytes[sizeof(T)];
   std::memcpy(bytes, &x, sizeof(T));
-  for (std::size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(bytes[i], bytes[sizeof(T) - 1 - i]);
+  for (int i = 0; i < static_cast<int>(sizeof(T) / 2); ++i) std::swap(bytes[i], bytes[sizeof(T) - 1 - i]);
   T out;
   std::memcpy(&out, bytes, sizeof(T));
   return out;

@@ -32,6 +32,7 @@ constexpr int num_binary = sizeof(binary_names) / sizeof(binary_names[0]);
 constexpr int num_predicates = sizeof(predicate_names) / sizeof(predicate_names[0]);
 
 // Kokkos::F(x) for the which-th function, device-callable (what a functor would write).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK  // long double: host only
 template <class T>
 KOKKOS_INLINE_FUNCTION auto kokkos_unary(int which, T x) {
   using R = decltype(Kokkos::fabs(x));
@@ -42,6 +43,7 @@ KOKKOS_INLINE_FUNCTION auto kokkos_unary(int which, T x) {
 #undef KDAG_TEST_CASE
   return static_cast<R>(-12345);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK  // long double: host only
 template <class T>
 KOKKOS_INLINE_FUNCTION auto kokkos_binary(int which, T x, T y) {
   using R = decltype(Kokkos::fmax(x, y));
@@ -52,6 +54,7 @@ KOKKOS_INLINE_FUNCTION auto kokkos_binary(int which, T x, T y) {
 #undef KDAG_TEST_CASE
   return static_cast<R>(-12345);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK  // long double: host only
 template <class T>
 KOKKOS_INLINE_FUNCTION bool kokkos_predicate(int which, T x) {
   int i = 0;

@@ -300,18 +300,24 @@ struct TeamRunner {
   }
 };
 
+// Every algorithm below is written once for both runners: R is a SpaceRunner (host code that
+// launches) or a TeamRunner (device code in a team), so each is a host-device template whose
+// SpaceRunner instantiations nvcc must not check as device code (KOKKOS_IMPL_DISABLE_EXEC_CHECK).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class It>
 KOKKOS_INLINE_FUNCTION std::int64_t range_size(const R& r, It first, It last) {
   const auto n = static_cast<std::int64_t>(last - first);
   r.require(n >= 0, "the range's last iterator precedes its first");
   return n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class Size>
 KOKKOS_INLINE_FUNCTION std::int64_t count_size(const R& r, Size count) {
   const auto n = static_cast<std::int64_t>(count);
   r.require(n >= 0, "the count is negative");
   return n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class V, class W>
 KOKKOS_INLINE_FUNCTION void require_fits(const R& r, const V& source, const W& dest) {
   r.require(dest.extent(0) >= source.extent(0), "the destination View is shorter than the source");
@@ -605,6 +611,7 @@ struct CountF {
   }
 };
 // The first index in [0, n) where p holds, n when none does.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class P>
 KOKKOS_INLINE_FUNCTION std::int64_t first_index(const R& r, std::int64_t n, const P& p) {
   std::int64_t result = n;
@@ -612,6 +619,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t first_index(const R& r, std::int64_t n, cons
   return result < n ? result : n;
 }
 // Same, declaring the range [first, first + n) read (fuses as a reduction).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class It, class P>
 KOKKOS_INLINE_FUNCTION std::int64_t first_index_in(const R& r, It first, std::int64_t n, const P& p) {
   std::int64_t result = n;
@@ -619,6 +627,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t first_index_in(const R& r, It first, std::in
   return result < n ? result : n;
 }
 // The last index in [0, n) where p holds, -1 when none does.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class P>
 KOKKOS_INLINE_FUNCTION std::int64_t last_index(const R& r, std::int64_t n, const P& p) {
   std::int64_t result = -1;
@@ -831,6 +840,7 @@ struct PartitionCopyF {
   }
 };
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class Keep, class I, class O>
 KOKKOS_INLINE_FUNCTION std::int64_t compact(const R& r, std::int64_t n, const Keep& keep, I src, O dst) {
   std::int64_t count = 0;
@@ -840,6 +850,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t compact(const R& r, std::int64_t n, const Ke
 
 // In place: keep's elements move to the front, in order; returns how many.  keep(i) may read
 // first[i - 1] and first[i] (unique), which the team's sequential loop has not yet overwritten.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class It, class Keep>
 KOKKOS_INLINE_FUNCTION std::int64_t compact_in_place(const R& r, It first, std::int64_t n, const Keep& keep) {
   if (n == 0) return 0;
@@ -865,6 +876,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t compact_in_place(const R& r, It first, std::
 }
 
 // Moves [src, src + n) to [dst, dst + n) where the two may overlap.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class It>
 KOKKOS_INLINE_FUNCTION void move_overlapping(const R& r, It src, It dst, std::int64_t n) {
   if (n <= 0) return;
@@ -887,6 +899,7 @@ KOKKOS_INLINE_FUNCTION void move_overlapping(const R& r, It src, It dst, std::in
   }
 }
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class It>
 KOKKOS_INLINE_FUNCTION void reverse_n(const R& r, It first, std::int64_t n) {
   if (n > 1) r.for_n(n / 2, ReverseSwapF<It>{first, n});
@@ -897,6 +910,7 @@ KOKKOS_INLINE_FUNCTION void reverse_n(const R& r, It first, std::int64_t n) {
 #define KOKKOS_IMPL_STD_VIEW(V) const Kokkos::View<V##D, V##P...>&
 
 // for_each, for_each_n
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class F>
 KOKKOS_INLINE_FUNCTION F for_each_impl(const R& r, It first, It last, F f) {
   const auto n = range_size(r, first, last);
@@ -909,32 +923,38 @@ KOKKOS_INLINE_FUNCTION F for_each_impl(const R& r, It first, It last, F f) {
   }
   return f;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class F>
 KOKKOS_INLINE_FUNCTION F for_each_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, F f) {
   return for_each_impl(r, Experimental::begin(v), Experimental::end(v), f);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Size, class F>
 KOKKOS_INLINE_FUNCTION It for_each_n_impl(const R& r, It first, Size count, F f) {
   const auto n = count_size(r, count);
   for_each_impl(r, first, first + n, f);
   return first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Size, class F>
 KOKKOS_INLINE_FUNCTION auto for_each_n_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Size count, F f) {
   return for_each_n_impl(r, Experimental::begin(v), count, f);
 }
 
 // fill, fill_n, generate, generate_n
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T>
 KOKKOS_INLINE_FUNCTION void fill_impl(const R& r, It first, It last, const T& value) {
   const auto n = range_size(r, first, last);
   using V = iter_value_t<It>;
   if (n > 0) r.for_n(n, FillF<It, V>{first, static_cast<V>(value)}, writes_range(first, n));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T>
 KOKKOS_INLINE_FUNCTION void fill_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, const T& value) {
   fill_impl(r, Experimental::begin(v), Experimental::end(v), value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Size, class T>
 KOKKOS_INLINE_FUNCTION It fill_n_impl(const R& r, It first, Size count, const T& value) {
   const auto n = static_cast<std::int64_t>(count);
@@ -942,19 +962,23 @@ KOKKOS_INLINE_FUNCTION It fill_n_impl(const R& r, It first, Size count, const T&
   fill_impl(r, first, first + n, value);
   return first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Size, class T>
 KOKKOS_INLINE_FUNCTION auto fill_n_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Size count, const T& value) {
   return fill_n_impl(r, Experimental::begin(v), count, value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class G>
 KOKKOS_INLINE_FUNCTION void generate_impl(const R& r, It first, It last, G g) {
   const auto n = range_size(r, first, last);
   if (n > 0) r.for_n(n, GenerateF<It, G>{first, g}, writes_range(first, n));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class G>
 KOKKOS_INLINE_FUNCTION void generate_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, G g) {
   generate_impl(r, Experimental::begin(v), Experimental::end(v), g);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Size, class G>
 KOKKOS_INLINE_FUNCTION It generate_n_impl(const R& r, It first, Size count, G g) {
   const auto n = static_cast<std::int64_t>(count);
@@ -962,29 +986,34 @@ KOKKOS_INLINE_FUNCTION It generate_n_impl(const R& r, It first, Size count, G g)
   generate_impl(r, first, first + n, g);
   return first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Size, class G>
 KOKKOS_INLINE_FUNCTION auto generate_n_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Size count, G g) {
   return generate_n_impl(r, Experimental::begin(v), count, g);
 }
 
 // copy, copy_n, copy_backward, move, move_backward
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O copy_impl(const R& r, I first, I last, O d_first) {
   const auto n = range_size(r, first, last);
   if (n > 0) r.for_n(n, CopyF<I, O>{first, d_first}, reads_range(first, n), writes_range(d_first, n));
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP>
 KOKKOS_INLINE_FUNCTION auto copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, KOKKOS_IMPL_STD_VIEW(D) dest) {
   require_fits(r, source, dest);
   return copy_impl(r, Experimental::cbegin(source), Experimental::cend(source), Experimental::begin(dest));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, class Size, std_iterator O>
 KOKKOS_INLINE_FUNCTION O copy_n_impl(const R& r, I first, Size count, O d_first) {
   const auto n = static_cast<std::int64_t>(count);
   if (n <= 0) return d_first;
   return copy_impl(r, first, first + n, d_first);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class Size, class DD, class... DP>
 KOKKOS_INLINE_FUNCTION auto copy_n_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, Size count,
                                         KOKKOS_IMPL_STD_VIEW(D) dest) {
@@ -993,47 +1022,55 @@ KOKKOS_INLINE_FUNCTION auto copy_n_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) sour
             "the count exceeds a View's extent");
   return copy_n_impl(r, Experimental::cbegin(source), count, Experimental::begin(dest));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O copy_backward_impl(const R& r, I first, I last, O d_last) {
   const auto n = range_size(r, first, last);
   copy_impl(r, first, last, d_last - n);
   return d_last - n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP>
 KOKKOS_INLINE_FUNCTION auto copy_backward_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source,
                                                KOKKOS_IMPL_STD_VIEW(D) dest) {
   require_fits(r, source, dest);
   return copy_backward_impl(r, Experimental::cbegin(source), Experimental::cend(source), Experimental::end(dest));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O move_impl(const R& r, I first, I last, O d_first) {
   const auto n = range_size(r, first, last);
   if (n > 0) r.for_n(n, MoveF<I, O>{first, d_first}, read_writes_range(first, n), writes_range(d_first, n));
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP>
 KOKKOS_INLINE_FUNCTION auto move_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, KOKKOS_IMPL_STD_VIEW(D) dest) {
   require_fits(r, source, dest);
   return move_impl(r, Experimental::begin(source), Experimental::end(source), Experimental::begin(dest));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O move_backward_impl(const R& r, I first, I last, O d_last) {
   const auto n = range_size(r, first, last);
   move_impl(r, first, last, d_last - n);
   return d_last - n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP>
 KOKKOS_INLINE_FUNCTION auto move_backward_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source,
                                                KOKKOS_IMPL_STD_VIEW(D) dest) {
   require_fits(r, source, dest);
   return move_backward_impl(r, Experimental::begin(source), Experimental::end(source), Experimental::end(dest));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2>
 KOKKOS_INLINE_FUNCTION I2 swap_ranges_impl(const R& r, I1 first1, I1 last1, I2 first2) {
   const auto n = range_size(r, first1, last1);
   if (n > 0) r.for_n(n, SwapF<I1, I2>{first1, first2}, read_writes_range(first1, n), read_writes_range(first2, n));
   return first2 + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP>
 KOKKOS_INLINE_FUNCTION auto swap_ranges_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a, KOKKOS_IMPL_STD_VIEW(B) b) {
   require_fits(r, a, b);
@@ -1041,12 +1078,14 @@ KOKKOS_INLINE_FUNCTION auto swap_ranges_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A)
 }
 
 // transform (unary and binary)
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Op>
 KOKKOS_INLINE_FUNCTION O transform_impl(const R& r, I first, I last, O d_first, Op op) {
   const auto n = range_size(r, first, last);
   if (n > 0) r.for_n(n, Transform1F<I, O, Op>{first, d_first, op}, reads_range(first, n), writes_range(d_first, n));
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, std_iterator O, class Op>
 KOKKOS_INLINE_FUNCTION O transform_impl(const R& r, I1 first1, I1 last1, I2 first2, O d_first, Op op) {
   const auto n = range_size(r, first1, last1);
@@ -1056,12 +1095,14 @@ KOKKOS_INLINE_FUNCTION O transform_impl(const R& r, I1 first1, I1 last1, I2 firs
   }
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP, class Op>
 KOKKOS_INLINE_FUNCTION auto transform_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, KOKKOS_IMPL_STD_VIEW(D) dest,
                                            Op op) {
   require_fits(r, source, dest);
   return transform_impl(r, Experimental::begin(source), Experimental::end(source), Experimental::begin(dest), op);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP, class DD, class... DP, class Op>
 KOKKOS_INLINE_FUNCTION auto transform_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a, KOKKOS_IMPL_STD_VIEW(B) b,
                                            KOKKOS_IMPL_STD_VIEW(D) dest, Op op) {
@@ -1072,25 +1113,30 @@ KOKKOS_INLINE_FUNCTION auto transform_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a
 }
 
 // replace, replace_if, replace_copy, replace_copy_if
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred, class T>
 KOKKOS_INLINE_FUNCTION void replace_if_impl(const R& r, It first, It last, Pred pred, const T& new_value) {
   const auto n = range_size(r, first, last);
   using V = iter_value_t<It>;
   if (n > 0) r.for_n(n, ReplaceIfF<It, Pred, V>{first, pred, static_cast<V>(new_value)}, read_writes_range(first, n));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred, class T>
 KOKKOS_INLINE_FUNCTION void replace_if_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred, const T& new_value) {
   replace_if_impl(r, Experimental::begin(v), Experimental::end(v), pred, new_value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T>
 KOKKOS_INLINE_FUNCTION void replace_impl(const R& r, It first, It last, const T& old_value, const T& new_value) {
   replace_if_impl(r, first, last, EqualsValue<T>{old_value}, new_value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T>
 KOKKOS_INLINE_FUNCTION void replace_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, const T& old_value,
                                          const T& new_value) {
   replace_if_impl(r, Experimental::begin(v), Experimental::end(v), EqualsValue<T>{old_value}, new_value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Pred, class T>
 KOKKOS_INLINE_FUNCTION O replace_copy_if_impl(const R& r, I first, I last, O d_first, Pred pred, const T& new_value) {
   const auto n = range_size(r, first, last);
@@ -1101,6 +1147,7 @@ KOKKOS_INLINE_FUNCTION O replace_copy_if_impl(const R& r, I first, I last, O d_f
   }
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP, class Pred, class T>
 KOKKOS_INLINE_FUNCTION auto replace_copy_if_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source,
                                                  KOKKOS_IMPL_STD_VIEW(D) dest, Pred pred, const T& new_value) {
@@ -1108,11 +1155,13 @@ KOKKOS_INLINE_FUNCTION auto replace_copy_if_impl(const R& r, KOKKOS_IMPL_STD_VIE
   return replace_copy_if_impl(r, Experimental::cbegin(source), Experimental::cend(source), Experimental::begin(dest),
                               pred, new_value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class T>
 KOKKOS_INLINE_FUNCTION O replace_copy_impl(const R& r, I first, I last, O d_first, const T& old_value,
                                            const T& new_value) {
   return replace_copy_if_impl(r, first, last, d_first, EqualsValue<T>{old_value}, new_value);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP, class T>
 KOKKOS_INLINE_FUNCTION auto replace_copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, KOKKOS_IMPL_STD_VIEW(D) dest,
                                               const T& old_value, const T& new_value) {
@@ -1120,6 +1169,7 @@ KOKKOS_INLINE_FUNCTION auto replace_copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S
 }
 
 // reduce, transform_reduce
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It>
 KOKKOS_INLINE_FUNCTION iter_value_t<It> reduce_impl(const R& r, It first, It last) {
   using T = iter_value_t<It>;
@@ -1128,6 +1178,7 @@ KOKKOS_INLINE_FUNCTION iter_value_t<It> reduce_impl(const R& r, It first, It las
   if (n > 0) r.reduce_n(n, SumF<It, T, Identity>{first, Identity{}}, result, reads_range(first, n));
   return result;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T>
 KOKKOS_INLINE_FUNCTION T reduce_impl(const R& r, It first, It last, T init) {
   const auto n = range_size(r, first, last);
@@ -1135,6 +1186,7 @@ KOKKOS_INLINE_FUNCTION T reduce_impl(const R& r, It first, It last, T init) {
   if (n > 0) r.reduce_n(n, SumF<It, T, Identity>{first, Identity{}}, result, reads_range(first, n));
   return init + result;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Unary, class T, class Join>
 KOKKOS_INLINE_FUNCTION T joined_reduce(const R& r, It first, std::int64_t n, T init, Join join, Unary unary) {
   using J = PartialJoin<T, Join>;
@@ -1145,24 +1197,29 @@ KOKKOS_INLINE_FUNCTION T joined_reduce(const R& r, It first, std::int64_t n, T i
   }
   return partial.set ? static_cast<T>(join(init, partial.value)) : init;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T, class Join>
 KOKKOS_INLINE_FUNCTION T reduce_impl(const R& r, It first, It last, T init, Join join) {
   return joined_reduce(r, first, range_size(r, first, last), init, join, Identity{});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP>
 KOKKOS_INLINE_FUNCTION auto reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v) {
   return reduce_impl(r, Experimental::cbegin(v), Experimental::cend(v));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T>
 KOKKOS_INLINE_FUNCTION T reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, T init) {
   return reduce_impl(r, Experimental::cbegin(v), Experimental::cend(v), init);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T, class Join>
 KOKKOS_INLINE_FUNCTION T reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, T init, Join join) {
   return reduce_impl(r, Experimental::cbegin(v), Experimental::cend(v), init, join);
 }
 
 // init + sum of a[i] * b[i]
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, class T>
 KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, I1 first1, I1 last1, I2 first2, T init) {
   const auto n = range_size(r, first1, last1);
@@ -1171,6 +1228,7 @@ KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, I1 first1, I1 last1, 
   return init + result;
 }
 // join(init, join over binary(a[i], b[i]))
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, class T, class Join, class Binary>
 KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, I1 first1, I1 last1, I2 first2, T init, Join join,
                                                Binary binary) {
@@ -1184,11 +1242,13 @@ KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, I1 first1, I1 last1, 
   return partial.set ? static_cast<T>(join(init, partial.value)) : init;
 }
 // join(init, join over unary(v[i]))
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T, class Join, class Unary>
   requires(!std_iterator<T>)
 KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, It first, It last, T init, Join join, Unary unary) {
   return joined_reduce(r, first, range_size(r, first, last), init, join, unary);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP, class T>
   requires(!Kokkos::is_view_v<T>)
 KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a, KOKKOS_IMPL_STD_VIEW(B) b,
@@ -1196,6 +1256,7 @@ KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(
   r.require(a.extent(0) == b.extent(0), "the Views' extents differ");
   return transform_reduce_impl(r, Experimental::cbegin(a), Experimental::cend(a), Experimental::cbegin(b), init);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP, class T, class Join, class Binary>
 KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a, KOKKOS_IMPL_STD_VIEW(B) b,
                                                T init, Join join, Binary binary) {
@@ -1203,6 +1264,7 @@ KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(
   return transform_reduce_impl(r, Experimental::cbegin(a), Experimental::cend(a), Experimental::cbegin(b), init, join,
                                binary);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T, class Join, class Unary>
   requires(!Kokkos::is_view_v<T>)
 KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, T init, Join join,
@@ -1211,31 +1273,38 @@ KOKKOS_INLINE_FUNCTION T transform_reduce_impl(const R& r, KOKKOS_IMPL_STD_VIEW(
 }
 
 // find, find_if, find_if_not, count, count_if, all_of, any_of, none_of
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION It find_if_impl(const R& r, It first, It last, Pred pred) {
   const auto n = range_size(r, first, last);
   return first + first_index_in(r, first, n, ElementIs<It, Pred>{first, pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION auto find_if_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return find_if_impl(r, Experimental::begin(v), Experimental::end(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION It find_if_not_impl(const R& r, It first, It last, Pred pred) {
   return find_if_impl(r, first, last, Not<Pred>{pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION auto find_if_not_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return find_if_impl(r, Experimental::begin(v), Experimental::end(v), Not<Pred>{pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T>
 KOKKOS_INLINE_FUNCTION It find_impl(const R& r, It first, It last, const T& value) {
   return find_if_impl(r, first, last, EqualsValue<T>{value});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T>
 KOKKOS_INLINE_FUNCTION auto find_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, const T& value) {
   return find_if_impl(r, Experimental::begin(v), Experimental::end(v), EqualsValue<T>{value});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION typename std::iterator_traits<It>::difference_type count_if_impl(const R& r, It first, It last,
                                                                                        Pred pred) {
@@ -1244,44 +1313,54 @@ KOKKOS_INLINE_FUNCTION typename std::iterator_traits<It>::difference_type count_
   if (n > 0) r.reduce_n(n, CountF<ElementIs<It, Pred>>{{first, pred}}, count, reads_range(first, n));
   return static_cast<typename std::iterator_traits<It>::difference_type>(count);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION auto count_if_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return count_if_impl(r, Experimental::cbegin(v), Experimental::cend(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T>
 KOKKOS_INLINE_FUNCTION auto count_impl(const R& r, It first, It last, const T& value) {
   return count_if_impl(r, first, last, EqualsValue<T>{value});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T>
 KOKKOS_INLINE_FUNCTION auto count_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, const T& value) {
   return count_if_impl(r, Experimental::cbegin(v), Experimental::cend(v), EqualsValue<T>{value});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION bool all_of_impl(const R& r, It first, It last, Pred pred) {
   return find_if_impl(r, first, last, Not<Pred>{pred}) == last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION bool all_of_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return all_of_impl(r, Experimental::cbegin(v), Experimental::cend(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION bool any_of_impl(const R& r, It first, It last, Pred pred) {
   return find_if_impl(r, first, last, pred) != last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION bool any_of_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return any_of_impl(r, Experimental::cbegin(v), Experimental::cend(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION bool none_of_impl(const R& r, It first, It last, Pred pred) {
   return find_if_impl(r, first, last, pred) == last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION bool none_of_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return none_of_impl(r, Experimental::cbegin(v), Experimental::cend(v), pred);
 }
 
 // min_element, max_element, minmax_element
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <bool last_max, class R, class It, class Comp>
 KOKKOS_INLINE_FUNCTION ExtremeIndices extremes(const R& r, It first, It last, Comp comp) {
   const auto n = range_size(r, first, last);
@@ -1290,33 +1369,40 @@ KOKKOS_INLINE_FUNCTION ExtremeIndices extremes(const R& r, It first, It last, Co
   if (n > 0) r.reduce_n(n, ExtremaF<J>{J{first, comp}}, JoinReducer<J>(J{first, comp}, result), reads_range(first, n));
   return result;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Comp = Less>
 KOKKOS_INLINE_FUNCTION It min_element_impl(const R& r, It first, It last, Comp comp = {}) {
   return first + extremes<false>(r, first, last, comp).min;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Comp = Less>
 KOKKOS_INLINE_FUNCTION auto min_element_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Comp comp = {}) {
   return min_element_impl(r, Experimental::begin(v), Experimental::end(v), comp);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Comp = Less>
 KOKKOS_INLINE_FUNCTION It max_element_impl(const R& r, It first, It last, Comp comp = {}) {
   return first + extremes<false>(r, first, last, comp).max;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Comp = Less>
 KOKKOS_INLINE_FUNCTION auto max_element_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Comp comp = {}) {
   return max_element_impl(r, Experimental::begin(v), Experimental::end(v), comp);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Comp = Less>
 KOKKOS_INLINE_FUNCTION Kokkos::pair<It, It> minmax_element_impl(const R& r, It first, It last, Comp comp = {}) {
   const ExtremeIndices e = extremes<true>(r, first, last, comp);
   return {first + e.min, first + e.max};
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Comp = Less>
 KOKKOS_INLINE_FUNCTION auto minmax_element_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Comp comp = {}) {
   return minmax_element_impl(r, Experimental::begin(v), Experimental::end(v), comp);
 }
 
 // Scans.  dest may be the source.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <bool exclusive, bool has_init, class R, class I, class O, class T, class Op, class Unary>
 KOKKOS_INLINE_FUNCTION O scan(const R& r, I first, I last, O d_first, T init, Op op, Unary unary) {
   const auto n = range_size(r, first, last);
@@ -1340,35 +1426,43 @@ KOKKOS_INLINE_FUNCTION O scan(const R& r, I first, I last, O d_first, T init, Op
   }
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O inclusive_scan_impl(const R& r, I first, I last, O d_first) {
   return scan<false, false>(r, first, last, d_first, iter_value_t<O>(), Plus{}, Identity{});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Op>
 KOKKOS_INLINE_FUNCTION O inclusive_scan_impl(const R& r, I first, I last, O d_first, Op op) {
   return scan<false, false>(r, first, last, d_first, iter_value_t<O>(), op, Identity{});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Op, class T>
 KOKKOS_INLINE_FUNCTION O inclusive_scan_impl(const R& r, I first, I last, O d_first, Op op, T init) {
   return scan<false, true>(r, first, last, d_first, init, op, Identity{});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class T>
 KOKKOS_INLINE_FUNCTION O exclusive_scan_impl(const R& r, I first, I last, O d_first, T init) {
   return scan<true, true>(r, first, last, d_first, init, Plus{}, Identity{});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class T, class Op>
 KOKKOS_INLINE_FUNCTION O exclusive_scan_impl(const R& r, I first, I last, O d_first, T init, Op op) {
   return scan<true, true>(r, first, last, d_first, init, op, Identity{});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Op, class Unary>
 KOKKOS_INLINE_FUNCTION O transform_inclusive_scan_impl(const R& r, I first, I last, O d_first, Op op, Unary unary) {
   return scan<false, false>(r, first, last, d_first, iter_value_t<O>(), op, unary);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Op, class Unary, class T>
 KOKKOS_INLINE_FUNCTION O transform_inclusive_scan_impl(const R& r, I first, I last, O d_first, Op op, Unary unary,
                                                        T init) {
   return scan<false, true>(r, first, last, d_first, init, op, unary);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class T, class Op, class Unary>
 KOKKOS_INLINE_FUNCTION O transform_exclusive_scan_impl(const R& r, I first, I last, O d_first, T init, Op op,
                                                        Unary unary) {
@@ -1376,6 +1470,7 @@ KOKKOS_INLINE_FUNCTION O transform_exclusive_scan_impl(const R& r, I first, I la
 }
 // The View forms of the scans: (source, dest, rest...) as (cbegin, cend, begin(dest), rest...).
 #define KOKKOS_IMPL_STD_SCAN_VIEW_FORM(NAME)                                                                     \
+  KOKKOS_IMPL_DISABLE_EXEC_CHECK                                                                                 \
   template <class R, class SD, class... SP, class DD, class... DP, class... Rest>                                \
   KOKKOS_INLINE_FUNCTION auto NAME##_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, KOKKOS_IMPL_STD_VIEW(D) dest, \
                                           Rest... rest) {                                                        \
@@ -1395,6 +1490,7 @@ KOKKOS_IMPL_STD_SCAN_VIEW_FORM(unique_copy)
 KOKKOS_IMPL_STD_SCAN_VIEW_FORM(reverse_copy)
 
 // adjacent_difference: dest[0] = src[0], dest[i] = op(src[i], src[i - 1]); dest must not be src.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Op = Minus>
 KOKKOS_INLINE_FUNCTION O adjacent_difference_impl(const R& r, I first, I last, O d_first, Op op = {}) {
   const auto n = range_size(r, first, last);
@@ -1403,24 +1499,29 @@ KOKKOS_INLINE_FUNCTION O adjacent_difference_impl(const R& r, I first, I last, O
 }
 
 // copy_if, remove_copy, remove_copy_if, unique_copy, partition_copy
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Pred>
 KOKKOS_INLINE_FUNCTION O copy_if_impl(const R& r, I first, I last, O d_first, Pred pred) {
   const auto n = range_size(r, first, last);
   return d_first + compact(r, n, ElementIs<I, Pred>{first, pred}, first, d_first);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Pred>
 KOKKOS_INLINE_FUNCTION O remove_copy_if_impl(const R& r, I first, I last, O d_first, Pred pred) {
   return copy_if_impl(r, first, last, d_first, Not<Pred>{pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class T>
 KOKKOS_INLINE_FUNCTION O remove_copy_impl(const R& r, I first, I last, O d_first, const T& value) {
   return copy_if_impl(r, first, last, d_first, Not<EqualsValue<T>>{{value}});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION O unique_copy_impl(const R& r, I first, I last, O d_first, Pred pred = {}) {
   const auto n = range_size(r, first, last);
   return d_first + compact(r, n, StartsGroup<I, Pred>{first, pred}, first, d_first);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator OT, std_iterator OF, class Pred>
 KOKKOS_INLINE_FUNCTION Kokkos::pair<OT, OF> partition_copy_impl(const R& r, I first, I last, OT to_true, OF to_false,
                                                                 Pred pred) {
@@ -1429,6 +1530,7 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<OT, OF> partition_copy_impl(const R& r, I fi
   if (n > 0) r.scan_n(n, PartitionCopyF<I, OT, OF, Pred>{first, to_true, to_false, pred}, counts);
   return {to_true + counts.kept, to_false + counts.rejected};
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class TD, class... TP, class FD, class... FP, class Pred>
 KOKKOS_INLINE_FUNCTION auto partition_copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source,
                                                 KOKKOS_IMPL_STD_VIEW(T) to_true, KOKKOS_IMPL_STD_VIEW(F) to_false,
@@ -1438,48 +1540,58 @@ KOKKOS_INLINE_FUNCTION auto partition_copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW
 }
 
 // unique, remove, remove_if (in place)
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION It unique_impl(const R& r, It first, It last, Pred pred = {}) {
   const auto n = range_size(r, first, last);
   return first + compact_in_place(r, first, n, StartsGroup<It, Pred>{first, pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto unique_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred = {}) {
   return unique_impl(r, Experimental::begin(v), Experimental::end(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION It remove_if_impl(const R& r, It first, It last, Pred pred) {
   const auto n = range_size(r, first, last);
   return first + compact_in_place(r, first, n, ElementIs<It, Not<Pred>>{first, {pred}});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION auto remove_if_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return remove_if_impl(r, Experimental::begin(v), Experimental::end(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class T>
 KOKKOS_INLINE_FUNCTION It remove_impl(const R& r, It first, It last, const T& value) {
   return remove_if_impl(r, first, last, EqualsValue<T>{value});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class T>
 KOKKOS_INLINE_FUNCTION auto remove_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, const T& value) {
   return remove_if_impl(r, Experimental::begin(v), Experimental::end(v), EqualsValue<T>{value});
 }
 
 // reverse, reverse_copy, rotate, rotate_copy, shift_left, shift_right
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It>
 KOKKOS_INLINE_FUNCTION void reverse_impl(const R& r, It first, It last) {
   reverse_n(r, first, range_size(r, first, last));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP>
 KOKKOS_INLINE_FUNCTION void reverse_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v) {
   reverse_impl(r, Experimental::begin(v), Experimental::end(v));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O reverse_copy_impl(const R& r, I first, I last, O d_first) {
   const auto n = range_size(r, first, last);
   if (n > 0) r.for_n(n, ReverseCopyF<I, O>{first, d_first, n});
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It>
 KOKKOS_INLINE_FUNCTION It rotate_impl(const R& r, It first, It n_first, It last) {
   const auto n = range_size(r, first, last);
@@ -1492,11 +1604,13 @@ KOKKOS_INLINE_FUNCTION It rotate_impl(const R& r, It first, It n_first, It last)
   }
   return first + (n - k);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP>
 KOKKOS_INLINE_FUNCTION auto rotate_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, std::size_t n_location) {
   return rotate_impl(r, Experimental::begin(v), Experimental::begin(v) + static_cast<std::ptrdiff_t>(n_location),
                      Experimental::end(v));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I, std_iterator O>
 KOKKOS_INLINE_FUNCTION O rotate_copy_impl(const R& r, I first, I n_first, I last, O d_first) {
   const auto n = range_size(r, first, last);
@@ -1505,6 +1619,7 @@ KOKKOS_INLINE_FUNCTION O rotate_copy_impl(const R& r, I first, I n_first, I last
   if (n > 0) r.for_n(n, RotateCopyF<I, O>{first, d_first, n, k});
   return d_first + n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class SD, class... SP, class DD, class... DP>
 KOKKOS_INLINE_FUNCTION auto rotate_copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S) source, std::size_t n_location,
                                              KOKKOS_IMPL_STD_VIEW(D) dest) {
@@ -1513,6 +1628,7 @@ KOKKOS_INLINE_FUNCTION auto rotate_copy_impl(const R& r, KOKKOS_IMPL_STD_VIEW(S)
                           Experimental::cbegin(source) + static_cast<std::ptrdiff_t>(n_location),
                           Experimental::cend(source), Experimental::begin(dest));
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Size>
 KOKKOS_INLINE_FUNCTION It shift_left_impl(const R& r, It first, It last, Size shift) {
   const auto n = range_size(r, first, last);
@@ -1522,10 +1638,12 @@ KOKKOS_INLINE_FUNCTION It shift_left_impl(const R& r, It first, It last, Size sh
   move_overlapping(r, first + s, first, n - s);
   return first + (n - s);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Size>
 KOKKOS_INLINE_FUNCTION auto shift_left_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Size shift) {
   return shift_left_impl(r, Experimental::begin(v), Experimental::end(v), shift);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Size>
 KOKKOS_INLINE_FUNCTION It shift_right_impl(const R& r, It first, It last, Size shift) {
   const auto n = range_size(r, first, last);
@@ -1535,28 +1653,33 @@ KOKKOS_INLINE_FUNCTION It shift_right_impl(const R& r, It first, It last, Size s
   move_overlapping(r, first, first + s, n - s);
   return first + s;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Size>
 KOKKOS_INLINE_FUNCTION auto shift_right_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Size shift) {
   return shift_right_impl(r, Experimental::begin(v), Experimental::end(v), shift);
 }
 
 // equal, mismatch, lexicographical_compare
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION bool equal_impl(const R& r, I1 first1, I1 last1, I2 first2, Pred pred = {}) {
   const auto n = range_size(r, first1, last1);
   return first_index(r, n, PairIs<I1, I2, Not<Pred>>{first1, first2, {pred}}) == n;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION bool equal_impl(const R& r, I1 first1, I1 last1, I2 first2, I2 last2, Pred pred = {}) {
   if (range_size(r, first1, last1) != range_size(r, first2, last2)) return false;
   return equal_impl(r, first1, last1, first2, pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION bool equal_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a, KOKKOS_IMPL_STD_VIEW(B) b,
                                        Pred pred = {}) {
   return equal_impl(r, Experimental::cbegin(a), Experimental::cend(a), Experimental::cbegin(b), Experimental::cend(b),
                     pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION Kokkos::pair<I1, I2> mismatch_impl(const R& r, I1 first1, I1 last1, I2 first2, I2 last2,
                                                           Pred pred = {}) {
@@ -1565,12 +1688,14 @@ KOKKOS_INLINE_FUNCTION Kokkos::pair<I1, I2> mismatch_impl(const R& r, I1 first1,
   const auto m = first_index(r, n1 < n2 ? n1 : n2, PairIs<I1, I2, Not<Pred>>{first1, first2, {pred}});
   return {first1 + m, first2 + m};
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto mismatch_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a, KOKKOS_IMPL_STD_VIEW(B) b,
                                           Pred pred = {}) {
   return mismatch_impl(r, Experimental::begin(a), Experimental::end(a), Experimental::begin(b), Experimental::end(b),
                        pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator I1, std_iterator I2, class Comp = Less>
 KOKKOS_INLINE_FUNCTION bool lexicographical_compare_impl(const R& r, I1 first1, I1 last1, I2 first2, I2 last2,
                                                          Comp comp = {}) {
@@ -1580,6 +1705,7 @@ KOKKOS_INLINE_FUNCTION bool lexicographical_compare_impl(const R& r, I1 first1, 
   const auto i = first_index(r, m, Differs<I1, I2, Comp>{first1, first2, comp});
   return i < m ? comp(first1[i], first2[i]) : n1 < n2;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class AD, class... AP, class BD, class... BP, class Comp = Less>
 KOKKOS_INLINE_FUNCTION bool lexicographical_compare_impl(const R& r, KOKKOS_IMPL_STD_VIEW(A) a,
                                                          KOKKOS_IMPL_STD_VIEW(B) b, Comp comp = {}) {
@@ -1588,6 +1714,7 @@ KOKKOS_INLINE_FUNCTION bool lexicographical_compare_impl(const R& r, KOKKOS_IMPL
 }
 
 // adjacent_find, is_sorted_until, is_sorted, is_partitioned, partition_point
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION It adjacent_find_impl(const R& r, It first, It last, Pred pred = {}) {
   const auto n = range_size(r, first, last);
@@ -1595,10 +1722,12 @@ KOKKOS_INLINE_FUNCTION It adjacent_find_impl(const R& r, It first, It last, Pred
   const auto i = first_index(r, n - 1, NextPairIs<It, Pred>{first, pred});
   return i < n - 1 ? first + i : last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto adjacent_find_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred = {}) {
   return adjacent_find_impl(r, Experimental::begin(v), Experimental::end(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Comp = Less>
 KOKKOS_INLINE_FUNCTION It is_sorted_until_impl(const R& r, It first, It last, Comp comp = {}) {
   const auto n = range_size(r, first, last);
@@ -1606,18 +1735,22 @@ KOKKOS_INLINE_FUNCTION It is_sorted_until_impl(const R& r, It first, It last, Co
   const auto i = first_index(r, n - 1, NextPairIs<It, Flipped<Comp>>{first, {comp}});
   return i < n - 1 ? first + (i + 1) : last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Comp = Less>
 KOKKOS_INLINE_FUNCTION auto is_sorted_until_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Comp comp = {}) {
   return is_sorted_until_impl(r, Experimental::begin(v), Experimental::end(v), comp);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Comp = Less>
 KOKKOS_INLINE_FUNCTION bool is_sorted_impl(const R& r, It first, It last, Comp comp = {}) {
   return is_sorted_until_impl(r, first, last, comp) == last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Comp = Less>
 KOKKOS_INLINE_FUNCTION bool is_sorted_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Comp comp = {}) {
   return is_sorted_impl(r, Experimental::cbegin(v), Experimental::cend(v), comp);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION bool is_partitioned_impl(const R& r, It first, It last, Pred pred) {
   const auto n = range_size(r, first, last);
@@ -1625,20 +1758,24 @@ KOKKOS_INLINE_FUNCTION bool is_partitioned_impl(const R& r, It first, It last, P
   const auto last_true = last_index(r, n, ElementIs<It, Pred>{first, pred});
   return last_true < first_false;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION bool is_partitioned_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return is_partitioned_impl(r, Experimental::cbegin(v), Experimental::cend(v), pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Pred>
 KOKKOS_INLINE_FUNCTION It partition_point_impl(const R& r, It first, It last, Pred pred) {
   return find_if_impl(r, first, last, Not<Pred>{pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Pred>
 KOKKOS_INLINE_FUNCTION auto partition_point_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Pred pred) {
   return partition_point_impl(r, Experimental::begin(v), Experimental::end(v), pred);
 }
 
 // search, search_n, find_end, find_first_of
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, std_iterator S, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION It search_impl(const R& r, It first, It last, S s_first, S s_last, Pred pred = {}) {
   const auto n = range_size(r, first, last);
@@ -1648,12 +1785,14 @@ KOKKOS_INLINE_FUNCTION It search_impl(const R& r, It first, It last, S s_first, 
   const auto i = first_index(r, n - m + 1, MatchesAt<It, S, Pred>{first, s_first, m, pred});
   return i <= n - m ? first + i : last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class SD, class... SP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto search_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, KOKKOS_IMPL_STD_VIEW(S) s,
                                         Pred pred = {}) {
   return search_impl(r, Experimental::begin(v), Experimental::end(v), Experimental::begin(s), Experimental::end(s),
                      pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, std_iterator S, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION It find_end_impl(const R& r, It first, It last, S s_first, S s_last, Pred pred = {}) {
   const auto n = range_size(r, first, last);
@@ -1662,12 +1801,14 @@ KOKKOS_INLINE_FUNCTION It find_end_impl(const R& r, It first, It last, S s_first
   const auto i = last_index(r, n - m + 1, MatchesAt<It, S, Pred>{first, s_first, m, pred});
   return i >= 0 ? first + i : last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class SD, class... SP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto find_end_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, KOKKOS_IMPL_STD_VIEW(S) s,
                                           Pred pred = {}) {
   return find_end_impl(r, Experimental::begin(v), Experimental::end(v), Experimental::begin(s), Experimental::end(s),
                        pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, class Size, class T, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION It search_n_impl(const R& r, It first, It last, Size count, const T& value, Pred pred = {}) {
   const auto n = range_size(r, first, last);
@@ -1677,11 +1818,13 @@ KOKKOS_INLINE_FUNCTION It search_n_impl(const R& r, It first, It last, Size coun
   const auto i = first_index(r, n - c + 1, RunAt<It, T, Pred>{first, c, value, pred});
   return i <= n - c ? first + i : last;
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class Size, class T, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto search_n_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, Size count, const T& value,
                                           Pred pred = {}) {
   return search_n_impl(r, Experimental::begin(v), Experimental::end(v), count, value, pred);
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, std_iterator It, std_iterator S, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION It find_first_of_impl(const R& r, It first, It last, S s_first, S s_last, Pred pred = {}) {
   const auto n = range_size(r, first, last);
@@ -1689,6 +1832,7 @@ KOKKOS_INLINE_FUNCTION It find_first_of_impl(const R& r, It first, It last, S s_
   if (m == 0) return last;
   return first + first_index(r, n, InSet<It, S, Pred>{first, s_first, m, pred});
 }
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class R, class VD, class... VP, class SD, class... SP, class Pred = EqualTo>
 KOKKOS_INLINE_FUNCTION auto find_first_of_impl(const R& r, KOKKOS_IMPL_STD_VIEW(V) v, KOKKOS_IMPL_STD_VIEW(S) s,
                                                Pred pred = {}) {

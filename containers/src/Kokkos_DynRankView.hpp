@@ -275,10 +275,10 @@ class DynRankView : public ViewTraits<DataType, Properties...> {
                       std::is_same_v<array_layout, LayoutStride>,
                   "Kokkos::DynRankView from View: the layouts must match, or the DynRankView must be LayoutStride");
     std::size_t dims[7], strides[7];
-    for (std::size_t r = 0; r < 7; ++r) {
-      dims[r] = r < R ? v.extent(r) : 1;
+    for (int r = 0; r < 7; ++r) {  // int: R may be 0
+      dims[r] = r < static_cast<int>(R) ? v.extent(r) : 1;
       // Beyond the rank: the stride a LayoutLeft View reports (the size), else 1.
-      strides[r] = r < R ? v.stride(r) : (std::is_same_v<array_layout, LayoutLeft> ? v.size() : 1);
+      strides[r] = r < static_cast<int>(R) ? v.stride(r) : (std::is_same_v<array_layout, LayoutLeft> ? v.size() : 1);
     }
     map_type map;
     map.set(dims, strides);

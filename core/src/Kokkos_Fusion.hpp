@@ -147,7 +147,7 @@ class DataAccess {
 #endif
     if (v.size() == 0 || v.data() == nullptr) return a;  // touches nothing: span_bytes stays 0
     std::int64_t span = 0, inner = 0;
-    for (unsigned r = 0; r < rank; ++r) {
+    for (int r = 0; r < static_cast<int>(rank); ++r) {  // int: rank may be 0
       const auto extent = static_cast<std::int64_t>(v.extent(r));
       const auto stride = static_cast<std::int64_t>(v.stride(r));
       span += (extent - 1) * stride;

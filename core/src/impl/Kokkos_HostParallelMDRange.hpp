@@ -68,6 +68,7 @@ struct HostMDRangeTiles {
 
 // Hands out [0, num_tiles) per the policy's schedule and calls run(tile) for each of this
 // worker's tiles.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK  // host code; `run` is a host lambda
 template <class Policy, class TileQueue, class Run>
 KOKKOS_FORCEINLINE_FUNCTION void host_mdrange_worker(const Policy& p, TileQueue& queue, int rank, int size,
                                                      const Run& run) {
