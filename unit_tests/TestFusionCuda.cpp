@@ -1,8 +1,9 @@
 // Fusion on Kokkos::Cuda (Cuda/Kokkos_Cuda_Fusion.hpp): recorded launches with declared
 // accesses run as one kernel per fused run, bitwise equal to the unfused launches; a run whose
 // launches come from two translation units (FusionCudaSecondUnit.cpp) splits at the boundary;
-// memoized windows replay as CUDA graphs; a HostSpace View declared on Cuda stops at record time.  Without a visible GPU the device
-// tests skip, naming why; the HostSpace check needs no GPU and always runs.
+// memoized windows replay as CUDA graphs; a HostSpace View declared or captured on Cuda stops at
+// record time.  Without a visible GPU the device tests skip, naming why; the HostSpace checks
+// and the tile-shape rule need no GPU and always run.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
 #include <Kokkos_StdAlgorithms_Fused.hpp>
@@ -88,6 +89,47 @@ TEST_F(FusionCuda, RecordCheckRefusesHostSpaceViews) {
   Kokkos::Impl::t_fusion_hooks.issuing_label = nullptr;
 }
 
+// A functor holding a HostSpace View, one level down.
+struct HoldsHostView {
+  struct Inner {
+    Kokkos::Array<double, 2> weights;
+    Kokkos::View<const double*, Kokkos::HostSpace> table;
+  } inner;
+  Kokkos::View<double*, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged> out;
+  void operator()(long i) const { out(i) = inner.weights[0] * inner.table(i); }
+};
+
+// The capture check, which needs no GPU either: a copy of the functor meets every View it holds.
+TEST_F(FusionCuda, CaptureCheckRefusesHostSpaceViews) {
+  Kokkos::View<double*, Kokkos::HostSpace> host("captured_host", 16);
+  double storage[16] = {};
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> unmanaged(storage, 16);
+  Kokkos::View<double*, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged> device(storage, 16);    // never dereferenced
+  Kokkos::View<double*, Kokkos::CudaUVMSpace, Kokkos::MemoryUnmanaged> shared(storage, 16);  // nor this
+  const std::string label = "copy_in";
+  Kokkos::Impl::t_fusion_hooks.issuing_label = &label;
+  const auto check = [](const auto& functor) { Kokkos::Impl::fusion_check_cuda_captures(functor, "Kokkos::parallel_for"); };
+  const auto expect_refused = [&](const auto& functor, const char* view) {
+    try {
+      check(functor);
+      ADD_FAILURE() << "a functor capturing HostSpace View " << view << " passed the check";
+    } catch (const std::runtime_error& e) {
+      expect_host_space_message(e.what(), "Kokkos::parallel_for", view);
+      EXPECT_NE(std::string(e.what()).find("captures"), std::string::npos) << e.what();
+    }
+  };
+  EXPECT_NO_THROW(check([=](long i) { device(i) = shared(i); }));
+  EXPECT_NO_THROW(check([](long) {}));
+  const long count_before = host.use_count();
+  expect_refused([=](long i) { device(i) = host(i); }, "'captured_host'");
+  expect_refused([=](long i) { device(i) = unmanaged(i); }, "(unmanaged)");
+  expect_refused(HoldsHostView{{{1.0, 2.0}, host}, device}, "'captured_host'");
+  // The check's copy is untracked, and its watch ends with it.
+  EXPECT_EQ(host.use_count(), count_before);
+  EXPECT_EQ(Kokkos::Impl::t_view_capture_watch, nullptr);
+  Kokkos::Impl::t_fusion_hooks.issuing_label = nullptr;
+}
+
 // Through the front ends: inside a window nothing is recorded; outside one nothing runs.
 TEST_F(FusionCuda, HostSpaceViewStopsAtRecordTime) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
@@ -97,6 +139,16 @@ TEST_F(FusionCuda, HostSpaceViewStopsAtRecordTime) {
     try {
       Kokkos::parallel_for("copy_in", KE::with_accesses(Policy(0, 16), KE::reads(host)), KOKKOS_LAMBDA(long) {});
       ADD_FAILURE() << "a HostSpace View declared on Cuda was recorded";
+    } catch (const std::runtime_error& e) {
+      expect_host_space_message(e.what(), "Kokkos::parallel_for", "'host_input'");
+    }
+    EXPECT_EQ(KE::fusion_pending_launches(), 0u);
+    // Declared on the device, captured from the host: refused the same way.
+    DeviceView device("device_output", 16);
+    try {
+      Kokkos::parallel_for("copy_in", KE::with_accesses(Policy(0, 16), KE::writes(device)),
+                           KOKKOS_LAMBDA(long i) { device(i) = host(i); });
+      ADD_FAILURE() << "a HostSpace View captured on Cuda was recorded";
     } catch (const std::runtime_error& e) {
       expect_host_space_message(e.what(), "Kokkos::parallel_for", "'host_input'");
     }

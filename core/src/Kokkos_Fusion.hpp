@@ -460,19 +460,36 @@ struct FusionIssuingLabelScope {
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
-// A launch on Cuda that declares a View the GPU cannot access stops before it is recorded or
-// run, naming the View and the launch (a device fault would name neither).
+// A launch on Cuda that declares or captures a View the GPU cannot access stops before it is
+// recorded or run, naming the View and the launch (a device fault would name neither).
+[[noreturn]] inline void fusion_cuda_inaccessible_view(const char* pattern, const char* how,
+                                                       const SharedAllocationRecord* record) {
+  const std::string* label = t_fusion_hooks.issuing_label;
+  throw_runtime_exception(std::string(pattern) + "('" +
+                          (label != nullptr && !label->empty() ? *label : std::string("(unlabeled)")) + "') on Cuda " +
+                          how + " View '" + (record != nullptr ? record->get_label() : "(unmanaged)") +
+                          "', whose memory space the GPU cannot access (HostSpace): declare and capture Views of "
+                          "CudaSpace, CudaUVMSpace or CudaHostPinnedSpace");
+}
+
 template <std::size_t N>
 void fusion_check_cuda_accessible(const std::array<FusionAccessDecl, N>& decls, const char* pattern) {
   for (const FusionAccessDecl& d : decls) {
-    if (!d.cuda_inaccessible) continue;
-    const std::string* label = t_fusion_hooks.issuing_label;
-    throw_runtime_exception(std::string(pattern) + "('" +
-                            (label != nullptr && !label->empty() ? *label : std::string("(unlabeled)")) +
-                            "') on Cuda declares View '" + (d.record != nullptr ? d.record->get_label() : "(unmanaged)") +
-                            "', whose memory space the GPU cannot access (HostSpace): declare and capture Views of "
-                            "CudaSpace, CudaUVMSpace or CudaHostPinnedSpace");
+    if (d.cuda_inaccessible) fusion_cuda_inaccessible_view(pattern, "declares", d.record);
   }
+}
+
+// The functor's captures: a copy of it (its Views untracked) made under a ViewCaptureWatch
+// meets every View it holds, at any depth.  Only launches with declared accesses are checked;
+// a plain Kokkos launch may capture a HostSpace View it never dereferences (for its extent).
+template <class Functor>
+void fusion_check_cuda_captures(const Functor& functor, const char* pattern) {
+  ViewCaptureWatch watch;
+  {
+    const ViewTrackingDisabled untracked;
+    [[maybe_unused]] const Functor copy(functor);
+  }
+  if (watch.seen) fusion_cuda_inaccessible_view(pattern, "captures", watch.record);
 }
 #endif
 
@@ -500,6 +517,7 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
       const auto& decls = m_policy.impl_decls();
       fusion_check_cuda_accessible(decls, "Kokkos::parallel_for");
+      fusion_check_cuda_captures(m_functor, "Kokkos::parallel_for");
       FusionWindow& window = FusionWindow::this_thread_window();
       if (!window.recording()) {
         window.complete_messages_before(decls.data(), N);
@@ -576,6 +594,7 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
       const auto& decls = m_policy.impl_decls();
       fusion_check_cuda_accessible(decls, "Kokkos::parallel_reduce");
+      fusion_check_cuda_captures(m_functor_reducer.get_functor(), "Kokkos::parallel_reduce");
       if constexpr (is_range_policy<Policy>::value) {
         if (window.recording() && window.size() > 0) {
           window.record_device<CudaFusionReduceBlob<CombinedFunctorReducer, Policy, CudaFusionUnit>,

@@ -73,6 +73,32 @@ struct ViewTrackingDisabled {
   ViewTrackingDisabled& operator=(const ViewTrackingDisabled&) = delete;
 };
 
+// While a ViewCaptureWatch is alive on a host thread, copying a HostSpace View notes it (its
+// record; null for an unmanaged View).  The fusion layer copies a Cuda launch's functor under
+// one to find the Views it captures that the GPU cannot access (CUDA builds only: View's copy
+// looks at the watch only there).
+struct ViewCaptureWatch;
+inline thread_local ViewCaptureWatch* t_view_capture_watch = nullptr;
+
+struct ViewCaptureWatch {
+  bool seen = false;
+  SharedAllocationRecord* record = nullptr;  // of the first HostSpace View copied
+
+  ViewCaptureWatch() noexcept : m_outer(t_view_capture_watch) { t_view_capture_watch = this; }
+  ~ViewCaptureWatch() { t_view_capture_watch = m_outer; }
+  ViewCaptureWatch(const ViewCaptureWatch&) = delete;
+  ViewCaptureWatch& operator=(const ViewCaptureWatch&) = delete;
+
+  void note(SharedAllocationRecord* r) noexcept {
+    if (seen) return;
+    seen = true;
+    record = r;
+  }
+
+ private:
+  ViewCaptureWatch* m_outer;
+};
+
 // A View's record pointer carries the "untracked" mark in its lowest bit (records are
 // pointer-aligned).
 inline constexpr std::uintptr_t view_untracked_bit = 1;
