@@ -187,6 +187,11 @@ TEST_F(FusionCuda, IndicesPerThreadFillTheDeviceFirst) {
   EXPECT_EQ(cuda_fused_indices_per_thread(-5, resident), 1);
   EXPECT_EQ(cuda_fused_indices_per_thread(1000, 0), most);
   EXPECT_EQ(cuda_fused_indices_per_thread(1000, -3), most);
+  // A forced count (KOKKOS_FUSION_CUDA_INDICES_PER_THREAD) wins, capped at the most.
+  EXPECT_EQ(cuda_fused_indices_per_thread(1, resident, 4), 4);
+  EXPECT_EQ(cuda_fused_indices_per_thread(100000000, resident, 2), 2);
+  EXPECT_EQ(cuda_fused_indices_per_thread(1000, resident, most + 5), most);
+  EXPECT_EQ(cuda_fused_indices_per_thread(100000000, resident, 0), most);
   int previous = 1;
   for (long long n = 1; n < 20 * resident; n += resident / 7) {
     const int k = cuda_fused_indices_per_thread(n, resident);

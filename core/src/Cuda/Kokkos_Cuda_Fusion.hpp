@@ -139,8 +139,9 @@ inline constexpr std::uint32_t fusion_device_max_temporaries = 8;
 // Indices a thread takes per tile for a range of n indices when the device holds
 // `resident_threads` of the kernel's threads at once: one while the range does not give every
 // resident thread an index (more would idle SMs), growing with n / resident_threads up to
-// cuda_fused_max_indices_per_thread.
-inline int cuda_fused_indices_per_thread(long long n, long long resident_threads) {
+// cuda_fused_max_indices_per_thread.  `forced` (1 to that maximum; 0: none) overrides the rule.
+inline int cuda_fused_indices_per_thread(long long n, long long resident_threads, int forced = 0) {
+  if (forced > 0) return std::min(forced, cuda_fused_max_indices_per_thread);
   if (resident_threads < 1) resident_threads = 1;
   if (n < resident_threads) return 1;
   return static_cast<int>(std::min<long long>(n / resident_threads, cuda_fused_max_indices_per_thread));
@@ -196,6 +197,14 @@ const cudaFuncAttributes& cuda_fused_kernel_attributes() {
   std::call_once(once, [] { err = cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(Kernel)); });
   cuda_check_launch(cuda_for_name, err, "cudaFuncGetAttributes (fused kernel)");
   return attr;
+}
+
+// KOKKOS_FUSION_CUDA_INDICES_PER_THREAD=k (1 to 8) fixes the indices a thread takes per tile,
+// for tuning on a given GPU; unset, 0 or not a number: the rule above.  Read once.
+inline int cuda_fused_forced_indices_per_thread() {
+  static const int forced = std::clamp(fusion_env_int("KOKKOS_FUSION_CUDA_INDICES_PER_THREAD", 0), 0,
+                                       cuda_fused_max_indices_per_thread);
+  return forced;
 }
 
 // How many blocks of `block` threads without dynamic shared memory a multiprocessor holds for
@@ -370,7 +379,8 @@ struct CudaFusionForBlob {
     int block = cuda_fused_block;
     while (block > attr.maxThreadsPerBlock) block /= 2;
     const long long resident = static_cast<long long>(limits.sm_count) * cuda_fused_blocks_per_sm<kernel>(block) * block;
-    args->tile = static_cast<long long>(block) * cuda_fused_indices_per_thread(args->end - args->begin, resident);
+    args->tile = static_cast<long long>(block) * cuda_fused_indices_per_thread(args->end - args->begin, resident,
+                                                                              cuda_fused_forced_indices_per_thread());
     // Eliminated temporaries: the tile shrinks until theirs fit the block's shared memory, or
     // they stay in device memory (materialised: the Views' allocations are real).
     std::size_t shmem = 0;
