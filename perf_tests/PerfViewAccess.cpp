@@ -73,7 +73,7 @@ void BM_Gather(benchmark::State& state) {
     const int* pidx = idx.data();
     double* py = y.data();
     Kokkos::parallel_for(
-        "gather_raw", Kokkos::RangePolicy<Space>(space, 0, blocks), KOKKOS_LAMBDA(int w) {
+        "gather_raw", Kokkos::RangePolicy<Space>(space, 0, blocks), [=](int w) {  // host spaces only
           gather_raw(n * w / blocks, n * (w + 1) / blocks, a, px, pidx, py);
         });
   };

@@ -28,6 +28,7 @@ TEST(Array, AggregateAndTypes) {
 
   Kokkos::Array deduced{1.0, 2.0, 3.0, 4.0};
   static_assert(std::is_same_v<decltype(deduced), Kokkos::Array<double, 4>>);
+  EXPECT_EQ(deduced[3], 4.0);
   int raw[] = {7, 8};
   auto converted = Kokkos::to_array(raw);
   static_assert(std::is_same_v<decltype(converted), Kokkos::Array<int, 2>>);

@@ -539,7 +539,9 @@ int permutation_errors(const std::vector<T>& values, int n) {
   std::vector<int> seen(static_cast<std::size_t>(n), 0);
   int errors = 0;
   for (const T v : values) {
-    if (!(v >= T(0) && v < T(n))) {
+    bool negative = false;
+    if constexpr (std::is_signed_v<T>) negative = v < T(0);
+    if (negative || !(v < T(n))) {
       ++errors;
       continue;
     }

@@ -22,6 +22,7 @@ TEST(Pair, TypesAndConstruction) {
 
   Kokkos::pair deduced(3, 'c');
   static_assert(std::is_same_v<decltype(deduced), Kokkos::pair<int, char>>);
+  EXPECT_EQ(deduced.second, 'c');
   auto made = Kokkos::make_pair(4u, 1.0f);
   static_assert(std::is_same_v<decltype(made), Kokkos::pair<unsigned, float>>);
   EXPECT_EQ(made.first, 4u);

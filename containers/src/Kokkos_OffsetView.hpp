@@ -120,7 +120,7 @@ class OffsetView : public ViewTraits<DataType, Properties...> {
   // Around a View: begins 0, the given begins, or a list of begins.
   template <class RT, class... RP>
   KOKKOS_INLINE_FUNCTION OffsetView(const View<RT, RP...>& v) : m_view(v), m_begins{} {
-    for (std::size_t r = 0; r < Rank; ++r) m_begins[r] = 0;
+    for (int r = 0; r < static_cast<int>(Rank); ++r) m_begins[r] = 0;  // int: Rank may be 0
   }
   template <class RT, class... RP>
   KOKKOS_INLINE_FUNCTION OffsetView(const View<RT, RP...>& v, const begins_type& begins)
@@ -196,7 +196,7 @@ class OffsetView : public ViewTraits<DataType, Properties...> {
   // ------------------------------------------------------------------------------------------
   // Index ranges and shape.
   KOKKOS_INLINE_FUNCTION int64_t begin(const std::size_t r) const {
-    return r < Rank ? m_begins[r] : KOKKOS_INVALID_OFFSET;
+    return static_cast<std::int64_t>(r) < static_cast<std::int64_t>(Rank) ? m_begins[r] : KOKKOS_INVALID_OFFSET;
   }
   KOKKOS_INLINE_FUNCTION int64_t end(const std::size_t r) const {
     return r < Rank ? m_begins[r] + static_cast<int64_t>(m_view.extent(r)) : KOKKOS_INVALID_OFFSET;

@@ -141,6 +141,7 @@ KOKKOS_INLINE_FUNCTION RealType expint1(RealType x) {
 
 namespace Impl {
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Real>
 KOKKOS_INLINE_FUNCTION Real complex_magnitude_bound(const Kokkos::complex<Real>& z) {
   // |re| + |im| bounds |z| within a factor sqrt(2) without a square root.
@@ -232,6 +233,7 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<Real> exp_square_times_erf(const Kokkos::
 // Which method erf and erfcx share for a z with Re z >= 0.
 enum class ErfRegion { small, continued_fraction, grid_series, asymptotic };
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Real>
 KOKKOS_INLINE_FUNCTION ErfRegion erf_region(const Kokkos::complex<Real>& z) {
   // The continued fraction keeps full precision for every Re z > 1 (the series would lose
@@ -244,6 +246,7 @@ KOKKOS_INLINE_FUNCTION ErfRegion erf_region(const Kokkos::complex<Real>& z) {
 }  // namespace Impl
 
 namespace Impl {
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Real>
 KOKKOS_INLINE_FUNCTION bool complex_is_finite(const Kokkos::complex<Real>& z) {
   return Kokkos::isfinite(z.real()) && Kokkos::isfinite(z.imag());
