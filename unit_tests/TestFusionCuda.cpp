@@ -48,6 +48,17 @@ void expect_bitwise_equal(const std::vector<double>& a, const std::vector<double
   }
 }
 
+// Runs `program(fused)` unfused, then fused from fresh statistics; expects the same bits and
+// returns the fused run's statistics.
+template <class Program>
+KE::FusionStatistics expect_fused_as_unfused(const Program& program, const std::string& what) {
+  const std::vector<double> unfused = program(false);
+  KE::reset_fusion_statistics();
+  const std::vector<double> fused = program(true);
+  expect_bitwise_equal(fused, unfused, what);
+  return KE::fusion_statistics();
+}
+
 DeviceView filled(const std::string& label, long n, double scale) {
   DeviceView v(label, n);
   Kokkos::parallel_for("fill", Policy(0, n), KOKKOS_LAMBDA(long i) { v(i) = scale * std::sin(0.001 * i + scale); });
@@ -464,11 +475,7 @@ TEST_F(FusionCuda, RunAcrossTranslationUnitsSplits) {
     KE::set_fusion_enabled(true);
     return to_host(y);
   };
-  const std::vector<double> unfused = run(false);
-  KE::reset_fusion_statistics();
-  const std::vector<double> fused = run(true);
-  expect_bitwise_equal(fused, unfused, "two units");
-  const KE::FusionStatistics s = KE::fusion_statistics();
+  const KE::FusionStatistics s = expect_fused_as_unfused(run, "two units");
   EXPECT_EQ(s.launches_fused, 5u);     // the analysis sees one run...
   EXPECT_EQ(s.device_fused_kernels, 2u);  // ...that runs as a kernel per unit, the last launch alone
   EXPECT_EQ(s.device_runs_split, 1u);
@@ -494,11 +501,7 @@ TEST_F(FusionCuda, LongRunSplitsAtTheParameterSpace) {
     KE::set_fusion_enabled(true);
     return to_host(y);
   };
-  const std::vector<double> unfused = run(false);
-  KE::reset_fusion_statistics();
-  const std::vector<double> fused = run(true);
-  expect_bitwise_equal(fused, unfused, "long run");
-  const KE::FusionStatistics s = KE::fusion_statistics();
+  const KE::FusionStatistics s = expect_fused_as_unfused(run, "long run");
   EXPECT_EQ(s.launches_fused, static_cast<std::uint64_t>(launches));
   EXPECT_EQ(s.device_fused_kernels, 3u);
   EXPECT_EQ(s.device_runs_split, 1u);
@@ -539,11 +542,7 @@ TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
     KE::set_fusion_enabled(true);
     return out;
   };
-  const std::vector<double> unfused = run(false);
-  KE::reset_fusion_statistics();
-  const std::vector<double> fused = run(true);
-  expect_bitwise_equal(fused, unfused, "epochs");
-  const KE::FusionStatistics s = KE::fusion_statistics();
+  const KE::FusionStatistics s = expect_fused_as_unfused(run, "epochs");
   EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
   EXPECT_EQ(s.device_graph_replays + s.device_graph_instantiations, static_cast<std::uint64_t>(epochs - 1));
   EXPECT_GE(s.device_graph_instantiations, 1u);
@@ -570,11 +569,7 @@ TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
     KE::set_fusion_enabled(true);
     return to_host(y);
   };
-  const std::vector<double> unfused = run(false);
-  KE::reset_fusion_statistics();
-  const std::vector<double> fused = run(true);
-  expect_bitwise_equal(fused, unfused, "epochs");
-  const KE::FusionStatistics s = KE::fusion_statistics();
+  const KE::FusionStatistics s = expect_fused_as_unfused(run, "epochs");
   EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
   EXPECT_EQ(s.device_graph_instantiations, 1u);
   EXPECT_EQ(s.device_graph_replays, static_cast<std::uint64_t>(epochs - 2));
