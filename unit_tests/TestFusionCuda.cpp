@@ -212,6 +212,47 @@ TEST_F(FusionCuda, IndicesPerThreadFillTheDeviceFirst) {
   }
 }
 
+// ---- the closures a fused kernel and a graph replay see ------------------------------------------
+
+// nvcc's host-side KOKKOS_LAMBDA wrapper carries a pointer to a heap copy of the lambda, new in
+// every copy: two live copies differ in those bytes, and a repeated window would never match its
+// recorded graph.  The device closure zeroes them and keeps every capture.  Needs no GPU.
+TEST_F(FusionCuda, DeviceClosureIsTheSameForEveryCopy) {
+  using Kokkos::Impl::CudaDeviceClosure;
+  double* out = nullptr;
+  const double* in = nullptr;
+  std::vector<std::vector<unsigned char>> closures;
+  for (const double a : {0.5, 0.75}) {
+    const auto axpy = KOKKOS_LAMBDA(long i) { out[i] = a * in[i] + out[i]; };
+    using F = decltype(axpy);
+    const F first(axpy), second(axpy);  // alive together: nvcc's heap copies differ
+    CudaDeviceClosure<F> c1, c2;
+    c1.assign(first);
+    c2.assign(second);
+    EXPECT_EQ(std::memcmp(c1.bytes, c2.bytes, sizeof(F)), 0) << "a = " << a;
+    closures.emplace_back(c1.bytes, c1.bytes + sizeof(F));
+  }
+  EXPECT_NE(closures[0], closures[1]) << "a changed capture must change the closure";
+
+  // The same for a functor of one's own that allocates host memory in each copy.
+  struct HostHeapPerCopy {
+    double scale;
+    int* host_only;
+    explicit HostHeapPerCopy(double s) : scale(s), host_only(new int(1)) {}
+    HostHeapPerCopy(const HostHeapPerCopy& other) : scale(other.scale), host_only(new int(*other.host_only)) {}
+    HostHeapPerCopy& operator=(const HostHeapPerCopy&) = delete;
+    ~HostHeapPerCopy() { delete host_only; }
+    KOKKOS_FUNCTION void operator()(long) const {}
+  };
+  const HostHeapPerCopy one(2.0), two(one), other(3.0);
+  CudaDeviceClosure<HostHeapPerCopy> p1, p2, p3;
+  p1.assign(one);
+  p2.assign(two);
+  p3.assign(other);
+  EXPECT_EQ(std::memcmp(p1.bytes, p2.bytes, sizeof(HostHeapPerCopy)), 0);
+  EXPECT_NE(std::memcmp(p1.bytes, p3.bytes, sizeof(HostHeapPerCopy)), 0);
+}
+
 // ---- seed cases ----------------------------------------------------------------------------------
 
 // The 20-axpy chain: y_{k+1} = a_k x + y_k.
@@ -542,7 +583,10 @@ TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
     KE::set_fusion_enabled(true);
     return out;
   };
+  const std::uint64_t as_recorded = Kokkos::Impl::cuda_fusion_graph_launches_as_recorded().load();
   const KE::FusionStatistics s = expect_fused_as_unfused(run, "epochs");
+  EXPECT_EQ(Kokkos::Impl::cuda_fusion_graph_launches_as_recorded().load(), as_recorded)
+      << "every epoch has new scalars: its graph is recorded and updated";
   EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
   EXPECT_EQ(s.device_graph_replays + s.device_graph_instantiations, static_cast<std::uint64_t>(epochs - 1));
   EXPECT_GE(s.device_graph_instantiations, 1u);
@@ -569,7 +613,11 @@ TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
     KE::set_fusion_enabled(true);
     return to_host(y);
   };
+  const std::uint64_t as_recorded = Kokkos::Impl::cuda_fusion_graph_launches_as_recorded().load();
   const KE::FusionStatistics s = expect_fused_as_unfused(run, "epochs");
+  EXPECT_EQ(Kokkos::Impl::cuda_fusion_graph_launches_as_recorded().load() - as_recorded,
+            static_cast<std::uint64_t>(epochs - 2))
+      << "the same KOKKOS_LAMBDAs over the same Views: the recorded graph launches as it is";
   EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
   EXPECT_EQ(s.device_graph_instantiations, 1u);
   EXPECT_EQ(s.device_graph_replays, static_cast<std::uint64_t>(epochs - 2));
