@@ -189,7 +189,8 @@ TEST_F(FusionCuda, IndicesPerThreadFillTheDeviceFirst) {
   EXPECT_EQ(cuda_fused_indices_per_thread(resident - 1, resident), 1);
   EXPECT_EQ(cuda_fused_indices_per_thread(resident, resident), 1);
   EXPECT_EQ(cuda_fused_indices_per_thread(2 * resident - 1, resident), 1);
-  EXPECT_EQ(cuda_fused_indices_per_thread(3 * resident + 5, resident), 3);
+  EXPECT_EQ(cuda_fused_indices_per_thread(3 * resident + 5, resident), 1);
+  EXPECT_EQ(cuda_fused_indices_per_thread(most * resident - 1, resident), 1);
   EXPECT_EQ(cuda_fused_indices_per_thread(most * resident, resident), most);
   EXPECT_EQ(cuda_fused_indices_per_thread(100000000, resident), most);
   EXPECT_EQ(cuda_fused_indices_per_thread(std::numeric_limits<long long>::max(), resident), most);
