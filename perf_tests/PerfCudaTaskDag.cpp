@@ -16,7 +16,10 @@
 // roughly 60,000 tasks/s: most of a minute per fib(30).  n = 20 finishes in seconds even then.
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
+#include "PerfCudaSkip.hpp"
 #include "PerfInterleaved.hpp"
+
+#include "../unit_tests/TaskFibonacci.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -24,76 +27,28 @@
 
 namespace {
 
-const std::string& gpu_unavailable_reason() {
-  static const std::string reason = [] {
-    try {
-      Kokkos::Impl::cuda_require_device("PerfCudaTaskDag");
-      return std::string();
-    } catch (const std::runtime_error& e) {
-      return std::string("no GPU visible: ") + e.what();
-    }
-  }();
-  return reason;
-}
-
 template <class Scheduler>
-struct Fibonacci {
-  using value_type = long;
-  static constexpr long out_of_memory = -1;  // an abort in a GPU task would trap and end the process
-  Scheduler sched;
-  typename Scheduler::template future_type<long> fib[2];
-  long n;
-
-  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
-    if (n < 2) {
-      result = n;
-    } else if (!fib[0].is_null()) {
-      const long a = fib[0].get(), b = fib[1].get();
-      result = a == out_of_memory || b == out_of_memory ? out_of_memory : a + b;
-    } else {
-      fib[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High), Fibonacci{sched, {}, n - 2});
-      fib[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Fibonacci{sched, {}, n - 1});
-      auto all = Kokkos::when_all(fib, 2);
-      if (fib[0].is_null() || fib[1].is_null() || all.is_null()) {
-        result = out_of_memory;
-        return;
-      }
-      Kokkos::respawn(this, all, Kokkos::TaskPriority::High);
-    }
-  }
-};
-
-long fibonacci(long n) {
-  long a = 0, b = 1;
-  for (long i = 0; i < n; ++i) {
-    const long c = a + b;
-    a = b;
-    b = c;
-  }
-  return a;
-}
+using Fibonacci = Kokkos::Test::TaskFibonacci<Scheduler>;
+using Kokkos::Test::serial_fibonacci;
 
 template <class Scheduler>
 void run_fib(const Scheduler& sched, long n) {
-  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<Scheduler>{sched, {}, n});
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<Scheduler>(sched, n));
   if (f.is_null()) throw std::runtime_error("PerfCudaTaskDag: host_spawn failed");
   Kokkos::wait(sched);
   if (f.get() == Fibonacci<Scheduler>::out_of_memory)
     throw std::runtime_error("PerfCudaTaskDag: the pool ran out of memory in Fibonacci(" + std::to_string(n) + ")");
-  if (f.get() != fibonacci(n)) throw std::runtime_error("PerfCudaTaskDag: wrong Fibonacci(" + std::to_string(n) + ")");
+  if (f.get() != serial_fibonacci(n)) throw std::runtime_error("PerfCudaTaskDag: wrong Fibonacci(" + std::to_string(n) + ")");
 }
 
 void Fib(benchmark::State& state) {
-  if (!gpu_unavailable_reason().empty()) {
-    state.SkipWithError(gpu_unavailable_reason().c_str());
-    return;
-  }
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
   using gpu_t = Kokkos::TaskScheduler<Kokkos::Cuda>;
   using host_t = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   gpu_t gpu(gpu_t::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
   host_t host(host_t::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
   const long n = state.range(0);
-  const double tasks = 2.0 * double(fibonacci(n + 1)) - 1;  // the calls of the naive recursion
+  const double tasks = 2.0 * double(serial_fibonacci(n + 1)) - 1;  // the calls of the naive recursion
   std::vector<double> m;
   for (auto _ : state) m = perf::interleaved_medians(3, {[&] { run_fib(gpu, n); }, [&] { run_fib(host, n); }});
   state.counters["gpu_tasks_per_s"] = tasks / m[0];

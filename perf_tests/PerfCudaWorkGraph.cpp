@@ -19,11 +19,11 @@
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
+#include "PerfCudaSkip.hpp"
 #include "PerfInterleaved.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,18 +31,6 @@ namespace {
 
 using Cuda = Kokkos::Cuda;
 using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Cuda>;
-
-const std::string& gpu_unavailable_reason() {
-  static const std::string reason = [] {
-    try {
-      Kokkos::Impl::cuda_require_device("PerfCudaWorkGraph");
-      return std::string();
-    } catch (const std::runtime_error& e) {
-      return std::string("no GPU visible: ") + e.what();
-    }
-  }();
-  return reason;
-}
 
 constexpr std::int32_t tree_items = (1 << 20) - 1;
 constexpr std::int32_t side = 1000;
@@ -186,19 +174,13 @@ void run(benchmark::State& state, const Shape& shape) {
 }
 
 void Wavefront(benchmark::State& state) {
-  if (!gpu_unavailable_reason().empty()) {
-    state.SkipWithError(gpu_unavailable_reason().c_str());
-    return;
-  }
+  if (perf::skip_without_gpu(state, "PerfCudaWorkGraph")) return;
   static const Shape shape = wavefront_shape();
   run<WavefrontItem>(state, shape);
 }
 
 void Tree(benchmark::State& state) {
-  if (!gpu_unavailable_reason().empty()) {
-    state.SkipWithError(gpu_unavailable_reason().c_str());
-    return;
-  }
+  if (perf::skip_without_gpu(state, "PerfCudaWorkGraph")) return;
   static const Shape shape = tree_shape();
   run<TreeItem>(state, shape);
 }

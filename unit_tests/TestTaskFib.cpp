@@ -2,56 +2,17 @@
 // for n = 0..26, in the memory the issue allows (27*27*64000 bytes, blocks 64..1024, 4096-byte
 // superblocks): depth-first scheduling keeps the live tasks within that pool.
 //
-// A spawn that finds the pool full makes the task's value out_of_memory, which every parent
-// passes on, so that the host reports a test failure: an abort inside a GPU task traps, and a
-// trapped kernel leaves the CUDA context unusable for every later test of the process.
+// The functor (TaskFibonacci.hpp) reports a full pool as its value, which fails the test.
+#include "TaskFibonacci.hpp"
 #include "TestCommon.hpp"
 
 #include <Kokkos_TaskScheduler.hpp>
 
 namespace {
 
+using Kokkos::Test::serial_fibonacci;
 template <class Scheduler>
-struct Fibonacci {
-  using value_type = long;
-  static constexpr value_type out_of_memory = -1;
-  using future_type = typename Scheduler::template future_type<long>;
-  using member_type = typename Scheduler::member_type;
-
-  Scheduler sched;
-  future_type fib[2];
-  value_type n;
-
-  KOKKOS_INLINE_FUNCTION Fibonacci(const Scheduler& s, value_type arg_n) : sched(s), fib{}, n(arg_n) {}
-
-  KOKKOS_INLINE_FUNCTION void operator()(member_type&, value_type& result) {
-    if (n <= 1) {
-      result = n;
-    } else if (!fib[0].is_null()) {
-      const value_type a = fib[0].get(), b = fib[1].get();
-      result = a == out_of_memory || b == out_of_memory ? out_of_memory : a + b;
-    } else {
-      fib[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High), Fibonacci(sched, n - 2));
-      fib[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), Fibonacci(sched, n - 1));
-      auto all = Kokkos::when_all(fib, 2);
-      if (fib[0].is_null() || fib[1].is_null() || all.is_null()) {
-        result = out_of_memory;  // the spawned child, if any, still runs; its future goes with this closure
-        return;
-      }
-      Kokkos::respawn(this, all, Kokkos::TaskPriority::High);
-    }
-  }
-};
-
-long serial_fib(long n) {
-  long a = 0, b = 1;
-  for (long i = 0; i < n; ++i) {
-    const long c = a + b;
-    a = b;
-    b = c;
-  }
-  return a;
-}
+using Fibonacci = Kokkos::Test::TaskFibonacci<Scheduler>;
 
 template <class Scheduler>
 void run_fib_range(int max_n) {
@@ -63,7 +24,7 @@ void run_fib_range(int max_n) {
     Kokkos::wait(sched);
     ASSERT_TRUE(f.is_ready());
     ASSERT_NE(f.get(), Fibonacci<Scheduler>::out_of_memory) << "n = " << n << ": a task_spawn found the pool full";
-    ASSERT_EQ(f.get(), serial_fib(n)) << "n = " << n;
+    ASSERT_EQ(f.get(), serial_fibonacci(n)) << "n = " << n;
   }
   EXPECT_EQ(sched.queue().allocation_count(), 0);
 }
