@@ -367,9 +367,9 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
   KOKKOS_INLINE_FUNCTION static future_type_for_functor<std::decay_t<F>> impl_task_spawn(
       Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy, F&& functor) {
     using Functor = std::decay_t<F>;
-    using Node = node_type<K, Functor>;
     using Result = future_type_for_functor<Functor>;
 #if defined(__CUDA_ARCH__)
+    using Node = node_type<K, Functor>;
     queue_type* q = policy.m_scheduler.m_queue;
     if (q == nullptr) Kokkos::abort("Kokkos::task_spawn: the policy's scheduler is empty (default-constructed)");
     Impl::TaskBase* dep = adopt_predecessor(policy, q);
