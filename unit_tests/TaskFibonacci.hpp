@@ -44,7 +44,7 @@ struct TaskFibonacci {
   }
 };
 
-// F(n) by iteration, to check the tasks' result.
+// F(n) by iteration: the reference TestTaskFib and TestWorkGraph compare with.
 inline long serial_fibonacci(long n) {
   long a = 0, b = 1;
   for (long i = 0; i < n; ++i) {

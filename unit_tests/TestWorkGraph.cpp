@@ -4,6 +4,7 @@
 // included, skipped naming why without a GPU; the functors write device-accessible Views).  The
 // tests of the one-worker order, of launches nested in other launches and of the plans made
 // for the host's workers run on the host back ends (WorkGraphHost).
+#include "TaskFibonacci.hpp"
 #include "TestCommon.hpp"
 #include "WorkGraphTestCommon.hpp"
 
@@ -231,16 +232,6 @@ struct FibonacciWorkGraph {
     transpose_crs(m_transpose, m_graph);
   }
 
-  static long full_fibonacci(long n) {
-    long a = 0, b = 1;
-    for (long i = 0; i < n; ++i) {
-      const long c = a + b;
-      a = b;
-      b = c;
-    }
-    return a;
-  }
-
   struct HostEntry {
     long input;
     std::int32_t parent;
@@ -296,16 +287,16 @@ TYPED_TEST(WorkGraph, Fibonacci) {
   for (long n = 0; n < 27; ++n) {
     FibonacciWorkGraph<TypeParam> f(n);
     EXPECT_EQ(f.m_values.extent(0), n == 26 ? 392835u : f.m_values.extent(0));
-    ASSERT_EQ(f.run(Options{}), FibonacciWorkGraph<TypeParam>::full_fibonacci(n)) << "n = " << n;
+    ASSERT_EQ(f.run(Options{}), Kokkos::Test::serial_fibonacci(n)) << "n = " << n;
   }
 }
 
 TYPED_TEST(WorkGraph, FibonacciUncheckedAndItemUnits) {
   for (long n : {0L, 1L, 2L, 5L, 17L, 22L}) {
     FibonacciWorkGraph<TypeParam> unchecked(n);
-    ASSERT_EQ(unchecked.run(Options{.check_graph = false}), FibonacciWorkGraph<TypeParam>::full_fibonacci(n));
+    ASSERT_EQ(unchecked.run(Options{.check_graph = false}), Kokkos::Test::serial_fibonacci(n));
     FibonacciWorkGraph<TypeParam> items(n);
-    ASSERT_EQ(items.run(Options{.check_graph = true, .unit_size = 1}), FibonacciWorkGraph<TypeParam>::full_fibonacci(n));
+    ASSERT_EQ(items.run(Options{.check_graph = true, .unit_size = 1}), Kokkos::Test::serial_fibonacci(n));
   }
 }
 
