@@ -7,6 +7,8 @@
 
 #include <Kokkos_StdAlgorithms_Fused.hpp>
 
+#include "../example/black_scholes.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -96,6 +98,39 @@ TYPED_TEST(FusionTemporaries, ChainEliminatesItsTemporariesWithTheSameBits) {
     for (std::int64_t i = 0; i < n; i += 977) {
       const double a = eliminated.a(i), b = eliminated.b(i), t1 = a * b + 1.0;
       EXPECT_EQ(eliminated.out(i), (std::sqrt(t1) * a + b) - t1 / 3.0);
+    }
+  }
+}
+
+// Seed 000 Listing 1 as NumPy runs it: its 13 intermediates (one of bytes) are created by the
+// program and die in it; fused, they all vanish and the one launch computes the same bits.
+TYPED_TEST(FusionTemporaries, BlackScholesWithTemporariesKeepsNoIntermediate) {
+  using Problem = black_scholes::Problem<Kokkos::HostSpace>;
+  for (std::int64_t n : {1, 1000, 65539}) {
+    SCOPED_TRACE(n);
+    Problem eliminated(n), unfused(n), loop(n);
+    TypeParam space;
+    KE::reset_fusion_statistics();
+    {
+      KE::FusionScope scope;
+      black_scholes::black_scholes_with_temporaries(space, eliminated);
+    }
+    const KE::FusionStatistics s = KE::fusion_statistics();
+    EXPECT_EQ(s.fused_launches, 1u);
+    EXPECT_EQ(s.launches_fused, s.launches_recorded);
+    EXPECT_EQ(s.temporaries_eliminated, static_cast<std::uint64_t>(black_scholes::Scratch<Kokkos::HostSpace>::arrays));
+    EXPECT_EQ(s.temporary_bytes_eliminated, static_cast<std::uint64_t>(n) * (12 * sizeof(double) + 1));
+
+    KE::set_fusion_enabled(false);
+    black_scholes::black_scholes_with_temporaries(space, unfused);
+    KE::set_fusion_enabled(true);
+    black_scholes::black_scholes_single_loop(space, loop);
+    space.fence();
+    expect_same_bits(values(eliminated.call), values(unfused.call));
+    expect_same_bits(values(eliminated.put), values(unfused.put));
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_NEAR(eliminated.call(i), loop.call(i), 1e-9 * (1 + std::fabs(loop.call(i)))) << i;
+      ASSERT_NEAR(eliminated.put(i), loop.put(i), 1e-9 * (1 + std::fabs(loop.put(i)))) << i;
     }
   }
 }
