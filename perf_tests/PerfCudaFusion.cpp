@@ -7,6 +7,11 @@
 //   CudaFusion/BlackScholes/n  d1, d2 and the call price as three launches with declared
 //                              accesses (one fused kernel; d1 and d2 still go through memory)  vs
 //                              unfused  vs  one kernel computing the price from the inputs.
+//   CudaFusion/BlackScholesArrays/n  seed 000's Listing 1 as NumPy runs it (example/black_scholes.hpp,
+//                              black_scholes_with_temporaries): 27 array algorithms whose 13
+//                              intermediates each run creates and drops (one fused kernel, the
+//                              intermediates in shared memory; counter temporaries_eliminated)
+//                              vs unfused  vs  black_scholes_single_loop.
 //   CudaFusion/GraphReplay/n   a memoized window of 20 launches over different ranges replayed
 //                              as one CUDA graph  vs  the 20 launches on the stream.  Counters:
 //                              graph_us, stream_us, speedup_vs_stream (goal >= 2), host_us (the
@@ -37,6 +42,7 @@
 #include "PerfCudaSkip.hpp"
 #include "PerfInterleaved.hpp"
 
+#include "../example/black_scholes.hpp"
 #include "../example/conjugate_gradient.hpp"
 
 #include <algorithm>
@@ -273,6 +279,37 @@ void measure_program(benchmark::State& state, const Kokkos::Cuda& exec, std::int
   state.counters["device_runs_split"] = double(s.device_runs_split);
   state.counters["device_runs_unfused"] = double(s.device_runs_unfused);
   state.counters["device_graph_replays"] = double(s.device_graph_replays);
+  state.counters["temporaries_eliminated"] = double(s.temporaries_eliminated);
+}
+
+// Seed 000's Listing 1 with its intermediates created and dropped by each run; call and put
+// fused bitwise as unfused, the hand-written kernel to 1e-9.
+void BlackScholesArrays(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const Kokkos::Cuda exec;
+  const std::int64_t n = state.range(0);
+  const black_scholes::Problem<Kokkos::CudaSpace> problem(n);
+  const auto program = [&] { black_scholes::black_scholes_with_temporaries(exec, problem); };
+  const auto loop = [&] {
+    black_scholes::black_scholes_single_loop(exec, problem);
+    exec.fence("PerfCudaFusion: black-scholes loop");
+  };
+  std::vector<std::vector<double>> prices;  // fused, unfused, loop: call then put
+  for (const int variant : {0, 1, 2}) {
+    if (variant == 2) loop();
+    else run_program(exec, variant == 0, program);
+    std::vector<double> both = to_host(problem.call);
+    const std::vector<double> put = to_host(problem.put);
+    both.insert(both.end(), put.begin(), put.end());
+    prices.push_back(std::move(both));
+  }
+  for (std::size_t i = 0; i < prices[0].size(); ++i) {
+    if (std::memcmp(&prices[0][i], &prices[1][i], sizeof(double)) != 0) return state.SkipWithError("fused != unfused");
+    if (std::abs(prices[2][i] - prices[1][i]) > 1e-9 * (1 + std::abs(prices[1][i]))) {
+      return state.SkipWithError("loop != unfused");
+    }
+  }
+  measure_program(state, exec, n, program, loop);
 }
 
 // Length n: 1 at every 17th index, 0 elsewhere (sharp features for the stencils to smooth).
@@ -525,6 +562,12 @@ BENCHMARK(AxpyChain)->Name("CudaFusion/AxpyChain")->RangeMultiplier(10)->Range(1
 BENCHMARK(GraphReplay)->Name("CudaFusion/GraphReplay")->Arg(1000)->Arg(100000)->Iterations(1)->UseRealTime();
 BENCHMARK(BlackScholes)
     ->Name("CudaFusion/BlackScholes")
+    ->RangeMultiplier(10)
+    ->Range(100000, 100000000)
+    ->Iterations(1)
+    ->UseRealTime();
+BENCHMARK(BlackScholesArrays)
+    ->Name("CudaFusion/BlackScholesArrays")
     ->RangeMultiplier(10)
     ->Range(100000, 100000000)
     ->Iterations(1)

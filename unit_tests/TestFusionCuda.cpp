@@ -11,6 +11,8 @@
 #include "FusionTestFixture.hpp"
 #include "TestCommon.hpp"
 
+#include "../example/black_scholes.hpp"
+
 #if defined(KOKKOS_ENABLE_CUDA)
 
 #include <array>
@@ -21,6 +23,8 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 // FusionCudaSecondUnit.cpp: y(i) = alpha * x(i) + y(i), recorded in that translation unit.
@@ -491,6 +495,73 @@ TEST_F(FusionCuda, TemporariesBeforeATailReductionStayMaterialised) {
   EXPECT_EQ(s.temporaries_eliminated, 0u) << "the reduction's kernel has no tile to keep them in";
   EXPECT_EQ(s.temporary_bytes_eliminated, 0u);
   KE::set_fusion_temporary_bytes(256 * 1024);
+}
+
+// Seed 000's Listing 1 as NumPy runs it: 27 array algorithms whose 13 intermediates die in the
+// program.  One fused kernel keeps every one in shared memory, each loop moving only the 2 or 3
+// its functor holds; call and put bitwise as unfused.
+TEST_F(FusionCuda, BlackScholesIntermediatesStayInSharedMemory) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  KE::set_fusion_temporary_elimination(true);
+  KE::set_fusion_temporary_bytes(0);
+  const Cuda space;
+  for (const long n : {1L, 1000L, 100003L, (1L << 21) + 5}) {
+    black_scholes::Problem<Kokkos::CudaSpace> fused(n), unfused(n);
+    KE::set_fusion_enabled(false);
+    black_scholes::black_scholes_with_temporaries(space, unfused);
+    KE::set_fusion_enabled(true);
+    KE::reset_fusion_statistics();
+    {
+      KE::FusionScope scope;
+      black_scholes::black_scholes_with_temporaries(space, fused);
+    }
+    const KE::FusionStatistics s = KE::fusion_statistics();
+    expect_bitwise_equal(to_host(fused.call), to_host(unfused.call), "call, n=" + std::to_string(n));
+    expect_bitwise_equal(to_host(fused.put), to_host(unfused.put), "put, n=" + std::to_string(n));
+    EXPECT_EQ(s.device_fused_kernels, 1u) << "n=" << n;
+    EXPECT_EQ(s.device_runs_split, 0u) << "n=" << n;
+    EXPECT_EQ(s.temporaries_eliminated, 13u) << "n=" << n;
+  }
+  KE::set_fusion_temporary_bytes(256 * 1024);
+}
+
+// Which of a run's eliminated temporaries a loop's functor holds (the loops move only those):
+// its Views and View iterators, by allocation, subviews included; a member that can be moved
+// but does not say where it points holds all of them.  Needs no GPU (host Views stand in).
+struct MovableWithoutAddress {
+  KOKKOS_FUNCTION void impl_fusion_rebase(const void*, std::ptrdiff_t) {}
+};
+template <class A, class B>
+struct TwoMembersAndAScalar {
+  A a;
+  B b;
+  double scale;
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, scale, b); }
+  KOKKOS_FUNCTION void operator()(long) const {}
+};
+TEST_F(FusionCuda, TemporariesTouchedAreThoseAFunctorHolds) {
+  using Kokkos::Impl::cuda_fusion_temporaries_touched;
+  using Kokkos::Impl::FusionTemporary;
+  using HostView = Kokkos::View<double*, Kokkos::HostSpace>;
+  const HostView t0("t0", 8), t1("t1", 8), t2("t2", 8), other("other", 8);
+  const std::array<FusionTemporary, 3> temporaries{FusionTemporary{t0.impl_allocation_base()},
+                                                   FusionTemporary{t1.impl_allocation_base()},
+                                                   FusionTemporary{t2.impl_allocation_base()}};
+  const auto touched = [&](const auto& functor) {
+    return cuda_fusion_temporaries_touched(functor, temporaries.data(), 3);
+  };
+  EXPECT_EQ(touched(TwoMembersAndAScalar<HostView, HostView>{t2, other, 1.0}), 0b100u);
+  EXPECT_EQ(touched(TwoMembersAndAScalar<HostView, HostView>{t0, t1, 1.0}), 0b011u);
+  EXPECT_EQ(touched(TwoMembersAndAScalar<HostView, HostView>{other, other, 1.0}), 0u);
+  const auto middle = Kokkos::subview(t1, std::pair<long, long>(2, 6));
+  EXPECT_EQ((touched(TwoMembersAndAScalar<decltype(middle), HostView>{middle, other, 1.0})), 0b010u);
+  const auto it = KE::begin(t2);
+  EXPECT_EQ((touched(TwoMembersAndAScalar<decltype(it), HostView>{it, t0, 1.0})), 0b101u);
+  EXPECT_EQ((touched(TwoMembersAndAScalar<MovableWithoutAddress, HostView>{{}, other, 1.0})), 0b111u);
+  EXPECT_EQ(cuda_fusion_temporaries_touched(TwoMembersAndAScalar<HostView, HostView>{t0, t1, 1.0}, temporaries.data(), 0),
+            0u);
+  const auto lambda = [t0](long i) { (void)t0(i); };  // lists no members: never moved
+  EXPECT_EQ(touched(lambda), 0u);
 }
 
 // ---- splits --------------------------------------------------------------------------------------

@@ -54,26 +54,38 @@ inline constexpr char cuda_fusion_unit_anchor = 0;
 
 // A body runs its loop at indices first, first + step, ... below last: one call per loop and
 // tile, not per index, so the functor is inlined into its own loop and its members are loaded
-// once.  `rebase`, set for a loop that touches eliminated temporaries, moves them onto the
-// block's shared memory for the tile starting at tile_begin.
+// once.  `touched` (bit t: rebase->temporaries[t]), set for a loop whose functor holds Views of
+// eliminated temporaries, moves those onto the block's shared memory for the tile starting at
+// tile_begin; the others are not looked at (a loop of Black-Scholes touches 2 or 3 of 13).
 using CudaFusedBodyFn = void (*)(const void* closure, long long first, long long last, int step,
-                                 const FusionRebase* rebase, long long tile_begin);
+                                 const FusionRebase* rebase, std::uint32_t touched, long long tile_begin);
 // A body at one index, for kernels that give each thread one index: no loop state to keep
 // across the call (ptxas: 4 bytes saved and restored per call for an axpy, against 60 for the
 // loop).
 using CudaFusedIndexFn = void (*)(const void* closure, long long i);
+// The same for a loop whose functor holds eliminated temporaries (`touched`, as above): a
+// Black-Scholes loop's one-index entry saves 8-40 bytes a call where its loop entry saves
+// 92-136 (ptxas -v).
+using CudaFusedRebasedIndexFn = void (*)(const void* closure, long long i, const FusionRebase* rebase,
+                                         std::uint32_t touched, long long tile_begin);
 
-// A body's two entry points in its unit's module.
+// A body's two entry points in its unit's module, and (on the host) which of a run's eliminated
+// temporaries its recorded functor (the launch's blob) holds Views of: bit t for temporaries[t].
 struct CudaFusedBodyEntries {
   CudaFusedBodyFn loop = nullptr;
   CudaFusedIndexFn at = nullptr;
+  CudaFusedRebasedIndexFn at_rebased = nullptr;
+  std::uint32_t (*touched)(const void* blob, const FusionTemporary* temporaries, std::uint32_t count) = nullptr;
 };
 
 struct CudaFusedBody {
   CudaFusedBodyFn fn;
-  CudaFusedIndexFn at;
-  std::uint32_t offset;  // of the closure in CudaFusedBodies::closures
-  bool rebased;          // it touches the run's eliminated temporaries
+  union {
+    CudaFusedIndexFn at;                  // touched == 0
+    CudaFusedRebasedIndexFn at_rebased;  // touched != 0
+  };
+  std::uint32_t offset;   // of the closure in CudaFusedBodies::closures
+  std::uint32_t touched;  // the run's eliminated temporaries it moves onto shared memory (a mask)
 };
 
 // The loops of a fused run, in the kernel's parameter.
@@ -85,14 +97,14 @@ struct alignas(16) CudaFusedBodies {
   __device__ void run(long long first, long long last, int step, const FusionRebase* rebase = nullptr,
                       long long tile_begin = 0) const {
     for (std::uint32_t k = 0; k < count; ++k) {
-      body[k].fn(closures + body[k].offset, first, last, step, body[k].rebased ? rebase : nullptr, tile_begin);
+      body[k].fn(closures + body[k].offset, first, last, step, rebase, body[k].touched, tile_begin);
     }
   }
   // Every loop at index i alone (a loop that touches temporaries through its rebasing entry).
   __device__ void run_at(long long i, const FusionRebase* rebase, long long tile_begin) const {
     for (std::uint32_t k = 0; k < count; ++k) {
-      if (body[k].rebased) {
-        body[k].fn(closures + body[k].offset, i, i + 1, 1, rebase, tile_begin);
+      if (body[k].touched != 0) {
+        body[k].at_rebased(closures + body[k].offset, i, rebase, body[k].touched, tile_begin);
       } else {
         body[k].at(closures + body[k].offset, i);
       }
@@ -155,18 +167,77 @@ struct CudaDeviceClosure {
   }
 };
 
+// The members of a functor whose Views are moved (FusionRebasable): the allocation a View or
+// View iterator member points into, null for a member that is neither (it holds no View) and
+// `unknown` for one that can be moved but does not say where it points.
+template <class Member>
+const void* cuda_fusion_member_allocation(const Member& member, const void* unknown) {
+  if constexpr (requires { member.impl_allocation_base(); }) {
+    return member.impl_allocation_base();
+  } else if constexpr (requires { member.view().impl_allocation_base(); }) {
+    return member.view().impl_allocation_base();
+  } else if constexpr (requires(Member& m) { m.impl_fusion_rebase(nullptr, std::ptrdiff_t{}); }) {
+    return unknown;
+  } else {
+    return nullptr;
+  }
+}
+
+// Which of temporaries[0, count) `functor` holds Views of (bit t for temporaries[t]); every one
+// for a member that does not say where it points.
+template <class Functor>
+std::uint32_t cuda_fusion_temporaries_touched(const Functor& functor, const FusionTemporary* temporaries,
+                                              std::uint32_t count) {
+  const std::uint32_t all = count >= 32 ? ~0u : (1u << count) - 1;
+  if constexpr (!FusionRebasable<Functor>) {
+    return 0;
+  } else {
+    static constexpr char unknown = 0;
+    std::uint32_t touched = 0;
+    // impl_fusion_members() ties non-const references; only read through them.
+    std::apply(
+        [&](const auto&... member) {
+          const auto one = [&](const void* allocation) {
+            if (allocation == &unknown) touched = all;
+            for (std::uint32_t t = 0; allocation != nullptr && t < count && t < 32; ++t) {
+              if (temporaries[t].allocation == allocation) touched |= 1u << t;
+            }
+          };
+          (one(cuda_fusion_member_allocation(member, &unknown)), ...);
+        },
+        const_cast<Functor&>(functor).impl_fusion_members());
+    return touched;
+  }
+}
+
+// Calls body(f) with f the closure's functor, its Views into the temporaries in `touched`
+// (bit t: rebase.temporaries[t]) moved onto the block's tile starting at tile_begin:
+// with_rebased_functor_copy's device path, one touched temporary at a time.
+template <class Functor, class Body>
+__device__ void cuda_with_touched_rebased(const void* closure, const FusionRebase& rebase, std::uint32_t touched,
+                                          long long tile_begin, const Body& body) {
+  if constexpr (FusionRebasable<Functor>) {
+    Functor local(*static_cast<const Functor*>(closure));
+    for (; touched != 0; touched &= touched - 1) {
+      const FusionRebase one{rebase.temporaries + (__ffs(static_cast<int>(touched)) - 1), 1, rebase.buffer};
+      fusion_rebase_members(local, one, tile_begin);
+    }
+    body(static_cast<const Functor&>(local));
+  } else {
+    body(*static_cast<const Functor*>(closure));  // never touches one (cuda_fusion_temporaries_touched)
+  }
+}
+
 template <class Functor, class Policy>
 __device__ void cuda_fused_for_body(const void* closure, long long first, long long last, int step,
-                                    const FusionRebase* rebase, long long tile_begin) {
+                                    const FusionRebase* rebase, std::uint32_t touched, long long tile_begin) {
   using I = typename Policy::member_type;
   const auto loop = [&](const Functor& f) {
     for (long long i = first; i < last; i += step) invoke_functor<typename Policy::work_tag>(f, static_cast<I>(i));
   };
-  if constexpr (FusionRebasable<Functor>) {
-    if (rebase != nullptr) {
-      with_rebased_functor_copy(*static_cast<const Functor*>(closure), *rebase, tile_begin, loop);
-      return;
-    }
+  if (touched != 0) {
+    cuda_with_touched_rebased<Functor>(closure, *rebase, touched, tile_begin, loop);
+    return;
   }
   // In place, in the parameter: a copy would cost more loads than the loop saves (measured
   // on an H200: a 20-loop axpy chain ran 2-6x slower with a local copy of each closure).
@@ -177,12 +248,20 @@ __device__ void cuda_fused_for_body_at(const void* closure, long long i) {
   invoke_functor<typename Policy::work_tag>(*static_cast<const Functor*>(closure),
                                             static_cast<typename Policy::member_type>(i));
 }
+template <class Functor, class Policy>
+__device__ void cuda_fused_for_body_at_rebased(const void* closure, long long i, const FusionRebase* rebase,
+                                               std::uint32_t touched, long long tile_begin) {
+  cuda_with_touched_rebased<Functor>(closure, *rebase, touched, tile_begin, [&](const Functor& f) {
+    invoke_functor<typename Policy::work_tag>(f, static_cast<typename Policy::member_type>(i));
+  });
+}
 // Writes the body's entry points in Unit's module.  (A __device__ variable templated on the
 // functor would do without a launch, but nvcc cannot register one for an extended lambda's type.)
 template <class Functor, class Policy, class Unit>
 __global__ void cuda_fused_body_address_kernel(CudaFusedBodyEntries* out) {
   out->loop = &cuda_fused_for_body<Functor, Policy>;
   out->at = &cuda_fused_for_body_at<Functor, Policy>;
+  out->at_rebased = &cuda_fused_for_body_at_rebased<Functor, Policy>;
 }
 
 // A block runs tiles of `tile` consecutive indices, every loop over the whole tile before the
@@ -192,12 +271,13 @@ __global__ void cuda_fused_body_address_kernel(CudaFusedBodyEntries* out) {
 // by one thread (no barrier).  A tile of one index a thread calls the bodies' one-index entries.
 inline constexpr int cuda_fused_block = 256;
 inline constexpr int cuda_fused_max_indices_per_thread = 8;
-inline constexpr std::uint32_t fusion_device_max_temporaries = 8;
+// Seed 000's Black-Scholes has 13 (about 24 KiB of shared memory at one index a thread).
+inline constexpr std::uint32_t fusion_device_max_temporaries = 16;
 
 // Indices a thread takes per tile for a range of n indices when the device holds
 // `resident_threads` of the kernel's threads at once: one until the range gives every resident
 // thread cuda_fused_max_indices_per_thread of them, then that many.  Measured on an H200 with
-// KOKKOS_FUSION_CUDA_INDICES_PER_THREAD: below that size (n = 1e5 and 1e6) one index a thread was
+// KOKKOS_FUSION_CUDA_INDICES_PER_THREAD (and the unbounded kernel, three blocks resident): below that size (n = 1e5 and 1e6) one index a thread was
 // as fast or faster in every program (the axpy chain 1.3x at 1e6); at 1e8 eight were 1.45x faster
 // for Black-Scholes, one 1.15x for the axpy chain.  `forced` (1 to the maximum; 0: none)
 // overrides the rule.
@@ -217,8 +297,19 @@ struct CudaFusedForArgs {
 static_assert(sizeof(CudaFusedForArgs) <= cuda_max_kernel_parameter_bytes,
               "a fused kernel's loops must fit the kernel parameter space");
 
-template <class Unit>
-__global__ void cuda_fused_for_kernel(const __grid_constant__ CudaFusedForArgs args) {
+// Registers.  ptxas gives a kernel that calls functions through pointers the registers of the
+// hungriest function its module may call (72 in PerfCudaFusion's module, where Black-Scholes'
+// bodies live beside the axpy chain's): three blocks of 256 threads a multiprocessor, 768 of
+// the 2048 threads it could keep to hide the latency of loops that each reload what the loop
+// before stored.  Bounded to eight blocks (32 registers) all 2048 fit, for a little more stack
+// in the bodies (ptxas -v on PerfCudaFusion.cpp: the kernel's cumulative stack 192 -> 232
+// bytes, the largest loop entry's frame 144 -> 200 bytes, the one-index entries unchanged).
+// KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS=0 launches the unbounded kernel instead, to compare.
+inline constexpr int cuda_fused_min_blocks_per_sm = 8;
+
+template <class Unit, int MinBlocksPerSM>
+__global__ __launch_bounds__(cuda_fused_block, MinBlocksPerSM) void cuda_fused_for_kernel(
+    const __grid_constant__ CudaFusedForArgs args) {
   extern __shared__ __align__(16) unsigned char cuda_fused_tiles[];
   const FusionRebase rebase{args.temporaries, args.num_temporaries, reinterpret_cast<std::byte*>(cuda_fused_tiles)};
   const long long tile_stride = static_cast<long long>(gridDim.x) * args.tile;
@@ -267,6 +358,13 @@ inline int cuda_fused_forced_indices_per_thread() {
   return forced;
 }
 
+// Whether fused loops run in the register-bounded kernel (see cuda_fused_min_blocks_per_sm).
+// Read once.
+inline bool cuda_fused_bounded_registers() {
+  static const bool bounded = fusion_env_int("KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS", 1) != 0;
+  return bounded;
+}
+
 // How many blocks of `block` threads without dynamic shared memory a multiprocessor holds for
 // a kernel, queried once per kernel (its block size is fixed by its attributes).
 template <auto Kernel>
@@ -280,6 +378,9 @@ int cuda_fused_blocks_per_sm(int block) {
   cuda_check_launch(cuda_for_name, err, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused kernel)");
   return blocks > 0 ? blocks : 1;
 }
+
+template <class Functor, class Policy, class Unit>
+struct CudaFusionForBlob;
 
 // The device addresses of a loop's body (a CudaFusedBodyEntries), read from its unit's module
 // once.
@@ -301,15 +402,20 @@ const void* cuda_fused_body_address() {
       check(cudaMemcpy(&entries, slot, sizeof(entries), cudaMemcpyDeviceToHost), "cudaMemcpy (fused loop body address)");
     }
     check(cudaFree(slot), "cudaFree (fused loop body address)");
+    entries.touched = [](const void* blob, const FusionTemporary* temporaries, std::uint32_t count) {
+      return cuda_fusion_temporaries_touched(static_cast<const CudaFusionForBlob<Functor, Policy, Unit>*>(blob)->functor,
+                                             temporaries, count);
+    };
   });
   if (!failed.empty()) cuda_launch_error(cuda_for_name, failed);
   return &entries;
 }
 
 // Copies the closures of loops launches[0, count) (all of one unit: execute_on_device splits
-// at units) and their bodies' addresses into `bodies`.
+// at units) and their bodies' addresses into `bodies`, and which of the eliminated
+// temporaries[0, num_temporaries) each loop's functor holds.
 inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* launches, std::uint32_t count,
-                                   bool rebased = false) {
+                                   const FusionTemporary* temporaries = nullptr, std::uint32_t num_temporaries = 0) {
   std::size_t offset = 0;
   bodies.count = count;
   for (std::uint32_t k = 0; k < count; ++k) {
@@ -317,8 +423,15 @@ inline void cuda_fill_fused_bodies(CudaFusedBodies& bodies, const FusionLaunch* 
     offset = (offset + d.closure_align - 1) / d.closure_align * d.closure_align;
     std::memcpy(bodies.closures + offset, d.closure, d.closure_bytes);
     const auto& entries = *static_cast<const CudaFusedBodyEntries*>(d.body_address());
-    bodies.body[k] = CudaFusedBody{entries.loop, entries.at, static_cast<std::uint32_t>(offset),
-                                   rebased && launches[k].touches_temporary};
+    const std::uint32_t touched = num_temporaries > 0 && launches[k].touches_temporary
+                                      ? entries.touched(launches[k].blob, temporaries, num_temporaries)
+                                      : 0;
+    CudaFusedBody& body = bodies.body[k];
+    body.fn = entries.loop;
+    if (touched != 0) body.at_rebased = entries.at_rebased;
+    else body.at = entries.at;
+    body.offset = static_cast<std::uint32_t>(offset);
+    body.touched = touched;
     offset += d.closure_bytes;
   }
 }
@@ -436,10 +549,17 @@ struct CudaFusionForBlob {
   // launches[0, count) are loops of this unit over the same range on the same instance.
   static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
                         std::uint32_t* num_temporaries) {
+    return cuda_fused_bounded_registers()
+               ? run_fused_in<&cuda_fused_for_kernel<Unit, cuda_fused_min_blocks_per_sm>>(launches, count, temporaries,
+                                                                                          num_temporaries)
+               : run_fused_in<&cuda_fused_for_kernel<Unit, 1>>(launches, count, temporaries, num_temporaries);
+  }
+  template <auto kernel>
+  static bool run_fused_in(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
+                           std::uint32_t* num_temporaries) {
     const auto& last = *static_cast<const CudaFusionForBlob*>(launches[count - 1].blob);
     CudaInternal* internal = last.policy.space().impl_internal_space_instance();
     const int device = internal->m_cudaDev;
-    constexpr auto kernel = &cuda_fused_for_kernel<Unit>;
     const cudaFuncAttributes& attr = cuda_fused_kernel_attributes<kernel>();
     const CudaLaunchLimits& limits = cuda_launch_limits(device);
     // Large: on the heap rather than the host stack.
@@ -465,7 +585,7 @@ struct CudaFusionForBlob {
     if (args->tile < block) block = static_cast<int>(args->tile);
     args->num_temporaries = kept;
     *num_temporaries = kept;
-    cuda_fill_fused_bodies(args->bodies, launches, count, kept > 0);
+    cuda_fill_fused_bodies(args->bodies, launches, count, args->temporaries, kept);
     const long long tiles = (args->end - args->begin + args->tile - 1) / args->tile;
     const unsigned grid = static_cast<unsigned>(tiles < limits.max_grid_x ? tiles : limits.max_grid_x);
     kernel<<<grid, block, shmem, internal->m_stream>>>(*args);
