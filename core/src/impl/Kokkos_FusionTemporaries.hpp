@@ -87,9 +87,9 @@ KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase
 // Calls body(f) with a copy of `kept` whose Views into the temporaries point at the worker's
 // buffer for the chunk starting at launch index `chunk_begin`.  On the host the copy is bytewise
 // and never destroyed, like with_local_functor_copy's: the recorded functor's Views are
-// untracked.  On a device (a fused Cuda kernel moving its tile of the temporaries into shared
-// memory) copying a View counts nothing, and a plain copy stays in registers where a bytewise
-// one of unknown alignment would go through local memory byte by byte.
+// untracked.  On a device copying a View counts nothing, and a plain copy stays in registers
+// where a bytewise one of unknown alignment would go through local memory byte by byte (a fused
+// Cuda kernel copies so too, moving only the temporaries a functor holds: Kokkos_Cuda_Fusion.hpp).
 template <class Functor, class Body>
 KOKKOS_INLINE_FUNCTION void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase,
                                                       std::int64_t chunk_begin, const Body& body) {
