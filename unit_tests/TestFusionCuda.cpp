@@ -521,8 +521,54 @@ TEST_F(FusionCuda, BlackScholesIntermediatesStayInSharedMemory) {
     EXPECT_EQ(s.device_fused_kernels, 1u) << "n=" << n;
     EXPECT_EQ(s.device_runs_split, 0u) << "n=" << n;
     EXPECT_EQ(s.temporaries_eliminated, 13u) << "n=" << n;
+    EXPECT_EQ(Kokkos::Impl::cuda_untouched_allocations(), 0u) << "n=" << n << ": every one freed";
   }
   KE::set_fusion_temporary_bytes(256 * 1024);
+}
+
+// The same chain repeated: a memoized window, replayed as a graph.  Its temporaries stay in
+// shared memory every time, are freed without waiting for the GPU (the graph launched as
+// recorded notes them again), and the next iteration's allocations may reuse their memory.
+TEST_F(FusionCuda, RepeatedWindowFreesItsTemporariesEveryTime) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  KE::set_fusion_temporary_elimination(true);
+  KE::set_fusion_temporary_bytes(0);
+  const long n = 300007;
+  const TemporariesResult unfused = chain_with_temporaries(n, false, false);
+  KE::reset_fusion_statistics();
+  for (int iteration = 0; iteration < 6; ++iteration) {
+    const TemporariesResult fused = chain_with_temporaries(n, true, false);
+    expect_bitwise_equal(fused.out, unfused.out, "iteration " + std::to_string(iteration));
+    EXPECT_EQ(Kokkos::Impl::cuda_untouched_allocations(), 0u) << "iteration " << iteration;
+  }
+  const KE::FusionStatistics s = KE::fusion_statistics();
+  EXPECT_EQ(s.temporaries_eliminated, 6u * 3u);
+  EXPECT_GT(s.device_graph_replays + s.device_graph_instantiations, 0u) << "the window repeats";
+  KE::set_fusion_temporary_bytes(256 * 1024);
+}
+
+// CudaSpace's record of allocations no kernel touched: each is taken once, with its stream.
+// Needs no GPU (no memory is freed here).
+TEST_F(FusionCuda, UntouchedAllocationsAreTakenOnce) {
+  using Kokkos::Impl::cuda_note_untouched_allocation;
+  using Kokkos::Impl::cuda_take_untouched_allocation;
+  int a = 0, b = 0;
+  const auto stream_1 = reinterpret_cast<cudaStream_t>(std::uintptr_t{0x10});
+  const auto stream_2 = reinterpret_cast<cudaStream_t>(std::uintptr_t{0x20});
+  const std::size_t before = Kokkos::Impl::cuda_untouched_allocations();
+  cuda_note_untouched_allocation(&a, stream_1);
+  cuda_note_untouched_allocation(&b, stream_1);
+  cuda_note_untouched_allocation(&b, stream_2);  // noted again (a graph launched as recorded): the last stream
+  EXPECT_EQ(Kokkos::Impl::cuda_untouched_allocations(), before + 2);
+  cudaStream_t stream = nullptr;
+  ASSERT_TRUE(cuda_take_untouched_allocation(&b, stream));
+  EXPECT_EQ(stream, stream_2);
+  EXPECT_FALSE(cuda_take_untouched_allocation(&b, stream)) << "taken once";
+  ASSERT_TRUE(cuda_take_untouched_allocation(&a, stream));
+  EXPECT_EQ(stream, stream_1);
+  int never = 0;
+  EXPECT_FALSE(cuda_take_untouched_allocation(&never, stream));
+  EXPECT_EQ(Kokkos::Impl::cuda_untouched_allocations(), before);
 }
 
 // Which of a run's eliminated temporaries a loop's functor holds (the loops move only those):

@@ -1,11 +1,14 @@
 #include <Cuda/Kokkos_CudaSpace.hpp>
 #include <Cuda/Kokkos_Cuda.hpp>
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
+#include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
 #include <impl/Kokkos_Profiling.hpp>
 
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace Kokkos {
 namespace {
@@ -84,10 +87,51 @@ void* CudaSpace::allocate(const Cuda& exec, const char* label, std::size_t bytes
   return report_allocation<CudaSpace>(label, ptr, bytes, logical_bytes);
 }
 
-// Kernels on any stream may still use the memory: the device finishes them first.
+namespace Impl {
+namespace {
+struct UntouchedAllocations {
+  std::mutex mutex;
+  std::unordered_map<const void*, cudaStream_t> stream_of;
+};
+UntouchedAllocations& untouched_allocations() {
+  static UntouchedAllocations untouched;
+  return untouched;
+}
+}  // namespace
+
+void cuda_note_untouched_allocation(const void* allocation, cudaStream_t stream) {
+  UntouchedAllocations& u = untouched_allocations();
+  const std::lock_guard<std::mutex> lock(u.mutex);
+  u.stream_of[allocation] = stream;
+}
+
+bool cuda_take_untouched_allocation(const void* allocation, cudaStream_t& stream) {
+  UntouchedAllocations& u = untouched_allocations();
+  const std::lock_guard<std::mutex> lock(u.mutex);
+  const auto it = u.stream_of.find(allocation);
+  if (it == u.stream_of.end()) return false;
+  stream = it->second;
+  u.stream_of.erase(it);
+  return true;
+}
+
+std::size_t cuda_untouched_allocations() {
+  UntouchedAllocations& u = untouched_allocations();
+  const std::lock_guard<std::mutex> lock(u.mutex);
+  return u.stream_of.size();
+}
+}  // namespace Impl
+
+// Kernels on any stream may still use the memory: the device finishes them first, unless no
+// kernel ever touched it (Cuda/Kokkos_Cuda_UntouchedAllocations.hpp).
 void CudaSpace::deallocate(const char* label, void* ptr, std::size_t bytes, std::size_t logical_bytes) const {
   report_deallocation<CudaSpace>(label, ptr, bytes, logical_bytes);
   if (ptr == nullptr) return;
+  cudaStream_t stream = nullptr;
+  if (Impl::cuda_take_untouched_allocation(ptr, stream)) {
+    KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaFreeAsync(ptr, stream));
+    return;
+  }
   KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaDeviceSynchronize());
   KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaFree(ptr));
 }

@@ -18,7 +18,8 @@
 // Eliminated temporaries (impl/Kokkos_FusionTemporaries.hpp, seed 003 Definition 4) of a run
 // that is one kernel without a reduction live in the block's shared memory, one tile at a time:
 // the members that touch them run on a copy of their functor whose Views point there, and the
-// device memory the Views were allocated with is never read or written.
+// device memory the Views were allocated with is never read or written, so CudaSpace frees it
+// without first waiting for the GPU (Kokkos_Cuda_UntouchedAllocations.hpp).
 //
 // No -rdc: a kernel may only call device code of its own translation unit (each has its own
 // module).  Everything here that touches device code is instantiated per translation unit
@@ -32,6 +33,7 @@
 // (__grid_constant__), up to fusion_device_closure_capacity bytes and fusion_device_max_bodies
 // members per kernel; a longer run is split.
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
+#include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
 #include <impl/Kokkos_FusionWindow.hpp>
 
 #include <algorithm>
@@ -43,6 +45,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace Kokkos::Impl {
 
@@ -450,13 +454,41 @@ inline cudaStream_t cuda_fusion_stream(const void* instance) {
   return static_cast<const CudaInternal*>(instance)->m_stream;
 }
 
+// While this thread records a window into a graph: the temporaries its fused kernels keep in
+// shared memory (noted untouched: CudaSpace frees them without synchronising the device).
+struct CudaFusionCapture {
+  bool recording = false;
+  std::vector<const void*> untouched;
+};
+inline CudaFusionCapture& cuda_fusion_capture() {
+  static thread_local CudaFusionCapture capture;
+  return capture;
+}
+
+// A memoized window's instantiated graph, and the temporaries its fused kernels keep in shared
+// memory: a window launched as recorded holds the same ones, noted untouched again.
+struct CudaFusionGraph {
+  cudaGraphExec_t exec = nullptr;
+  std::vector<const void*> untouched;
+  CudaFusionGraph() = default;
+  CudaFusionGraph(const CudaFusionGraph&) = delete;
+  CudaFusionGraph& operator=(const CudaFusionGraph&) = delete;
+  ~CudaFusionGraph() {
+    if (exec != nullptr) (void)cudaGraphExecDestroy(exec);
+  }
+};
+
 inline bool cuda_fusion_begin_capture(const void* instance) {
-  if (cudaStreamBeginCapture(cuda_fusion_stream(instance), cudaStreamCaptureModeRelaxed) == cudaSuccess) return true;
+  CudaFusionCapture& capture = cuda_fusion_capture();
+  capture.untouched.clear();
+  capture.recording = cudaStreamBeginCapture(cuda_fusion_stream(instance), cudaStreamCaptureModeRelaxed) == cudaSuccess;
+  if (capture.recording) return true;
   (void)cudaGetLastError();  // a stream that cannot be captured (the legacy stream): dispatch directly
   return false;
 }
 
 inline void cuda_fusion_abort_capture(const void* instance) {
+  cuda_fusion_capture().recording = false;
   cudaGraph_t graph = nullptr;
   if (cudaStreamEndCapture(cuda_fusion_stream(instance), &graph) == cudaSuccess && graph != nullptr) {
     (void)cudaGraphDestroy(graph);
@@ -475,23 +507,28 @@ inline void cuda_check_replay(cudaError_t err, const char* call) {
 // returns whether it instantiated.
 inline bool cuda_fusion_end_capture_and_launch(const void* instance, std::shared_ptr<void>& replay) {
   const cudaStream_t stream = cuda_fusion_stream(instance);
+  CudaFusionCapture& capture = cuda_fusion_capture();
+  capture.recording = false;
   cudaGraph_t graph = nullptr;
   cuda_check_replay(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
   const std::unique_ptr<CUgraph_st, cudaError_t (*)(cudaGraph_t)> captured(graph, &cudaGraphDestroy);
   if (replay != nullptr) {
     cudaGraphExecUpdateResultInfo info;
-    if (cudaGraphExecUpdate(static_cast<cudaGraphExec_t>(replay.get()), graph, &info) != cudaSuccess) {
+    if (cudaGraphExecUpdate(static_cast<CudaFusionGraph*>(replay.get())->exec, graph, &info) != cudaSuccess) {
       (void)cudaGetLastError();
       replay.reset();
     }
   }
   const bool instantiated = replay == nullptr;
   if (instantiated) {
-    cudaGraphExec_t exec = nullptr;
-    cuda_check_replay(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-    replay = std::shared_ptr<void>(exec, [](void* e) { (void)cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(e)); });
+    auto made = std::make_shared<CudaFusionGraph>();
+    cuda_check_replay(cudaGraphInstantiate(&made->exec, graph, 0), "cudaGraphInstantiate");
+    replay = std::move(made);
   }
-  cuda_check_replay(cudaGraphLaunch(static_cast<cudaGraphExec_t>(replay.get()), stream), "cudaGraphLaunch");
+  auto& recorded = *static_cast<CudaFusionGraph*>(replay.get());
+  recorded.untouched = std::move(capture.untouched);
+  capture.untouched.clear();
+  cuda_check_replay(cudaGraphLaunch(recorded.exec, stream), "cudaGraphLaunch");
   return instantiated;
 }
 
@@ -503,8 +540,10 @@ inline std::atomic<std::uint64_t>& cuda_fusion_graph_launches_as_recorded() {
 }
 
 inline void cuda_fusion_launch_graph(const void* instance, const std::shared_ptr<void>& replay) {
-  cuda_check_replay(cudaGraphLaunch(static_cast<cudaGraphExec_t>(replay.get()), cuda_fusion_stream(instance)),
-                    "cudaGraphLaunch");
+  const auto& recorded = *static_cast<const CudaFusionGraph*>(replay.get());
+  const cudaStream_t stream = cuda_fusion_stream(instance);
+  cuda_check_replay(cudaGraphLaunch(recorded.exec, stream), "cudaGraphLaunch");
+  for (const void* allocation : recorded.untouched) cuda_note_untouched_allocation(allocation, stream);
   cuda_fusion_graph_launches_as_recorded().fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -590,6 +629,15 @@ struct CudaFusionForBlob {
     const unsigned grid = static_cast<unsigned>(tiles < limits.max_grid_x ? tiles : limits.max_grid_x);
     kernel<<<grid, block, shmem, internal->m_stream>>>(*args);
     cuda_check_launch(cuda_for_name, cudaGetLastError(), "fused kernel launch");
+    // No other kernel touches the temporaries kept here (the window gives them only to a kernel
+    // that runs every launch declaring them); from cudaMallocAsync, they are freed on this
+    // stream without waiting for the device.
+    if (internal->m_memoryPoolsSupported) {
+      for (std::uint32_t t = 0; t < kept; ++t) {
+        cuda_note_untouched_allocation(args->temporaries[t].allocation, internal->m_stream);
+        if (cuda_fusion_capture().recording) cuda_fusion_capture().untouched.push_back(args->temporaries[t].allocation);
+      }
+    }
     return true;
   }
 };
