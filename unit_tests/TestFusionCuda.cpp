@@ -39,6 +39,18 @@ using DeviceView = Kokkos::View<double*, Kokkos::CudaSpace>;
 using Policy = Kokkos::RangePolicy<Cuda>;
 
 struct FusionCuda : Kokkos::Test::FusionFixture {};
+// Temporary elimination on, every View created in a window a candidate.
+struct FusionCudaTemporaries : FusionCuda {
+  void SetUp() override {
+    FusionCuda::SetUp();
+    KE::set_fusion_temporary_elimination(true);
+    KE::set_fusion_temporary_bytes(0);
+  }
+  void TearDown() override {
+    KE::set_fusion_temporary_bytes(256 * 1024);
+    FusionCuda::TearDown();
+  }
+};
 
 std::vector<double> to_host(const DeviceView& v) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
@@ -463,10 +475,8 @@ TemporariesResult chain_with_temporaries(long n, bool fused, bool tail) {
   return {to_host(out), total};
 }
 
-TEST_F(FusionCuda, ArrayAlgorithmTemporariesStayInSharedMemory) {
+TEST_F(FusionCudaTemporaries, ArrayAlgorithmTemporariesStayInSharedMemory) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
-  KE::set_fusion_temporary_elimination(true);
-  KE::set_fusion_temporary_bytes(0);  // every View created in the window is a candidate
   for (const long n : {1L, 1000L, 1025L, (1L << 20) + 3}) {
     const TemporariesResult unfused = chain_with_temporaries(n, false, false);
     KE::reset_fusion_statistics();
@@ -477,13 +487,10 @@ TEST_F(FusionCuda, ArrayAlgorithmTemporariesStayInSharedMemory) {
     EXPECT_EQ(s.temporaries_eliminated, 3u) << "n=" << n;
     EXPECT_EQ(s.temporary_bytes_eliminated, 3u * sizeof(double) * static_cast<std::uint64_t>(n)) << "n=" << n;
   }
-  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
-TEST_F(FusionCuda, TemporariesBeforeATailReductionStayMaterialised) {
+TEST_F(FusionCudaTemporaries, TemporariesBeforeATailReductionStayMaterialised) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
-  KE::set_fusion_temporary_elimination(true);
-  KE::set_fusion_temporary_bytes(0);
   const long n = 100003;
   const TemporariesResult unfused = chain_with_temporaries(n, false, true);
   KE::reset_fusion_statistics();
@@ -494,16 +501,13 @@ TEST_F(FusionCuda, TemporariesBeforeATailReductionStayMaterialised) {
   EXPECT_EQ(s.device_fused_kernels, 1u);
   EXPECT_EQ(s.temporaries_eliminated, 0u) << "the reduction's kernel has no tile to keep them in";
   EXPECT_EQ(s.temporary_bytes_eliminated, 0u);
-  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
 // Seed 000's Listing 1 as NumPy runs it: 27 array algorithms whose 13 intermediates die in the
 // program.  One fused kernel keeps every one in shared memory, each loop moving only the 2 or 3
 // its functor holds; call and put bitwise as unfused.
-TEST_F(FusionCuda, BlackScholesIntermediatesStayInSharedMemory) {
+TEST_F(FusionCudaTemporaries, BlackScholesIntermediatesStayInSharedMemory) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
-  KE::set_fusion_temporary_elimination(true);
-  KE::set_fusion_temporary_bytes(0);
   const Cuda space;
   for (const long n : {1L, 1000L, 100003L, (1L << 21) + 5}) {
     black_scholes::Problem<Kokkos::CudaSpace> fused(n), unfused(n);
@@ -523,16 +527,13 @@ TEST_F(FusionCuda, BlackScholesIntermediatesStayInSharedMemory) {
     EXPECT_EQ(s.temporaries_eliminated, 13u) << "n=" << n;
     EXPECT_EQ(Kokkos::Impl::cuda_untouched_allocations(), 0u) << "n=" << n << ": every one freed";
   }
-  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
 // The same chain repeated: a memoized window, replayed as a graph.  Its temporaries stay in
 // shared memory every time, are freed without waiting for the GPU (the graph launched as
 // recorded notes them again), and the next iteration's allocations may reuse their memory.
-TEST_F(FusionCuda, RepeatedWindowFreesItsTemporariesEveryTime) {
+TEST_F(FusionCudaTemporaries, RepeatedWindowFreesItsTemporariesEveryTime) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
-  KE::set_fusion_temporary_elimination(true);
-  KE::set_fusion_temporary_bytes(0);
   const long n = 300007;
   const TemporariesResult unfused = chain_with_temporaries(n, false, false);
   KE::reset_fusion_statistics();
@@ -544,7 +545,6 @@ TEST_F(FusionCuda, RepeatedWindowFreesItsTemporariesEveryTime) {
   const KE::FusionStatistics s = KE::fusion_statistics();
   EXPECT_EQ(s.temporaries_eliminated, 6u * 3u);
   EXPECT_GT(s.device_graph_replays + s.device_graph_instantiations, 0u) << "the window repeats";
-  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
 // CudaSpace's record of allocations no kernel touched: each is taken once, with its stream.
