@@ -264,7 +264,13 @@ TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) 
   if (workers == 1) {
     EXPECT_EQ(s.fused_on_caller, 0u);  // one worker is the caller already: nothing to choose
   } else if (workers <= Kokkos::Impl::host_topology().processing_units) {
-    EXPECT_GT(s.fused_on_caller, 0u);
+    // The caller is only tried for a run under 100 us of one core's work (FusionDispatchChoice):
+    // on a machine busy with other work even these tiny runs can take longer for a while.  Their
+    // memoized choices keep timing them: repeat the programs until the caller was tried.
+    for (int again = 0; again < 10 && KE::fusion_statistics().fused_on_caller == 0; ++again) {
+      check_random_programs<TypeParam>(5150, seed_count(60), 37, 8);
+    }
+    EXPECT_GT(KE::fusion_statistics().fused_on_caller, 0u);
   }  // else: workers taking turns on fewer cores may make every run too slow to probe the caller
   // Blocks of several chunks: the short- and long-chunk ways differ from the workers' and are
   // tried.
