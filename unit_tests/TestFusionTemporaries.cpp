@@ -9,12 +9,14 @@
 
 #include "../example/black_scholes.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -428,6 +430,75 @@ TEST(FusionTemporariesSettings, ReservedViewsMayBeFreedOnAnotherThread) {
     EXPECT_EQ(again(0), 0.0);
   }
   KE::set_fusion_temporary_bytes(256 * 1024);
+}
+
+
+// The rebasing primitive a fused run uses for each chunk: a copy of the functor whose Views into
+// the temporaries (all, or those of a mask, as a fused Cuda kernel passes) point at the chunk's
+// slice of the worker's buffer; its other members, and the functor it was copied from, stay.
+struct HoldsTwoViewsAndAScalar {
+  Arr first, second;
+  double scale = 2.0;
+  auto impl_fusion_members() { return std::tie(first, scale, second); }
+};
+TEST(FusionTemporariesRebase, MovesTheViewsIntoTheTemporariesOntoTheChunk) {
+  using Kokkos::Impl::FusionRebase;
+  using Kokkos::Impl::FusionTemporary;
+  const std::int64_t n = 64, chunk = 8, chunk_begin = 24;
+  const Arr t0("t0", n), t1("t1", n), other("other", n);
+  // t1 is declared from index 4 on (offset), one double an index; the chunks of each lie one
+  // after the other in the buffer.
+  const std::array<FusionTemporary, 2> temporaries{
+      FusionTemporary{t0.impl_allocation_base(), 0, sizeof(double), 0, n * 8},
+      FusionTemporary{t1.impl_allocation_base(), 4 * sizeof(double), sizeof(double), chunk * sizeof(double), n * 8}};
+  alignas(16) std::byte buffer[2 * chunk * sizeof(double)];
+  const FusionRebase rebase{temporaries.data(), 2, buffer};
+  const auto* chunk_of_t0 = reinterpret_cast<const double*>(buffer);
+  const auto* chunk_of_t1 = reinterpret_cast<const double*>(buffer) + chunk;
+  // Launch index i reads t0(i) and t1(i + 4): at the chunk's first index, the buffer's first slot.
+  const auto at_chunk_begin = [&](const Arr& v, std::int64_t first_declared) {
+    return v.data() + chunk_begin + first_declared;
+  };
+
+  const HoldsTwoViewsAndAScalar kept{t0, t1};
+  int calls = 0;
+  Kokkos::Impl::with_rebased_functor_copy(kept, rebase, chunk_begin, [&](const HoldsTwoViewsAndAScalar& f) {
+    ++calls;
+    EXPECT_EQ(at_chunk_begin(f.first, 0), chunk_of_t0);
+    EXPECT_EQ(at_chunk_begin(f.second, 4), chunk_of_t1);
+    EXPECT_EQ(f.first.extent(0), static_cast<std::size_t>(n)) << "only the address moves";
+    EXPECT_EQ(f.scale, 2.0);
+  });
+  const HoldsTwoViewsAndAScalar swapped{t1, other};
+  for (const std::uint32_t mask : {0b00u, 0b01u, 0b10u, 0b11u}) {
+    SCOPED_TRACE(mask);
+    Kokkos::Impl::with_rebased_functor_copy(
+        kept, rebase, chunk_begin,
+        [&](const HoldsTwoViewsAndAScalar& f) {
+          ++calls;
+          EXPECT_EQ(at_chunk_begin(f.first, 0) == chunk_of_t0, (mask & 1u) != 0);
+          EXPECT_EQ(at_chunk_begin(f.second, 4) == chunk_of_t1, (mask & 2u) != 0);
+          if ((mask & 1u) == 0) {
+            EXPECT_EQ(f.first.data(), t0.data());
+          }
+          if ((mask & 2u) == 0) {
+            EXPECT_EQ(f.second.data(), t1.data());
+          }
+        },
+        mask);
+    // A View of no temporary never moves; one of a temporary moves wherever it sits.
+    Kokkos::Impl::with_rebased_functor_copy(
+        swapped, rebase, chunk_begin,
+        [&](const HoldsTwoViewsAndAScalar& f) {
+          ++calls;
+          EXPECT_EQ(at_chunk_begin(f.first, 4) == chunk_of_t1, (mask & 2u) != 0);
+          EXPECT_EQ(f.second.data(), other.data());
+        },
+        mask);
+  }
+  EXPECT_EQ(calls, 9);
+  EXPECT_EQ(kept.first.data(), t0.data()) << "the kept functor is not touched";
+  EXPECT_EQ(kept.second.data(), t1.data());
 }
 
 }  // namespace

@@ -215,18 +215,12 @@ std::uint32_t cuda_fusion_temporaries_touched(const Functor& functor, const Fusi
 }
 
 // Calls body(f) with f the closure's functor, its Views into the temporaries in `touched`
-// (bit t: rebase.temporaries[t]) moved onto the block's tile starting at tile_begin:
-// with_rebased_functor_copy's device path, one touched temporary at a time.
+// (bit t: rebase.temporaries[t]) moved onto the block's tile starting at tile_begin.
 template <class Functor, class Body>
 __device__ void cuda_with_touched_rebased(const void* closure, const FusionRebase& rebase, std::uint32_t touched,
                                           long long tile_begin, const Body& body) {
   if constexpr (FusionRebasable<Functor>) {
-    Functor local(*static_cast<const Functor*>(closure));
-    for (; touched != 0; touched &= touched - 1) {
-      const FusionRebase one{rebase.temporaries + (__ffs(static_cast<int>(touched)) - 1), 1, rebase.buffer};
-      fusion_rebase_members(local, one, tile_begin);
-    }
-    body(static_cast<const Functor&>(local));
+    with_rebased_functor_copy(*static_cast<const Functor*>(closure), rebase, tile_begin, body, touched);
   } else {
     body(*static_cast<const Functor*>(closure));  // never touches one (cuda_fusion_temporaries_touched)
   }
@@ -281,10 +275,10 @@ inline constexpr std::uint32_t fusion_device_max_temporaries = 16;
 // Indices a thread takes per tile for a range of n indices when the device holds
 // `resident_threads` of the kernel's threads at once: one until the range gives every resident
 // thread cuda_fused_max_indices_per_thread of them, then that many.  Measured on an H200 with
-// KOKKOS_FUSION_CUDA_INDICES_PER_THREAD (and the unbounded kernel, three blocks resident): below that size (n = 1e5 and 1e6) one index a thread was
-// as fast or faster in every program (the axpy chain 1.3x at 1e6); at 1e8 eight were 1.45x faster
-// for Black-Scholes, one 1.15x for the axpy chain.  `forced` (1 to the maximum; 0: none)
-// overrides the rule.
+// KOKKOS_FUSION_CUDA_INDICES_PER_THREAD (and the unbounded kernel, three blocks resident): below
+// that size (n = 1e5 and 1e6) one index a thread was as fast or faster in every program (the
+// axpy chain 1.3x at 1e6); at 1e8 eight were 1.45x faster for Black-Scholes, one 1.15x for the
+// axpy chain.  `forced` (1 to the maximum; 0: none) overrides the rule.
 inline int cuda_fused_indices_per_thread(long long n, long long resident_threads, int forced = 0) {
   if (forced > 0) return std::min(forced, cuda_fused_max_indices_per_thread);
   if (resident_threads < 1) resident_threads = 1;

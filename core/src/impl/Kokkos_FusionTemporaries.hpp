@@ -32,6 +32,7 @@
 #include <Kokkos_Macros.hpp>
 #include <impl/Kokkos_FusionHooks.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -69,39 +70,61 @@ KOKKOS_INLINE_FUNCTION void fusion_rebase_member(Member& member, const void* all
   }
 }
 
-// Moves f's Views into the temporaries onto the buffer for the chunk starting at launch index
+// Moves f's Views into `temporary` onto `buffer` for the chunk starting at launch index
 // `chunk_begin`.
 template <class Functor>
+KOKKOS_INLINE_FUNCTION void fusion_rebase_members_into(Functor& f, const FusionTemporary& temporary, std::byte* buffer,
+                                                       std::int64_t chunk_begin) {
+  const auto chunk_in_buffer = reinterpret_cast<std::intptr_t>(buffer + temporary.buffer_offset);
+  const auto chunk_in_allocation =
+      reinterpret_cast<std::intptr_t>(temporary.allocation) + temporary.offset + chunk_begin * temporary.stride;
+  const std::ptrdiff_t delta = chunk_in_buffer - chunk_in_allocation;
+  std::apply([&](auto&... member) { (fusion_rebase_member(member, temporary.allocation, delta), ...); },
+             f.impl_fusion_members());
+}
+
+// The same for every temporary of the run.
+template <class Functor>
 KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase& rebase, std::int64_t chunk_begin) {
-  auto members = f.impl_fusion_members();
   for (std::uint32_t t = 0; t < rebase.count; ++t) {
-    const FusionTemporary& temporary = rebase.temporaries[t];
-    const auto chunk_in_buffer = reinterpret_cast<std::intptr_t>(rebase.buffer + temporary.buffer_offset);
-    const auto chunk_in_allocation =
-        reinterpret_cast<std::intptr_t>(temporary.allocation) + temporary.offset + chunk_begin * temporary.stride;
-    const std::ptrdiff_t delta = chunk_in_buffer - chunk_in_allocation;
-    std::apply([&](auto&... member) { (fusion_rebase_member(member, temporary.allocation, delta), ...); }, members);
+    fusion_rebase_members_into(f, rebase.temporaries[t], rebase.buffer, chunk_begin);
   }
 }
 
-// Calls body(f) with a copy of `kept` whose Views into the temporaries point at the worker's
-// buffer for the chunk starting at launch index `chunk_begin`.  On the host the copy is bytewise
-// and never destroyed, like with_local_functor_copy's: the recorded functor's Views are
-// untracked.  On a device copying a View counts nothing, and a plain copy stays in registers
-// where a bytewise one of unknown alignment would go through local memory byte by byte (a fused
-// Cuda kernel copies so too, moving only the temporaries a functor holds: Kokkos_Cuda_Fusion.hpp).
-template <class Functor, class Body>
+// The same for the temporaries in `touched` only (bit t: rebase.temporaries[t]), for a kernel
+// that knows which ones a functor holds (Cuda/Kokkos_Cuda_Fusion.hpp: a Black-Scholes loop
+// holds 2 or 3 of 13).
+template <class Functor>
+KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase& rebase, std::int64_t chunk_begin,
+                                                  std::uint32_t touched) {
+  for (; touched != 0; touched &= touched - 1) {
+    int t = 0;
+    KOKKOS_IF_ON_DEVICE((t = __ffs(static_cast<int>(touched)) - 1;))
+    KOKKOS_IF_ON_HOST((t = std::countr_zero(touched);))
+    fusion_rebase_members_into(f, rebase.temporaries[t], rebase.buffer, chunk_begin);
+  }
+}
+
+// Calls body(f) with a copy of `kept` whose Views into the temporaries (those in the optional
+// mask `touched`, else all) point at the worker's buffer for the chunk starting at launch index
+// `chunk_begin`.  On the host the copy is bytewise and never destroyed, like
+// with_local_functor_copy's: the recorded functor's Views are untracked.  On a device copying a
+// View counts nothing, and a plain copy stays in registers where a bytewise one of unknown
+// alignment would go through local memory byte by byte.
+template <class Functor, class Body, class... Touched>
 KOKKOS_INLINE_FUNCTION void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase,
-                                                      std::int64_t chunk_begin, const Body& body) {
+                                                      std::int64_t chunk_begin, const Body& body,
+                                                      Touched... touched) {
+  static_assert(sizeof...(Touched) <= 1, "with_rebased_functor_copy: at most one mask of touched temporaries");
   KOKKOS_IF_ON_HOST((union Local {
     Functor f;
     Local() {}
     ~Local() {}
   } local;
   std::memcpy(static_cast<void*>(&local), static_cast<const void*>(&kept), sizeof(Functor));
-  fusion_rebase_members(local.f, rebase, chunk_begin);
+  fusion_rebase_members(local.f, rebase, chunk_begin, touched...);
   body(static_cast<const Functor&>(local.f));))
-  KOKKOS_IF_ON_DEVICE((Functor local(kept); fusion_rebase_members(local, rebase, chunk_begin);
+  KOKKOS_IF_ON_DEVICE((Functor local(kept); fusion_rebase_members(local, rebase, chunk_begin, touched...);
                        body(static_cast<const Functor&>(local));))
 }
 
