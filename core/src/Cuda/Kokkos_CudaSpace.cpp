@@ -3,12 +3,11 @@
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
 #include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
 #include <impl/Kokkos_Profiling.hpp>
+#include <impl/Kokkos_UntouchedAllocations.hpp>
 
 #include <cstdio>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace Kokkos {
 namespace {
@@ -89,37 +88,21 @@ void* CudaSpace::allocate(const Cuda& exec, const char* label, std::size_t bytes
 
 namespace Impl {
 namespace {
-struct UntouchedAllocations {
-  std::mutex mutex;
-  std::unordered_map<const void*, cudaStream_t> stream_of;
-};
-UntouchedAllocations& untouched_allocations() {
-  static UntouchedAllocations untouched;
+UntouchedAllocations<cudaStream_t>& untouched_allocations() {
+  static UntouchedAllocations<cudaStream_t> untouched;
   return untouched;
 }
 }  // namespace
 
 void cuda_note_untouched_allocation(const void* allocation, cudaStream_t stream) {
-  UntouchedAllocations& u = untouched_allocations();
-  const std::lock_guard<std::mutex> lock(u.mutex);
-  u.stream_of[allocation] = stream;
+  untouched_allocations().note(allocation, stream);
 }
 
 bool cuda_take_untouched_allocation(const void* allocation, cudaStream_t& stream) {
-  UntouchedAllocations& u = untouched_allocations();
-  const std::lock_guard<std::mutex> lock(u.mutex);
-  const auto it = u.stream_of.find(allocation);
-  if (it == u.stream_of.end()) return false;
-  stream = it->second;
-  u.stream_of.erase(it);
-  return true;
+  return untouched_allocations().take(allocation, stream);
 }
 
-std::size_t cuda_untouched_allocations() {
-  UntouchedAllocations& u = untouched_allocations();
-  const std::lock_guard<std::mutex> lock(u.mutex);
-  return u.stream_of.size();
-}
+std::size_t cuda_untouched_allocations() { return untouched_allocations().size(); }
 }  // namespace Impl
 
 // Kernels on any stream may still use the memory: the device finishes them first, unless no

@@ -7,7 +7,9 @@
 //
 // Only a CudaSpace allocation from cudaMallocAsync may be noted.  In a correct program whatever
 // initialised it (a value-initialising memset on the instance it was allocated on) is ordered
-// before the fused kernel's stream, as the unfused launches that would use it need.
+// before the fused kernel's stream, as the unfused launches that would use it need.  The
+// registry itself is impl/Kokkos_UntouchedAllocations.hpp (one for every back end, stress-tested
+// on the host).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
