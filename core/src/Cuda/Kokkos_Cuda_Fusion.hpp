@@ -73,7 +73,7 @@ using CudaFusedIndexFn = void (*)(const void* closure, long long i);
 using CudaFusedRebasedIndexFn = void (*)(const void* closure, long long i, const FusionRebase* rebase,
                                          std::uint32_t touched, long long tile_begin);
 
-// A body's two entry points in its unit's module, and (on the host) which of a run's eliminated
+// A body's entry points in its unit's module, and (on the host) which of a run's eliminated
 // temporaries its recorded functor (the launch's blob) holds Views of: bit t for temporaries[t].
 struct CudaFusedBodyEntries {
   CudaFusedBodyFn loop = nullptr;
