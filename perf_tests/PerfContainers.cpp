@@ -13,6 +13,7 @@
 // scatter_over_atomic.  A ratio > 1 means the kdag container is faster.
 //
 // Run for real numbers:  PerfContainers --kokkos-num-threads=2
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
@@ -79,10 +80,10 @@ void BM_MapInsert(benchmark::State& state) {
     std::sort(sorted.begin(), sorted.end());
     expected = static_cast<uint32_t>(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
   }
-  if (map.failed_insert() || map.size() != expected) return state.SkipWithError("UnorderedMap lost keys");
+  if (map.failed_insert() || map.size() != expected) return perf::fail_result_check(state, "UnorderedMap lost keys");
   state.counters["kdag_Mins_s"] = n / med[0] / 1e6;
 #if defined(KDAG_HAVE_TBB)
-  if (tbb_map.size() != expected) return state.SkipWithError("concurrent_hash_map lost keys");
+  if (tbb_map.size() != expected) return perf::fail_result_check(state, "concurrent_hash_map lost keys");
   state.counters["tbb_Mins_s"] = n / med[1] / 1e6;
   state.counters["kdag_over_tbb"] = med[1] / med[0];
 #endif
@@ -120,7 +121,7 @@ void BM_Histogram(benchmark::State& state) {
   std::vector<double> med;
   for (auto _ : state) med = perf::interleaved_medians_after_setup(15, variants);
   for (int b = 0; b < bins; ++b)
-    if (hist_scatter(b) != hist_atomic(b)) return state.SkipWithError("the two histograms differ");
+    if (hist_scatter(b) != hist_atomic(b)) return perf::fail_result_check(state, "the two histograms differ");
   state.counters["scatter_Mupd_s"] = n / med[0] / 1e6;
   state.counters["atomic_Mupd_s"] = n / med[1] / 1e6;
   state.counters["scatter_over_atomic"] = med[1] / med[0];

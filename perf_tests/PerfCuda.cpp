@@ -12,6 +12,7 @@
 //   Cuda/ReduceSum      parallel_reduce sum of 2^27 doubles into a host double  vs
 //                       cub::DeviceReduce::Sum into device memory, then copied to the host.
 //                       Counters: reduce_us, cub_us, ratio_to_cub (goal <= 1.1).
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfCudaSkip.hpp"
@@ -97,7 +98,7 @@ void StreamTriad(benchmark::State& state) {
   const std::int64_t at = stream_length - 1;
   Kokkos::deep_copy(probe, Kokkos::subview(a, at));
   if (probe != 1.0 * double(at % 1000) + s * 2.0 * double(at % 1000)) {
-    return state.SkipWithError("the triad computed a wrong value");
+    return perf::fail_result_check(state, "the triad computed a wrong value");
   }
   const double triad_gbs = 3.0 * double(bytes) / m[0] / 1e9;
   const double memcpy_gbs = 2.0 * double(bytes) / m[1] / 1e9;
@@ -147,7 +148,7 @@ void ReduceSum(benchmark::State& state) {
 
   // Same value up to rounding, or the comparison means nothing.
   const double ours = kokkos_sum(exec, x), theirs = cub_sum();
-  if (std::abs(ours - theirs) > 1e-9 * std::abs(theirs)) return state.SkipWithError("parallel_reduce and CUB disagree");
+  if (std::abs(ours - theirs) > 1e-9 * std::abs(theirs)) return perf::fail_result_check(state, "parallel_reduce and CUB disagree");
 
   std::vector<double> m;
   for (auto _ : state) {

@@ -38,6 +38,7 @@
 // goals: >= 3 at n <= 1e6, >= 4 for Black-Scholes at 1e8) and fused_over_loop = fused / loop
 // (goal <= 1.25 for Black-Scholes at 1e8).  Each benchmark first checks that the three variants
 // agree (fused and unfused bitwise).
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
@@ -153,8 +154,8 @@ void AxpyChain(benchmark::State& state) {
   loop();
   const std::vector<double> looped = to_host(y);
   for (std::size_t i = 0; i < fused.size(); i += 1 + fused.size() / 1000) {
-    if (std::memcmp(&fused[i], &unfused[i], sizeof(double)) != 0) return state.SkipWithError("fused != unfused");
-    if (std::abs(looped[i] - unfused[i]) > 1e-12 * std::abs(unfused[i])) return state.SkipWithError("loop != unfused");
+    if (std::memcmp(&fused[i], &unfused[i], sizeof(double)) != 0) return perf::fail_result_check(state, "fused != unfused");
+    if (std::abs(looped[i] - unfused[i]) > 1e-12 * std::abs(unfused[i])) return perf::fail_result_check(state, "loop != unfused");
   }
   std::vector<double> m;
   for (auto _ : state) {
@@ -205,8 +206,8 @@ void BlackScholes(benchmark::State& state) {
   loop();
   const std::vector<double> looped = to_host(call);
   for (std::size_t i = 0; i < fused.size(); i += 1 + fused.size() / 1000) {
-    if (std::memcmp(&fused[i], &unfused[i], sizeof(double)) != 0) return state.SkipWithError("fused != unfused");
-    if (std::abs(looped[i] - unfused[i]) > 1e-9 * (1 + std::abs(unfused[i]))) return state.SkipWithError("loop != unfused");
+    if (std::memcmp(&fused[i], &unfused[i], sizeof(double)) != 0) return perf::fail_result_check(state, "fused != unfused");
+    if (std::abs(looped[i] - unfused[i]) > 1e-9 * (1 + std::abs(unfused[i]))) return perf::fail_result_check(state, "loop != unfused");
   }
   std::vector<double> m;
   for (auto _ : state) {
@@ -232,7 +233,7 @@ void GraphReplay(benchmark::State& state) {
                                        [&] { run_program(exec, false, launches); }});
   }
   const KE::FusionStatistics s = KE::fusion_statistics();
-  if (s.device_graph_replays == 0) return state.SkipWithError("the memoized window was never replayed as a graph");
+  if (s.device_graph_replays == 0) return perf::fail_result_check(state, "the memoized window was never replayed as a graph");
   // The host's share: the same fused window timed up to the end of its flush, then fenced.
   constexpr int host_rounds = 50;
   const std::uint64_t as_recorded = Kokkos::Impl::cuda_fusion_graph_launches_as_recorded().load();
@@ -264,7 +265,7 @@ constexpr int stencil_sweeps = 10;
 constexpr int cg_iterations = 10;
 
 // Empty when `fused` equals `unfused` bitwise and `looped` is within `tolerance` * (1 + largest
-// |unfused|) of it everywhere; otherwise the first difference, for SkipWithError.
+// |unfused|) of it everywhere; otherwise the first difference, for fail_result_check.
 std::string disagreement(const Array& fused_v, const Array& unfused_v, const Array& looped_v, double tolerance) {
   const std::vector<double> fused = to_host(fused_v), unfused = to_host(unfused_v), looped = to_host(looped_v);
   double largest = 0;
@@ -317,9 +318,9 @@ void BlackScholesArrays(benchmark::State& state) {
     prices.push_back(std::move(both));
   }
   for (std::size_t i = 0; i < prices[0].size(); ++i) {
-    if (std::memcmp(&prices[0][i], &prices[1][i], sizeof(double)) != 0) return state.SkipWithError("fused != unfused");
+    if (std::memcmp(&prices[0][i], &prices[1][i], sizeof(double)) != 0) return perf::fail_result_check(state, "fused != unfused");
     if (std::abs(prices[2][i] - prices[1][i]) > 1e-9 * (1 + std::abs(prices[1][i]))) {
-      return state.SkipWithError("loop != unfused");
+      return perf::fail_result_check(state, "loop != unfused");
     }
   }
   measure_program(state, exec, n, program, loop);
@@ -399,7 +400,7 @@ void Stencil1D(benchmark::State& state) {
   restart();
   loop();
   const std::string differ = disagreement(fused, unfused, u, 1e-12);
-  if (!differ.empty()) return state.SkipWithError(("Stencil1D: " + differ).c_str());
+  if (!differ.empty()) return perf::fail_result_check(state, ("Stencil1D: " + differ).c_str());
   measure_program(state, exec, n, program, loop);
 }
 
@@ -488,7 +489,7 @@ void Stencil2D(benchmark::State& state) {
   Kokkos::deep_copy(exec, grid.cells, initial);
   loop();
   const std::string differ = disagreement(fused, unfused, grid.cells, 1e-12);
-  if (!differ.empty()) return state.SkipWithError(("Stencil2D: " + differ).c_str());
+  if (!differ.empty()) return perf::fail_result_check(state, ("Stencil2D: " + differ).c_str());
   measure_program(state, exec, side * side, program, loop);
 }
 
@@ -565,7 +566,7 @@ void ConjugateGradient(benchmark::State& state) {
   Kokkos::deep_copy(exec, unfused, v.x);
   loop();
   const std::string differ = disagreement(fused, unfused, v.x, 1e-10);
-  if (!differ.empty()) return state.SkipWithError(("ConjugateGradient: " + differ).c_str());
+  if (!differ.empty()) return perf::fail_result_check(state, ("ConjugateGradient: " + differ).c_str());
   measure_program(state, exec, n, program, loop);
 }
 

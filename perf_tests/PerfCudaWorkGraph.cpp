@@ -16,6 +16,7 @@
 // no GPU is visible.
 //
 // Run: PerfCudaWorkGraph --benchmark_repetitions=3
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
@@ -161,7 +162,7 @@ void run(benchmark::State& state, const Shape& shape) {
   const auto from_levels = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level_values);
   for (std::int32_t i = 0; i < shape.n; ++i) {
     if (from_graph(i) != expected[static_cast<std::size_t>(i)] || from_levels(i) != expected[static_cast<std::size_t>(i)]) {
-      state.SkipWithError(("wrong value at item " + std::to_string(i)).c_str());
+      perf::fail_result_check(state, ("wrong value at item " + std::to_string(i)).c_str());
       return;
     }
   }

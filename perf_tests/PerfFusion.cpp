@@ -17,6 +17,7 @@
 //   speedup_vs_unfused = unfused / fused   (goal >= 1.5 for n <= 1e5, >= 1 everywhere)
 //   fused_over_loop    = fused / hand-written loop   (goal <= 1.25)
 // BM_Analysis reports the analysis cost per recorded launch with and without memoization.
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
@@ -190,7 +191,7 @@ void BM_Stencil1D(benchmark::State& state) {
   stencil_1d::iterate_loop(space, b, scratch, stencil_sweeps);
   space.fence();
   for (std::int64_t i = 0; i < n + 2; ++i) {
-    if (a(i) != b(i)) return state.SkipWithError("the hand-written stencil differs from the program");
+    if (a(i) != b(i)) return perf::fail_result_check(state, "the hand-written stencil differs from the program");
   }
   compare_with_loop(
       state, n, [&] { stencil_1d::iterate(space, a, output, stencil_sweeps); },
@@ -212,7 +213,7 @@ void BM_Stencil2D(benchmark::State& state) {
   space.fence();
   for (std::int64_t i = 0; i < side + 2; ++i) {
     for (std::int64_t j = 0; j < side + 2; ++j) {
-      if (a(i, j) != b(i, j)) return state.SkipWithError("the hand-written stencil differs from the program");
+      if (a(i, j) != b(i, j)) return perf::fail_result_check(state, "the hand-written stencil differs from the program");
     }
   }
   compare_with_loop(
@@ -239,7 +240,7 @@ void BM_ConjugateGradient(benchmark::State& state) {
     error = std::max(error, std::fabs(x(i) - x_loop(i)));
   }
   if (it != cg_iterations || it_loop != cg_iterations || !(error <= 1e-10 * largest)) {
-    return state.SkipWithError("the hand-written CG differs from the program beyond rounding");
+    return perf::fail_result_check(state, "the hand-written CG differs from the program beyond rounding");
   }
   compare_with_loop(
       state, n, [&] { conjugate_gradient::solve(space, rhs, x, w, cg_iterations, 0.0); },
@@ -365,7 +366,7 @@ void BM_Temporaries(benchmark::State& state) {
   temporaries_loop(space, a, b, out_loop);
   for (std::int64_t i = 0; i < n; ++i) {
     if (out(i) != out_loop(i)) {
-      state.SkipWithError("the hand-written loop computes something else than the chain");
+      perf::fail_result_check(state, "the hand-written loop computes something else than the chain");
       return;
     }
   }

@@ -7,6 +7,7 @@
 //
 // Counters: us_per_launch (this back end), omp_us_per_launch (the baseline with the same thread
 // count, timed right after for about as long), ratio_to_omp = us_per_launch / omp_us_per_launch.
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 
@@ -143,7 +144,7 @@ void Reduce(benchmark::State& state) {
   const double seconds = seconds_since(start);
   long omp_result = 0;
   const double omp_us = omp_reduce_us(budget_for(state, seconds), in, n, omp_result);
-  if (result != omp_result) state.SkipWithError("parallel_reduce and the OpenMP baseline disagree");
+  if (result != omp_result) perf::fail_result_check(state, "parallel_reduce and the OpenMP baseline disagree");
   report(state, seconds, omp_us, Space().impl_thread_pool_size());
 }
 

@@ -30,6 +30,7 @@
 //
 // Run for real numbers:  PerfMemoryPool --kokkos-num-threads=2 --benchmark_repetitions=5
 //                        --benchmark_report_aggregates_only=true
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_MemoryPool.hpp>
@@ -343,7 +344,7 @@ void pairs(benchmark::State& state, Pattern pattern) {
   for (std::size_t i = 0; i < live_blocks; ++i) {
     slot_size[i] = sizes[next++ & 4095];
     slot[i] = alloc.allocate(slot_size[i]);
-    if (!slot[i]) state.SkipWithError("allocation failed while filling the working set");
+    if (!slot[i]) perf::fail_result_check(state, "allocation failed while filling the working set");
     else std::memcpy(slot[i], &i, sizeof(i));
   }
 
@@ -368,7 +369,7 @@ void pairs(benchmark::State& state, Pattern pattern) {
     const std::uint32_t n = sizes[(r >> 20) & 4095];
     void* p = alloc.allocate(n);
     if (!p) {
-      state.SkipWithError("allocation failed");
+      perf::fail_result_check(state, "allocation failed");
       break;
     }
     std::memcpy(p, &r, sizeof(r));

@@ -6,6 +6,7 @@
 //   omp     #pragma omp parallel for reduction(+:) with the space's thread count (Serial: one)
 //
 // Counters: lanes_us, single_us, omp_us (medians), single_over_lanes, omp_over_lanes.
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfInterleaved.hpp"
@@ -68,7 +69,7 @@ void BM_Dot(benchmark::State& state) {
   double a = KE::dot(space, x, y), b = 0;
   Kokkos::parallel_reduce(
       Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(std::int64_t i, double& acc) { acc += x(i) * y(i); }, b);
-  if (std::abs(a - b) > 1e-9 * (std::abs(b) + 1)) return state.SkipWithError("lanes and single disagree");
+  if (std::abs(a - b) > 1e-9 * (std::abs(b) + 1)) return perf::fail_result_check(state, "lanes and single disagree");
 
   const int rounds = static_cast<int>(std::clamp<std::int64_t>(20000000 / std::max<std::int64_t>(n, 1), 5, 400));
   std::vector<double> m;

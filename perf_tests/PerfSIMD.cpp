@@ -12,6 +12,7 @@
 // -mavx2 -mfma when the compiler accepts them, so the host's simd<double> is
 // avx2_fixed_size<4> there (check `lanes`), in a CUDA build too; the rest of the build stays
 // portable.
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_SIMD.hpp>
@@ -105,7 +106,7 @@ void BM_Polynomial(benchmark::State& state) {
   run_scalar(x, y_scalar);
   run_scalar_no_vectorize(x, y_nv);
   for (std::size_t i = 0; i < n; ++i) {
-    if (y_simd(i) != y_scalar(i) || y_nv(i) != y_scalar(i)) return state.SkipWithError("simd and scalar results differ");
+    if (y_simd(i) != y_scalar(i) || y_nv(i) != y_scalar(i)) return perf::fail_result_check(state, "simd and scalar results differ");
   }
   // Interleaved rounds, best time of each: a neighbour's load slows some rounds, never speeds one.
   const int rounds = static_cast<int>(std::clamp<std::size_t>(200000000 / std::max<std::size_t>(n, 1) / 8, 5, 2000));

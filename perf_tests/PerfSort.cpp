@@ -13,6 +13,7 @@
 //   FillRandom/n     kokkos   Kokkos::fill_random(exec, view, pool, 1.0), XorShift64 pool
 //                    mt       std::mt19937_64 + uniform_real_distribution on one thread
 //   Counters: kokkos_Mnum_per_s, mt_Mnum_per_s, mt_over_kokkos (time ratio).
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Random.hpp>
@@ -91,7 +92,7 @@ void SortDoubles(benchmark::State& state) {
 #endif
   std::vector<double> t;
   for (auto _ : state) t = medians(rounds, prepare, variants);
-  if (!std::is_sorted(data, data + n)) state.SkipWithError("the last sort left the data unsorted");
+  if (!std::is_sorted(data, data + n)) perf::fail_result_check(state, "the last sort left the data unsorted");
   for (std::size_t k = 0; k < names.size(); ++k) {
     state.counters[names[k] + "_ms"] = t[k] * 1e3;
     if (k > 0) state.counters[names[k] + "_over_kokkos"] = t[k] / t[0];

@@ -17,6 +17,7 @@
 //                          time for the same DAG in the same run (per-worker High/Regular order)
 //
 // Run: PerfTaskDag --kokkos-num-threads=2 [--benchmark_filter=Fib]
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_TaskScheduler.hpp>
@@ -104,7 +105,7 @@ void BM_KokkosFib(benchmark::State& state) {
     auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fib<Scheduler>(sched, n));
     Kokkos::wait(sched);
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (f.is_null() || f.get() < 0) state.SkipWithError("pool exhausted");
+    if (f.is_null() || f.get() < 0) perf::fail_result_check(state, "pool exhausted");
   }
   const int threads = Space().concurrency();
   const double per_iter = seconds / static_cast<double>(state.iterations());

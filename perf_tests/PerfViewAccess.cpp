@@ -13,6 +13,7 @@
 // so it cannot vectorise the gather (the indices of the next iterations are unknown until the
 // store is done).  Counters: *_us (medians), plain_over_raw, random_over_raw,
 // restrict_over_raw, plain_over_random.
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfInterleaved.hpp"
@@ -88,7 +89,7 @@ void BM_Gather(benchmark::State& state) {
     results.emplace_back(y.data(), y.data() + n);
   }
   for (const auto& r : results)
-    if (r != results[0]) return state.SkipWithError("the variants disagree");
+    if (r != results[0]) return perf::fail_result_check(state, "the variants disagree");
 
   const int rounds = static_cast<int>(std::clamp<std::int64_t>(20000000 / std::max<std::int64_t>(n, 1), 5, 400));
   std::vector<double> m;

@@ -36,6 +36,7 @@
 //            vs_kokkos46_oneshot  (OneShot) Kokkos46OneShot / OneShot, same space: goal >= 5 at 2 threads
 //
 // Run: PerfWorkGraph --kokkos-num-threads=2 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Crs.hpp>
@@ -261,7 +262,7 @@ void measure(benchmark::State& state, const std::string& executor, Shape s, cons
     ++runs;
   }
   if (std::abs(checksum(s) - expected) > 1e-9 * std::abs(expected)) {
-    state.SkipWithError("wrong result");
+    perf::fail_result_check(state, "wrong result");
     return;
   }
   const double t = seconds / static_cast<double>(runs);
@@ -431,7 +432,7 @@ void run_kokkos46(benchmark::State& state, Shape s, const ShapeData& d, const F&
     ++runs;
   }
   if (std::abs(checksum(s) - expected) > 1e-9 * std::abs(expected)) {
-    state.SkipWithError("wrong result");
+    perf::fail_result_check(state, "wrong result");
     return;
   }
   const double t = seconds / static_cast<double>(runs);
@@ -513,7 +514,7 @@ void BM_TopoSort(benchmark::State& state, Shape s) {
     }
     benchmark::DoNotOptimize(order.data());
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (tail != d.n) state.SkipWithError("cycle");
+    if (tail != d.n) perf::fail_result_check(state, "cycle");
     state.SetIterationTime(dt);
     seconds += dt;
     ++runs;
@@ -535,7 +536,7 @@ void BM_Rebuild(benchmark::State& state, Shape s) {
     Policy policy(graph);
     benchmark::DoNotOptimize(policy.impl_num_units());
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (policy.impl_plan() != first.impl_plan()) state.SkipWithError("plan not reused");
+    if (policy.impl_plan() != first.impl_plan()) perf::fail_result_check(state, "plan not reused");
     state.SetIterationTime(dt);
     seconds += dt;
     ++runs;

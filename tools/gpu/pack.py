@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Pack a CUDA build's GPU tests and benchmarks into one archive for a GPU machine.
+
+Run on the machine that built the `cuda` preset (it needs no GPU).  The archive holds every
+executable that ctest labels `cuda` (the unit tests that need a GPU and the PerfCuda*
+benchmarks), stripped, the shared libraries they load from the build tree, and a manifest that
+tools/gpu/run.sh follows on the GPU machine:
+
+    cmake --preset cuda && cmake --build --preset cuda
+    python3 tools/gpu/pack.py                       # -> build/gpu-pack/kdag-gpu.tar.gz
+
+The archive must fit what a device call carries (64 MiB with the working tree); pack.py prints
+its size and fails above --max-mib.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Every benchmark runs with these: repetitions give medians, and the aggregates alone keep the
+# output small.  The host thread count is set on the GPU machine (all of its cores).
+BENCHMARK_ARGS = ["--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"]
+
+
+def ctest_tests(build_dir, label):
+    out = subprocess.run(["ctest", "--test-dir", build_dir, "-L", label, "--show-only=json-v1"],
+                         check=True, capture_output=True, text=True).stdout
+    tests = []
+    for test in json.loads(out)["tests"]:
+        command = test.get("command") or [None]
+        props = {p["name"]: p["value"] for p in test.get("properties", [])}
+        tests.append({"name": test["name"], "exe": command[0], "args": command[1:],
+                      "timeout": float(props.get("TIMEOUT", 600))})
+    return tests
+
+
+def build_tree_libraries(exe, build_dir):
+    """The shared libraries `exe` loads from the build tree (not the system's)."""
+    out = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
+    libs = []
+    for line in out.splitlines():
+        parts = line.split("=>")
+        if len(parts) == 2:
+            path = parts[1].split("(")[0].strip()
+            if path.startswith(os.path.abspath(build_dir)):
+                libs.append(path)
+    return libs
+
+
+def source_dir(build_dir):
+    """The source tree the build was configured from (its CMakeCache.txt names it)."""
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return ROOT
+
+
+def git_commit(source):
+    try:
+        commit = subprocess.run(["git", "-C", source, "rev-parse", "HEAD"], check=True, capture_output=True,
+                                text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", source, "status", "--porcelain", "--untracked-files=no"],
+                               check=True, capture_output=True, text=True).stdout.strip()
+        return commit + ("+dirty" if dirty else "")
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return "unknown"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "cuda"))
+    parser.add_argument("--output", default=os.path.join(ROOT, "build", "gpu-pack", "kdag-gpu.tar.gz"))
+    parser.add_argument("--label", default="cuda", help="the ctest label of what to pack")
+    parser.add_argument("--names", default="", help="comma-separated test names to keep (default: every one)")
+    parser.add_argument("--max-mib", type=float, default=60.0)
+    args = parser.parse_args()
+
+    entries = ctest_tests(args.build_dir, args.label)
+    names = {n for n in args.names.split(",") if n}
+    if names:
+        entries = [e for e in entries if e["name"] in names]
+    for entry in entries:
+        if entry["exe"] is None:
+            raise SystemExit(f"pack.py: {entry['name']} is not built in {args.build_dir} (build it first)")
+    if not entries:
+        raise SystemExit(f"pack.py: no test labelled {args.label} in {args.build_dir}")
+    strip = shutil.which("strip")
+    manifest = {"commit": git_commit(source_dir(args.build_dir)), "label": args.label, "tests": [], "benchmarks": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        stage = os.path.join(tmp, "kdag-gpu")
+        os.makedirs(os.path.join(stage, "bin"))
+        os.makedirs(os.path.join(stage, "lib"))
+        libraries = set()
+        for entry in entries:
+            target = os.path.join(stage, "bin", entry["name"])
+            shutil.copy2(entry["exe"], target)
+            if strip:
+                subprocess.run([strip, "--strip-unneeded", target], check=True)
+            libraries.update(build_tree_libraries(entry["exe"], args.build_dir))
+            is_benchmark = os.path.basename(entry["exe"]).startswith("Perf")
+            # ctest's arguments minus the smoke-test --benchmark_min_time: run.sh sets its own.
+            run_args = [a for a in entry["args"] if not a.startswith("--benchmark_min_time")]
+            record = {"name": entry["name"], "exe": "bin/" + entry["name"], "args": run_args,
+                      "timeout": entry["timeout"]}
+            if is_benchmark:
+                record["args"] = [a for a in run_args if not a.startswith("--kokkos-num-threads")] + BENCHMARK_ARGS
+                manifest["benchmarks"].append(record)
+            else:
+                manifest["tests"].append(record)
+        for lib in sorted(libraries):
+            shutil.copy2(lib, os.path.join(stage, "lib", os.path.basename(lib)))
+        with open(os.path.join(stage, "manifest.json"), "w") as f:
+            json.dump(manifest, f, indent=1)
+        os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+        with tarfile.open(args.output, "w:gz", compresslevel=6) as tar:
+            tar.add(stage, arcname="kdag-gpu")
+    size_mib = os.path.getsize(args.output) / 2**20
+    print(f"{args.output}: {len(manifest['tests'])} test executables, {len(manifest['benchmarks'])} benchmarks, "
+          f"{len(libraries)} libraries, {size_mib:.1f} MiB, commit {manifest['commit']}")
+    if size_mib > args.max_mib:
+        print(f"pack.py: the archive is over {args.max_mib} MiB", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Summarise a GPU run of the packed suite (tools/gpu/run.py) as JSON, text and Markdown.
+
+A results folder holds what run.py wrote:
+    manifest.json                  the pack's manifest (commit, tests, benchmarks)
+    device.json                    {"name", "driver", "memory", "host_threads"}
+    tests/<name>.json              Google Test's JSON report (absent if the executable crashed)
+    tests/<name>.run.json          {"exit_code", "seconds", "timed_out"}
+    benchmarks/<name>.json         Google Benchmark's JSON output
+    benchmarks/<name>.run.json     {"exit_code", "seconds", "timed_out"}
+
+    python3 tools/gpu/summarize.py RESULTS --json summary.json --text summary.txt
+    python3 tools/gpu/summarize.py --markdown summary.json      # the benchmark report's GPU table
+
+Counting rules: an executable passes when it exits 0 and reports every test it ran; it is
+skipped (never passed) when every one of its tests skipped; it fails when it exits non-zero,
+times out, reports no result, or any test fails.  A benchmark executable fails when it exits
+non-zero: PerfMain does so when a benchmark's own result check failed.
+"""
+import argparse
+import json
+import os
+import sys
+
+# Keys of a Google Benchmark entry that are not user counters.
+BENCHMARK_FIELDS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name",
+    "aggregate_unit", "error_occurred", "error_message", "label",
+}
+NO_GPU_PREFIX = "no GPU visible"
+
+
+def _load(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def _gtest_cases(report):
+    """(suite.test, outcome) for every test in a Google Test JSON report."""
+    for suite in report.get("testsuites", []):
+        for case in suite.get("testsuite", []):
+            name = f"{suite.get('name', '?')}.{case.get('name', '?')}"
+            if case.get("failures"):
+                yield name, "failed"
+            elif case.get("result") == "SKIPPED" or case.get("status") == "NOTRUN":
+                yield name, "skipped"
+            else:
+                yield name, "passed"
+
+
+def summarize_test(name, results_dir):
+    run = _load(os.path.join(results_dir, "tests", name + ".run.json"), {})
+    report = _load(os.path.join(results_dir, "tests", name + ".json"))
+    entry = {"name": name, "exit_code": run.get("exit_code"), "seconds": run.get("seconds"),
+             "passed": 0, "failed": 0, "skipped": 0, "failed_cases": []}
+    if report is not None:
+        for case, outcome in _gtest_cases(report):
+            entry[outcome] += 1
+            if outcome == "failed":
+                entry["failed_cases"].append(case)
+    if run.get("timed_out"):
+        entry["status"], entry["reason"] = "failed", "timed out"
+    elif run.get("exit_code") != 0:
+        entry["status"], entry["reason"] = "failed", f"exit code {run.get('exit_code')}"
+    elif report is None:
+        entry["status"], entry["reason"] = "failed", "no Google Test report"
+    elif entry["failed"]:
+        entry["status"] = "failed"
+    elif entry["passed"] == 0 and entry["skipped"] > 0:
+        entry["status"] = "skipped"
+    elif entry["passed"] == 0:
+        entry["status"], entry["reason"] = "failed", "ran no test"
+    else:
+        entry["status"] = "passed"
+    return entry
+
+
+def summarize_benchmark(name, results_dir):
+    run = _load(os.path.join(results_dir, "benchmarks", name + ".run.json"), {})
+    report = _load(os.path.join(results_dir, "benchmarks", name + ".json"), {})
+    results, errors = [], []
+    for b in report.get("benchmarks", []):
+        if b.get("error_occurred"):
+            errors.append({"name": b.get("run_name", b.get("name")), "message": b.get("error_message", "")})
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        counters = {k: v for k, v in b.items() if k not in BENCHMARK_FIELDS and isinstance(v, (int, float))}
+        results.append({"name": b.get("run_name", b.get("name")), "real_time": b.get("real_time"),
+                        "time_unit": b.get("time_unit", "ns"),
+                        "statistic": "median" if b.get("run_type") == "aggregate" else "single",
+                        "counters": counters})
+    entry = {"name": name, "exit_code": run.get("exit_code"), "seconds": run.get("seconds"), "results": results,
+             "errors": errors}
+    if run.get("timed_out"):
+        entry["status"], entry["reason"] = "failed", "timed out"
+    elif run.get("exit_code") != 0:
+        entry["status"], entry["reason"] = "failed", f"exit code {run.get('exit_code')}"
+    elif not report:
+        entry["status"], entry["reason"] = "failed", "no Google Benchmark report"
+    elif not results and errors and all(e["message"].startswith(NO_GPU_PREFIX) for e in errors):
+        entry["status"] = "skipped"
+    elif errors:
+        entry["status"], entry["reason"] = "failed", "a benchmark reported an error"
+    else:
+        entry["status"] = "passed"
+    return entry
+
+
+def summarize(results_dir):
+    manifest = _load(os.path.join(results_dir, "manifest.json"), {})
+    device = _load(os.path.join(results_dir, "device.json"), {})
+    tests = [summarize_test(t["name"], results_dir) for t in manifest.get("tests", [])]
+    benchmarks = [summarize_benchmark(b["name"], results_dir) for b in manifest.get("benchmarks", [])]
+
+    def count(entries, key="status"):
+        return {s: sum(1 for e in entries if e[key] == s) for s in ("passed", "failed", "skipped")}
+
+    cases = {s: sum(e[s] for e in tests) for s in ("passed", "failed", "skipped")}
+    ok = all(e["status"] != "failed" for e in tests + benchmarks)
+    return {"device": device, "commit": manifest.get("commit", "unknown"), "ok": ok,
+            "tests": {"executables": count(tests), "cases": cases, "per_executable": tests},
+            "benchmarks": {"executables": count(benchmarks), "per_executable": benchmarks}}
+
+
+def _format_number(v):
+    if isinstance(v, float):
+        if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-2):
+            return f"{v:.3g}"
+        return f"{v:.3f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def _counters_text(counters):
+    return ", ".join(f"{k}={_format_number(v)}" for k, v in sorted(counters.items()))
+
+
+def text(summary):
+    d = summary["device"]
+    t, b = summary["tests"], summary["benchmarks"]
+    lines = [
+        f"device: {d.get('name', '?')}, driver {d.get('driver', '?')}, {d.get('memory', '?')}, "
+        f"{d.get('host_threads', '?')} host threads",
+        f"commit: {summary['commit']}",
+        f"result: {'PASS' if summary['ok'] else 'FAIL'}",
+        "test executables: {passed} passed, {failed} failed, {skipped} skipped".format(**t["executables"]),
+        "tests: {passed} passed, {failed} failed, {skipped} skipped".format(**t["cases"]),
+        "benchmark executables: {passed} passed, {failed} failed, {skipped} skipped".format(**b["executables"]),
+        "",
+    ]
+    for e in t["per_executable"]:
+        extra = f" ({e['reason']})" if e.get("reason") else ""
+        lines.append(f"  {e['status']:7} {e['name']}: {e['passed']} passed, {e['failed']} failed, "
+                     f"{e['skipped']} skipped, {_format_number(e['seconds'] or 0.0)} s{extra}")
+        lines.extend(f"          FAILED {c}" for c in e["failed_cases"])
+    lines.append("")
+    for e in b["per_executable"]:
+        extra = f" ({e['reason']})" if e.get("reason") else ""
+        lines.append(f"  {e['status']:7} {e['name']}: {_format_number(e['seconds'] or 0.0)} s{extra}")
+        for err in e["errors"]:
+            lines.append(f"          ERROR {err['name']}: {err['message']}")
+        for r in e["results"]:
+            lines.append(f"          {r['name']}: {_format_number(r['real_time'])} {r['time_unit']} ({r['statistic']})"
+                         + (f"; {_counters_text(r['counters'])}" if r["counters"] else ""))
+    return "\n".join(lines) + "\n"
+
+
+def markdown(summary):
+    d = summary["device"]
+    lines = [
+        f"Device: {d.get('name', '?')} (driver {d.get('driver', '?')}), {d.get('host_threads', '?')} host threads; "
+        f"commit {summary['commit']}; produced by `tools/gpu/summarize.py --markdown summary.json`.",
+        "",
+        "| benchmark | time | counters (ratios are measured in the same run) |",
+        "|---|---|---|",
+    ]
+    for e in summary["benchmarks"]["per_executable"]:
+        for r in e["results"]:
+            lines.append(f"| `{r['name']}` | {_format_number(r['real_time'])} {r['time_unit']} | "
+                         f"{_counters_text(r['counters'])} |")
+        for err in e["errors"]:
+            lines.append(f"| `{err['name']}` | error | {err['message']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("source", help="a results folder, or a summary.json with --markdown")
+    parser.add_argument("--json", help="write the summary as JSON here")
+    parser.add_argument("--text", help="write the summary as text here")
+    parser.add_argument("--markdown", action="store_true", help="print the benchmark table of a summary.json")
+    args = parser.parse_args(argv)
+    if args.markdown:
+        summary = _load(args.source) if os.path.isfile(args.source) else summarize(args.source)
+        if summary is None:
+            raise SystemExit(f"summarize.py: cannot read {args.source}")
+        sys.stdout.write(markdown(summary))
+        return 0
+    summary = summarize(args.source)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=1)
+    body = text(summary)
+    if args.text:
+        with open(args.text, "w") as f:
+            f.write(body)
+    sys.stdout.write(body)
+    return 0 if summary["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

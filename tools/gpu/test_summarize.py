@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Tests of tools/gpu/summarize.py on a results folder made here (the fixture a GPU run writes)."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import summarize  # noqa: E402
+
+
+def gtest_report(cases):
+    """A Google Test JSON report with one suite; cases: {name: 'passed' | 'failed' | 'skipped'}."""
+    entries = []
+    for name, outcome in cases.items():
+        case = {"name": name, "status": "RUN", "result": "SKIPPED" if outcome == "skipped" else "COMPLETED"}
+        if outcome == "failed":
+            case["failures"] = [{"failure": "expected 1, got 2", "type": ""}]
+        entries.append(case)
+    return {"testsuites": [{"name": "Suite", "testsuite": entries}]}
+
+
+def benchmark_entry(name, real_time, run_type="aggregate", aggregate="median", **counters):
+    entry = {"name": f"{name}_{aggregate}", "run_name": name, "run_type": run_type, "aggregate_name": aggregate,
+             "iterations": 3, "real_time": real_time, "cpu_time": real_time, "time_unit": "ns"}
+    entry.update(counters)
+    return entry
+
+
+class Fixture:
+    def __init__(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        os.makedirs(os.path.join(self.dir, "tests"))
+        os.makedirs(os.path.join(self.dir, "benchmarks"))
+        self.manifest = {"commit": "abc123", "tests": [], "benchmarks": []}
+        self.write("device.json", {"name": "NVIDIA H200", "driver": "580.1", "memory": "143771 MiB", "host_threads": 16})
+
+    def write(self, path, value):
+        with open(os.path.join(self.dir, path), "w") as f:
+            json.dump(value, f)
+
+    def test(self, name, exit_code=0, report=None, timed_out=False):
+        self.manifest["tests"].append({"name": name})
+        self.write(f"tests/{name}.run.json", {"exit_code": exit_code, "seconds": 1.5, "timed_out": timed_out})
+        if report is not None:
+            self.write(f"tests/{name}.json", report)
+
+    def benchmark(self, name, entries, exit_code=0, timed_out=False):
+        self.manifest["benchmarks"].append({"name": name})
+        self.write(f"benchmarks/{name}.run.json", {"exit_code": exit_code, "seconds": 9.0, "timed_out": timed_out})
+        if entries is not None:
+            self.write(f"benchmarks/{name}.json", {"context": {}, "benchmarks": entries})
+
+    def summarize(self):
+        self.write("manifest.json", self.manifest)
+        return summarize.summarize(self.dir)
+
+
+def by_name(entries):
+    return {e["name"]: e for e in entries}
+
+
+class TestSummaries(unittest.TestCase):
+    def test_counts_each_executable_and_each_test(self):
+        fx = Fixture()
+        fx.test("TestPass", report=gtest_report({"a": "passed", "b": "passed", "c": "skipped"}))
+        fx.test("TestFail", exit_code=1, report=gtest_report({"a": "passed", "b": "failed"}))
+        fx.test("TestAllSkipped", report=gtest_report({"a": "skipped", "b": "skipped"}))
+        s = fx.summarize()
+        self.assertEqual(s["tests"]["executables"], {"passed": 1, "failed": 1, "skipped": 1})
+        self.assertEqual(s["tests"]["cases"], {"passed": 3, "failed": 1, "skipped": 3})
+        tests = by_name(s["tests"]["per_executable"])
+        self.assertEqual(tests["TestFail"]["failed_cases"], ["Suite.b"])
+        self.assertEqual(tests["TestAllSkipped"]["status"], "skipped")
+        self.assertFalse(s["ok"])
+
+    def test_a_binary_whose_every_test_skipped_is_never_passed(self):
+        fx = Fixture()
+        fx.test("TestOnlySkips", report=gtest_report({"x": "skipped"}))
+        s = fx.summarize()
+        self.assertEqual(s["tests"]["executables"]["passed"], 0)
+        self.assertEqual(s["tests"]["executables"]["skipped"], 1)
+        self.assertTrue(s["ok"])
+
+    def test_a_crash_a_timeout_or_a_missing_report_fails(self):
+        fx = Fixture()
+        fx.test("TestCrashed", exit_code=-11, report=None)
+        fx.test("TestHung", exit_code=None, timed_out=True, report=None)
+        fx.test("TestNoReport", exit_code=0, report=None)
+        fx.test("TestRanNothing", exit_code=0, report=gtest_report({}))
+        tests = by_name(fx.summarize()["tests"]["per_executable"])
+        self.assertEqual(tests["TestCrashed"]["reason"], "exit code -11")
+        self.assertEqual(tests["TestHung"]["reason"], "timed out")
+        self.assertEqual(tests["TestNoReport"]["reason"], "no Google Test report")
+        self.assertEqual(tests["TestRanNothing"]["reason"], "ran no test")
+        self.assertTrue(all(t["status"] == "failed" for t in tests.values()))
+
+    def test_benchmark_medians_and_counters(self):
+        fx = Fixture()
+        fx.benchmark("PerfCudaFusion", [
+            benchmark_entry("CudaFusion/AxpyChain/100000", 100.0, aggregate="mean", fused_over_unfused=9.0),
+            benchmark_entry("CudaFusion/AxpyChain/100000", 120.0, fused_over_unfused=3.5),
+            benchmark_entry("CudaFusion/AxpyChain/100000", 5.0, aggregate="stddev", fused_over_unfused=0.1),
+        ])
+        s = fx.summarize()
+        self.assertTrue(s["ok"])
+        (result,) = s["benchmarks"]["per_executable"][0]["results"]
+        self.assertEqual(result["real_time"], 120.0)
+        self.assertEqual(result["statistic"], "median")
+        self.assertEqual(result["counters"], {"fused_over_unfused": 3.5})
+        self.assertIn("fused_over_unfused=3.5", summarize.markdown(s))
+        self.assertIn("NVIDIA H200", summarize.text(s))
+
+    def test_a_failed_result_check_fails_the_run(self):
+        fx = Fixture()
+        fx.benchmark("PerfCudaFusion", [{"name": "CudaFusion/AxpyChain/100", "run_name": "CudaFusion/AxpyChain/100",
+                                         "error_occurred": True, "error_message": "fused != unfused"}], exit_code=1)
+        s = fx.summarize()
+        bench = s["benchmarks"]["per_executable"][0]
+        self.assertEqual(bench["status"], "failed")
+        self.assertEqual(bench["errors"][0]["message"], "fused != unfused")
+        self.assertFalse(s["ok"])
+        self.assertIn("ERROR CudaFusion/AxpyChain/100: fused != unfused", summarize.text(s))
+
+    def test_no_gpu_is_a_skip_and_an_error_is_a_failure(self):
+        fx = Fixture()
+        fx.benchmark("PerfCuda", [{"name": "Cuda/LaunchLatency", "error_occurred": True,
+                                   "error_message": "no GPU visible: cudaGetDeviceCount failed"}])
+        fx.benchmark("PerfOther", [{"name": "Other/X", "error_occurred": True, "error_message": "wrong value"}])
+        fx.benchmark("PerfMissing", None)
+        benches = by_name(fx.summarize()["benchmarks"]["per_executable"])
+        self.assertEqual(benches["PerfCuda"]["status"], "skipped")
+        self.assertEqual(benches["PerfOther"]["status"], "failed")
+        self.assertEqual(benches["PerfMissing"]["reason"], "no Google Benchmark report")
+
+    def test_the_command_line_writes_json_and_text_and_its_status(self):
+        fx = Fixture()
+        fx.test("TestPass", report=gtest_report({"a": "passed"}))
+        fx.summarize()
+        out_json, out_text = os.path.join(fx.dir, "s.json"), os.path.join(fx.dir, "s.txt")
+        self.assertEqual(summarize.main([fx.dir, "--json", out_json, "--text", out_text]), 0)
+        with open(out_json) as f:
+            self.assertEqual(json.load(f)["tests"]["cases"]["passed"], 1)
+        with open(out_text) as f:
+            self.assertIn("tests: 1 passed, 0 failed, 0 skipped", f.read())
+        fx.test("TestFail", exit_code=1, report=gtest_report({"a": "failed"}))
+        fx.summarize()
+        self.assertEqual(summarize.main([fx.dir, "--json", out_json]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
