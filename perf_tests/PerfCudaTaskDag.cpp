@@ -9,7 +9,7 @@
 //                        Counters: gpu_tasks_per_s, host_tasks_per_s, ratio_gpu_to_host.
 //
 // Where the GPU's time goes: every task is a few instructions, so the run is bound by the
-// ready lists (a lock-bit pop on each; impl/Kokkos_DeviceTaskQueue.hpp), the pool's atomics,
+// ready lists (a lock-bit pop on each; impl/tasking/Kokkos_DeviceTaskQueue.hpp), the pool's atomics,
 // and the UVM pages of the pool and the queue.  On the first H200 run, with one ready list per
 // priority for all ~4000 warps, this benchmark did not finish in 60 s, and TestTaskFib's timing
 // (about a million tasks per fib(0..26) sweep, five sweeps in some 90 s) puts that queue at

@@ -1,7 +1,7 @@
 // A dot product three ways, in the same run, on Serial and the default host space:
 //
 //   lanes   KE::dot: its functor declares accumulates_only, so each worker adds in four
-//           interleaved lanes (impl/Kokkos_HostReductionLanes.hpp)
+//           interleaved lanes (Host/Kokkos_HostReductionLanes.hpp)
 //   single  the same body as a user lambda: one running value per worker, as Kokkos runs it
 //   omp     #pragma omp parallel for reduction(+:) with the space's thread count (Serial: one)
 //

@@ -1,8 +1,8 @@
 // Spaces, traits, configuration print-out, HostSpace, topology, Timer, bit functions, printf, abort.
 #include "TestCommon.hpp"
-#include <impl/Kokkos_FusionDispatchChoice.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostParallelReduce.hpp>
+#include <impl/fusion/Kokkos_FusionDispatchChoice.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_MeasuredChoice.hpp>
 #include <impl/Kokkos_Topology.hpp>
 

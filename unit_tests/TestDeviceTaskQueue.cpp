@@ -1,11 +1,11 @@
-// The GPU scheduler's queue (impl/Kokkos_DeviceTaskQueue.hpp) driven by host threads: the same
+// The GPU scheduler's queue (impl/tasking/Kokkos_DeviceTaskQueue.hpp) driven by host threads: the same
 // code the CUDA kernel runs, so its concurrency is tested (and run under TSan/ASan) here.
 // Random DAGs (random predecessors, priorities, dynamic children, respawns) against a
 // sequential reference; Fibonacci with when_all and respawn; pool exhaustion.
 #include "TestCommon.hpp"
 
 #include <Kokkos_Core.hpp>
-#include <impl/Kokkos_DeviceTaskQueue.hpp>
+#include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
 
 #include <atomic>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The back-end-independent half of fusion on a device (impl/Kokkos_FusionWindow.hpp,
+// The back-end-independent half of fusion on a device (impl/fusion/Kokkos_FusionWindow.hpp,
 // execute_on_device and replay_on_device), on any build: launches recorded with a stand-in
 // device back end whose "kernels" log the launches they were given.  Checks where a fused run
 // splits into kernels (translation units, the parameter space, the most loops per kernel), that

@@ -1,4 +1,4 @@
-// Temporary elimination (impl/Kokkos_FusionTemporaries.hpp): a View created inside a window,
+// Temporary elimination (impl/fusion/Kokkos_FusionTemporaries.hpp): a View created inside a window,
 // written and last read inside one fused run, and dropped before the flush, is kept chunk-sized.
 // Results are bitwise those of the materialised and of the unfused program; every condition
 // that keeps a temporary materialised is checked; the peak resident memory shows it.

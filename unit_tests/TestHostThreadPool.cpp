@@ -2,7 +2,7 @@
 // nested launches and launches racing from several host threads run inline, parking and
 // waking survive idle gaps, and results are visible to the caller after the join.
 #include "TestCommon.hpp"
-#include <impl/Kokkos_HostThreadPool.hpp>
+#include <Host/Kokkos_HostThreadPool.hpp>
 
 #include <atomic>
 #include <chrono>

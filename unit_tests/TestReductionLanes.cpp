@@ -1,11 +1,11 @@
-// Reductions in four interleaved lanes (impl/Kokkos_HostReductionLanes.hpp): which functors and
+// Reductions in four interleaved lanes (Host/Kokkos_HostReductionLanes.hpp): which functors and
 // reducers get them, the exact order of their additions (checked bit for bit against a model of
 // the lanes, with values whose sum depends on the order), and that everything else keeps one
 // running value.  On every host back end.
 #include "TestCommon.hpp"
 
 #include <Kokkos_StdAlgorithms_Fused.hpp>
-#include <impl/Kokkos_HostReductionLanes.hpp>
+#include <Host/Kokkos_HostReductionLanes.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Kokkos Tools and traces of launches with declared accesses (impl/Kokkos_FusionReport.hpp): a
+// Kokkos Tools and traces of launches with declared accesses (impl/fusion/Kokkos_FusionReport.hpp): a
 // fused run is reported once, under a name from which fused_run_labels recovers its members; a
 // launch that runs alone (outside a window, fusion off, a run of one) is reported as a normal
 // launch with its label or Kokkos' default name; a trace shows the fused run's slice.

@@ -1,4 +1,4 @@
-// Stress of the work graph's concurrent queue (impl/Kokkos_WorkGraphQueue.hpp): many launches of
+// Stress of the work graph's concurrent queue (impl/workgraph/Kokkos_WorkGraphQueue.hpp): many launches of
 // graphs that make the workers contend on the ready ranges and the waiting counts, per item
 // (unit_size = 1, and without the construction check) and per unit, with and without
 // priorities; the per-worker homes of the ready units under many threads; and the counting

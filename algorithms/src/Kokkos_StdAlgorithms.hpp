@@ -465,28 +465,28 @@ template <class It, class F>
 struct ForEachF {
   It first;
   F f;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { f(first[i]); }
 };
 template <class It, class T>
 struct FillF {
   It first;
   T value;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { first[i] = value; }
 };
 template <class I, class O>
 struct CopyF {
   I src;
   O dst;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = src[i]; }
 };
 template <class I, class O>
 struct MoveF {
   I src;
   O dst;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = std::move(src[i]); }
 };
 template <class I, class O, class Op>
@@ -494,7 +494,7 @@ struct Transform1F {
   I src;
   O dst;
   Op op;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = op(src[i]); }
 };
 template <class I1, class I2, class O, class Op>
@@ -503,7 +503,7 @@ struct Transform2F {
   I2 b;
   O dst;
   Op op;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst[i] = op(a[i], b[i]); }
 };
 template <class It, class Pred, class T>
@@ -511,7 +511,7 @@ struct ReplaceIfF {
   It first;
   Pred pred;
   T new_value;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     if (pred(first[i])) first[i] = new_value;
   }
@@ -522,7 +522,7 @@ struct ReplaceCopyIfF {
   O dst;
   Pred pred;
   T new_value;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(src, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     if (pred(src[i])) {
       dst[i] = new_value;
@@ -535,14 +535,14 @@ template <class It, class G>
 struct GenerateF {
   It first;
   G g;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(first); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { first[i] = g(); }
 };
 template <class I1, class I2>
 struct SwapF {
   I1 a;
   I2 b;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     auto tmp = std::move(a[i]);
     a[i] = std::move(b[i]);
@@ -604,7 +604,7 @@ struct LastIndexF {
 };
 template <class P>
 struct CountF {
-  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
+  static constexpr bool accumulates_only = true;  // reduce in lanes (Host/Kokkos_HostReductionLanes.hpp)
   P p;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& acc) const {
     if (p(i)) acc += 1;
@@ -637,14 +637,14 @@ KOKKOS_INLINE_FUNCTION std::int64_t last_index(const R& r, std::int64_t n, const
 
 template <class It, class T, class Unary>
 struct SumF {
-  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
+  static constexpr bool accumulates_only = true;  // reduce in lanes (Host/Kokkos_HostReductionLanes.hpp)
   It first;
   Unary unary;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += static_cast<T>(unary(first[i])); }
 };
 template <class I1, class I2, class T>
 struct DotF {
-  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
+  static constexpr bool accumulates_only = true;  // reduce in lanes (Host/Kokkos_HostReductionLanes.hpp)
   I1 a;
   I2 b;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += static_cast<T>(a[i] * b[i]); }

@@ -62,7 +62,7 @@ struct Transform3 {
   S3 c;
   D dst;
   Op op;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b, c, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(a, b, c, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst(i) = op(a(i), b(i), c(i)); }
 };
 template <class X, class Y, class A, class B>
@@ -71,14 +71,14 @@ struct Axpby {
   X x;
   B b;
   Y y;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(x, y); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(x, y); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { y(i) = a * x(i) + b * y(i); }
 };
 template <class X, class A>
 struct Scale {
   A a;
   X x;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(x); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(x); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { x(i) = a * x(i); }
 };
 template <class C, class T, class F, class D>
@@ -87,19 +87,19 @@ struct Where {
   T if_true;
   F if_false;
   D dst;
-  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(cond, if_true, if_false, dst); }  // impl/Kokkos_FusionTemporaries.hpp
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(cond, if_true, if_false, dst); }  // impl/fusion/Kokkos_FusionTemporaries.hpp
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst(i) = cond(i) ? if_true(i) : if_false(i); }
 };
 
 template <class V, class T>
 struct SumFunctor {
-  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
+  static constexpr bool accumulates_only = true;  // reduce in lanes (Host/Kokkos_HostReductionLanes.hpp)
   V v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const { acc += v(i); }
 };
 template <class V, class T>
 struct MinFunctor {
-  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
+  static constexpr bool accumulates_only = true;  // reduce in lanes (Host/Kokkos_HostReductionLanes.hpp)
   V v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const {
     if (v(i) < acc) acc = v(i);
@@ -107,7 +107,7 @@ struct MinFunctor {
 };
 template <class V, class T>
 struct MaxFunctor {
-  static constexpr bool accumulates_only = true;  // reduce in lanes (impl/Kokkos_HostReductionLanes.hpp)
+  static constexpr bool accumulates_only = true;  // reduce in lanes (Host/Kokkos_HostReductionLanes.hpp)
   V v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& acc) const {
     if (acc < v(i)) acc = v(i);

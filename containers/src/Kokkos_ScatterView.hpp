@@ -11,7 +11,7 @@
 // Defaults follow Kokkos: host thread pools (OpenMP, Threads) duplicate without atomics, Serial
 // neither duplicates nor uses atomics, device back ends update the View itself atomically.
 #include <Kokkos_Core.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 
 #include <cstddef>
 #include <string>

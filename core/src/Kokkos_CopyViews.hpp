@@ -6,8 +6,8 @@
 // without an execution space argument they fence before and after (Kokkos semantics), with
 // one they fence that instance before copying (so its pending work is ordered before the copy).
 #include <Kokkos_View.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 
 #include <cstring>
 #include <memory>

@@ -56,7 +56,7 @@
 // always runs at once (it would be a run of one).
 //
 // Adaptive dispatch: a memoized fused run (one an iterative program repeats) times the ways it
-// can be executed and runs the fastest (impl/Kokkos_FusionDispatchChoice.hpp): on the workers
+// can be executed and runs the fastest (impl/fusion/Kokkos_FusionDispatchChoice.hpp): on the workers
 // in cache-sized chunks; worker by worker on the calling thread (a run of a few thousand
 // indices is often done before the workers would have woken); on the workers in chunks 16x
 // longer; or launch by launch, unfused, so that fusing is never slower than not fusing once
@@ -78,7 +78,7 @@
 // Switching it off: set_fusion_enabled(false) or KOKKOS_FUSION=0 runs the same program with
 // every launch dispatched where it is issued; results are bitwise identical either way
 // (element-wise bodies see the same inputs; reductions keep the host reduce's per-worker
-// blocks and rank-order join, see impl/Kokkos_FusionWindow.hpp).
+// blocks and rank-order join, see impl/fusion/Kokkos_FusionWindow.hpp).
 //
 // Messages (mpi/src/Kokkos_MPI.hpp, isend_view / irecv_view) declare their accesses too: a
 // message runs only the recorded launches it depends on, and a launch with declared accesses
@@ -88,15 +88,15 @@
 // Temporaries: a View of at least fusion_temporary_bytes() (256 KiB) created inside the window,
 // written and last read inside one fused run, and whose last handle is gone at the flush, is
 // kept chunk-sized per worker instead of materialised, where every launch touching it is an
-// array algorithm (impl/Kokkos_FusionTemporaries.hpp has the exact conditions).
+// array algorithm (impl/fusion/Kokkos_FusionTemporaries.hpp has the exact conditions).
 //
 // Statistics: fusion_statistics(), print_fusion_statistics(os); KOKKOS_FUSION_STATS=1 prints
-// them at finalize.  Analysis and constraints: impl/Kokkos_FusionAnalysis.hpp.
+// them at finalize.  Analysis and constraints: impl/fusion/Kokkos_FusionAnalysis.hpp.
 #include <Kokkos_Core.hpp>
-#include <impl/Kokkos_FusionAnalysis.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_FusionReport.hpp>
-#include <impl/Kokkos_FusionWindow.hpp>
+#include <impl/fusion/Kokkos_FusionAnalysis.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionReport.hpp>
+#include <impl/fusion/Kokkos_FusionWindow.hpp>
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #include <Cuda/Kokkos_Cuda_Fusion.hpp>
 #endif
@@ -378,7 +378,7 @@ inline FusionConcurrentFlush fusion_concurrent_flush() {
 inline void set_fusion_concurrent_flush(FusionConcurrentFlush mode) {
   Kokkos::Impl::fusion_config().concurrent.store(static_cast<int>(mode), std::memory_order_relaxed);
 }
-// Temporary elimination (impl/Kokkos_FusionTemporaries.hpp; KOKKOS_FUSION_ELIMINATE, default
+// Temporary elimination (impl/fusion/Kokkos_FusionTemporaries.hpp; KOKKOS_FUSION_ELIMINATE, default
 // on): Views of at least fusion_temporary_bytes() created while a window records are reserved,
 // and those that live and die inside one fused run are kept chunk-sized.  Off: every View is
 // allocated and materialised as without fusion.

@@ -6,7 +6,7 @@
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Concepts.hpp>
 #include <Kokkos_Core_fwd.hpp>
-#include <impl/Kokkos_TaskBase.hpp>
+#include <impl/tasking/Kokkos_TaskBase.hpp>
 
 #include <type_traits>
 

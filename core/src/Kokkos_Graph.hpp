@@ -40,7 +40,7 @@
 #include <Kokkos_Parallel_Reduce.hpp>
 #include <Kokkos_Parallel_Scan.hpp>
 #include <Kokkos_Reducers.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 
 #include <cstddef>
 #include <cstdint>

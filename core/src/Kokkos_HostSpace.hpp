@@ -26,7 +26,7 @@ class HostSpace {
   // Zero-filled memory whose pages are materialised only when first written (a fresh anonymous
   // mapping, or one a previous reserved allocation gave back, zeroed again).  The fusion layer
   // allocates the Views created inside a FusionScope this way, so that a temporary it eliminates
-  // (impl/Kokkos_FusionTemporaries.hpp) never costs memory.  Reported to Kokkos Tools as an
+  // (impl/fusion/Kokkos_FusionTemporaries.hpp) never costs memory.  Reported to Kokkos Tools as an
   // ordinary allocation.  `written`: whether the memory may have been written since.
   void* impl_allocate_reserved(const char* label, std::size_t bytes) const;
   void impl_deallocate_reserved(const char* label, void* ptr, std::size_t bytes, bool written) const;

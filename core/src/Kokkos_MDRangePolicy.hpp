@@ -305,4 +305,4 @@ struct is_mdrange_policy<MDRangePolicy<P...>> : std::true_type {};
 
 }  // namespace Kokkos
 
-#include <impl/Kokkos_HostParallelMDRange.hpp>
+#include <Host/Kokkos_HostParallelMDRange.hpp>

@@ -3,9 +3,9 @@
 //
 // One allocation from the memory space holds, in this order:
 //   hints       per lane, one superblock index per block size (SBHint(N)); a lane's hints share
-//               a cache line, lanes never do (see impl/Kokkos_MemoryPoolLanes.hpp);
+//               a cache line, lanes never do (see impl/memory_pool/Kokkos_MemoryPoolLanes.hpp);
 //   superblocks per superblock a cache line with its state word, then its bit array
-//               (impl/Kokkos_SuperblockState.hpp) — states of neighbours never share a line;
+//               (impl/memory_pool/Kokkos_SuperblockState.hpp) — states of neighbours never share a line;
 //   data        the superblocks, aligned to the largest block size, so that every block is
 //               aligned to its own size.
 // Block and superblock sizes are powers of two, so all arithmetic is shifts and masks.
@@ -25,9 +25,9 @@
 #include <Kokkos_View.hpp>  // Impl::DeepCopy
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Macros.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_MemoryPoolLanes.hpp>
-#include <impl/Kokkos_SuperblockState.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
+#include <impl/memory_pool/Kokkos_SuperblockState.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -18,8 +18,8 @@
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Reducers.hpp>
 #include <Kokkos_ScratchSpace.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostTeam.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostTeam.hpp>
 
 #include <type_traits>
 

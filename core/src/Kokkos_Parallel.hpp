@@ -4,10 +4,10 @@
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
-#include <impl/Kokkos_HostParallelRange.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_Profiling.hpp>
-#include <impl/Kokkos_Trace.hpp>
+#include <Host/Kokkos_HostParallelRange.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Trace.hpp>
 
 #include <cstddef>
 #include <string>

@@ -18,9 +18,9 @@
 #include <Kokkos_Reducers.hpp>
 #include <Kokkos_View.hpp>
 #include <impl/Kokkos_FunctorAnalysis.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
-#include <impl/Kokkos_HostParallelReduce.hpp>
+#include <Host/Kokkos_HostParallelReduce.hpp>
 
 #include <cstddef>
 #include <string>

@@ -15,9 +15,9 @@
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_View.hpp>
 #include <impl/Kokkos_FunctorAnalysis.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
-#include <impl/Kokkos_HostParallelScan.hpp>
+#include <Host/Kokkos_HostParallelScan.hpp>
 
 #include <string>
 #include <type_traits>

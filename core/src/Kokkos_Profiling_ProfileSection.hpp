@@ -1,7 +1,7 @@
 #pragma once
 // Kokkos::Profiling::ProfilingSection: a named section that a tool times over any number of
 // start()/stop() intervals; the section is created with the object and destroyed with it.
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 
 #include <cstdint>
 #include <string>

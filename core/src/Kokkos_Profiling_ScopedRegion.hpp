@@ -1,7 +1,7 @@
 #pragma once
 // Kokkos::Profiling::ScopedRegion: pushes a profiling region on construction and pops it on
 // destruction, so a region closes on every path out of a scope.
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 
 #include <string>
 

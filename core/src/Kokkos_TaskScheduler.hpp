@@ -11,7 +11,7 @@
 // TaskScheduler, TaskSchedulerMultiple, ChaseLevTaskScheduler, DeprecatedTaskScheduler and
 // DeprecatedTaskSchedulerMultiple are distinct types (their futures do not mix) that share one
 // implementation: per worker and priority, a small private stack in front of a Chase-Lev deque,
-// with work stealing (see impl/Kokkos_TaskQueue.hpp).  Kokkos' older queues are what this
+// with work stealing (see impl/tasking/Kokkos_TaskQueue.hpp).  Kokkos' older queues are what this
 // design replaces.
 //
 // A TaskTeam task runs on a team of Experimental::task_team_size() workers; its member_type is
@@ -26,10 +26,10 @@
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Future.hpp>
 #include <Kokkos_MemoryPool.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostTaskExec.hpp>
-#include <impl/Kokkos_TaskBase.hpp>
-#include <impl/Kokkos_TaskQueue.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostTaskWorkerLoop.hpp>
+#include <impl/tasking/Kokkos_TaskBase.hpp>
+#include <impl/tasking/Kokkos_TaskQueue.hpp>
 
 #include <cstddef>
 #include <new>
@@ -257,7 +257,7 @@ class BasicTaskScheduler {
     t->m_priority = static_cast<std::uint8_t>(policy.m_priority);
     t->m_ref_count = 2;  // the future returned + the scheduler until completion
     t->m_dependence = dep;
-    // Traces: a task spawned by a task gets a spawn arrow (impl/Kokkos_HostTaskExec.hpp).
+    // Traces: a task spawned by a task gets a spawn arrow (Host/Kokkos_HostTaskWorkerLoop.hpp).
     if (KOKKOS_IMPL_UNLIKELY(Impl::g_trace_on.load(std::memory_order_relaxed)) && ctx != nullptr) Impl::trace_spawn(t);
     q->count_spawn();
     q->schedule(t);

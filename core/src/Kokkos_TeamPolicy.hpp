@@ -7,7 +7,7 @@
 //   Kokkos::parallel_for(p, KOKKOS_LAMBDA(const policy::member_type& team) { ... });
 //
 // What a back end contributes (member type, limits) comes from Impl::TeamBackend<ExecSpace>;
-// host back ends get theirs from impl/Kokkos_HostParallelTeam.hpp.  Host limits:
+// host back ends get theirs from Host/Kokkos_HostParallelTeam.hpp.  Host limits:
 //   team_size_max       = the execution space's thread pool size;
 //   AUTO team size      = Kokkos::Experimental::task_team_size() (hyperthreads per core), at most
 //                         the pool size;
@@ -328,5 +328,5 @@ struct is_team_policy<TeamPolicy<P...>> : std::true_type {};
 
 }  // namespace Kokkos
 
-#include <impl/Kokkos_HostParallelTeam.hpp>
+#include <Host/Kokkos_HostParallelTeam.hpp>
 #include <Kokkos_NestedPolicies.hpp>

@@ -7,8 +7,8 @@
 // Properties, in any order: an array layout, a space (execution space, memory space or
 // Device<E, M>), MemoryTraits<...>.
 //
-// Machinery: impl/Kokkos_ViewMapping.hpp (data type parsing, extents, offsets),
-// impl/Kokkos_SharedAlloc.hpp (allocation record), impl/Kokkos_ViewSubview.hpp (subview),
+// Machinery: impl/view/Kokkos_ViewMapping.hpp (data type parsing, extents, offsets),
+// impl/view/Kokkos_SharedAlloc.hpp (allocation record), impl/view/Kokkos_ViewSubview.hpp (subview),
 // Kokkos_CopyViews.hpp (deep_copy, mirrors, resize, realloc).
 //
 // Allocating constructors check that the byte size fits in std::size_t and throw
@@ -25,8 +25,8 @@
 #include <Kokkos_MemoryTraits.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Atomic.hpp>
-#include <impl/Kokkos_ViewMapping.hpp>
-#include <impl/Kokkos_SharedAlloc.hpp>
+#include <impl/view/Kokkos_ViewMapping.hpp>
+#include <impl/view/Kokkos_SharedAlloc.hpp>
 
 #include <cstddef>
 #include <cstdio>
@@ -43,7 +43,7 @@
 // recorded in the calling thread's fusion window is still to write (Kokkos_Fusion.hpp).
 #if defined(KOKKOS_IMPL_VIEW_BOUNDS_CHECK) && (defined(KOKKOS_ENABLE_DEBUG) || defined(KOKKOS_IMPL_FORCE_STALE_READ_CHECK))
 #define KOKKOS_IMPL_VIEW_STALE_READ_CHECK 1
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 namespace Kokkos::Impl {
 inline const bool fusion_stale_read_check_enabled = [] {
   fusion_keeps_labels().store(true, std::memory_order_relaxed);
@@ -880,7 +880,7 @@ class View : public ViewTraits<DataType, Properties...> {
   KOKKOS_INLINE_FUNCTION const void* impl_allocation_base() const { return m_alloc_base; }
   KOKKOS_INLINE_FUNCTION std::size_t impl_allocation_bytes() const { return m_alloc_bytes; }
   // A copy of a View in a fused run's functor that points into an eliminated temporary is moved
-  // onto the worker's chunk buffer (impl/Kokkos_FusionTemporaries.hpp); its identity stays.
+  // onto the worker's chunk buffer (impl/fusion/Kokkos_FusionTemporaries.hpp); its identity stays.
   KOKKOS_INLINE_FUNCTION void impl_fusion_rebase(const void* allocation, std::ptrdiff_t delta_bytes) {
     if (m_alloc_base == allocation) {
       m_ptr = reinterpret_cast<pointer_type>(reinterpret_cast<std::uintptr_t>(m_ptr) + delta_bytes);
@@ -1165,5 +1165,5 @@ KOKKOS_INLINE_FUNCTION bool operator!=(const View<LT, LP...>& lhs, const View<RT
 
 }  // namespace Kokkos
 
-#include <impl/Kokkos_ViewSubview.hpp>
+#include <impl/view/Kokkos_ViewSubview.hpp>
 #include <Kokkos_CopyViews.hpp>

@@ -37,7 +37,7 @@
 //     with no synchronisation at all.  WorkGraphOptions::unit_size forces the unit size (1:
 //     every item its own unit).  The plan may keep contenders its cost model cannot rank
 //     without the functor; launches then choose between them by timing (Impl::WorkGraphPlan).
-//     See impl/Kokkos_WorkGraphAnalysis.hpp and impl/Kokkos_WorkGraphQueue.hpp.
+//     See impl/workgraph/Kokkos_WorkGraphAnalysis.hpp and impl/workgraph/Kokkos_WorkGraphQueue.hpp.
 //   - execution spaces: the host back ends, and Kokkos::Cuda (Cuda/Kokkos_Cuda_WorkGraph.hpp:
 //     one persistent kernel whose workers are warps, the same queue in device memory; the
 //     checks and the planning run on the host at construction, before any kernel; a warp runs
@@ -47,11 +47,11 @@
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_View.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_MeasuredChoice.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
-#include <impl/Kokkos_WorkGraphAnalysis.hpp>
-#include <impl/Kokkos_WorkGraphQueue.hpp>
+#include <impl/workgraph/Kokkos_WorkGraphAnalysis.hpp>
+#include <impl/workgraph/Kokkos_WorkGraphQueue.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -1012,7 +1012,7 @@ struct is_work_graph_policy<WorkGraphPolicy<P...>> : std::true_type {};
 
 }  // namespace Kokkos
 
-#include <impl/Kokkos_HostWorkGraph.hpp>
+#include <Host/Kokkos_HostParallelWorkGraph.hpp>
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #include <Cuda/Kokkos_Cuda_WorkGraph.hpp>
 #endif

@@ -7,7 +7,7 @@
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_View.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <string>
 
 namespace Kokkos::Impl {

@@ -1,8 +1,8 @@
 #include <Cuda/Kokkos_Cuda.hpp>
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 
 #include <ostream>
 

@@ -2,7 +2,7 @@
 #include <Cuda/Kokkos_Cuda.hpp>
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
 #include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 #include <impl/Kokkos_UntouchedAllocations.hpp>
 
 #include <cstdio>

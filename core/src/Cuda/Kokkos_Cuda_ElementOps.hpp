@@ -6,7 +6,7 @@
 // the translation unit that makes the View (which is therefore compiled as CUDA).
 #include <Cuda/Kokkos_Cuda.hpp>
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
-#include <impl/Kokkos_SharedAlloc.hpp>
+#include <impl/view/Kokkos_SharedAlloc.hpp>
 
 #include <algorithm>
 #include <cstddef>

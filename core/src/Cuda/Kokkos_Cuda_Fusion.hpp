@@ -1,6 +1,6 @@
 #pragma once
 // Fusion on Kokkos::Cuda (issue 27): launches with declared accesses are recorded into the
-// calling thread's window (impl/Kokkos_FusionWindow.hpp) and analysed there as on the host; a
+// calling thread's window (impl/fusion/Kokkos_FusionWindow.hpp) and analysed there as on the host; a
 // fused run executes as one kernel.
 //
 // A fused kernel calls each member's body through a device function pointer.  When the range
@@ -15,7 +15,7 @@
 // combines, its loops run at groups of the thread's indices ahead of it, so the bits are those
 // of the unfused launches.
 //
-// Eliminated temporaries (impl/Kokkos_FusionTemporaries.hpp, seed 003 Definition 4) of a run
+// Eliminated temporaries (impl/fusion/Kokkos_FusionTemporaries.hpp, seed 003 Definition 4) of a run
 // that is one kernel without a reduction live in the block's shared memory, one tile at a time:
 // the members that touch them run on a copy of their functor whose Views point there, and the
 // device memory the Views were allocated with is never read or written, so CudaSpace frees it
@@ -26,7 +26,7 @@
 // through CudaFusionUnit, a type in an anonymous namespace: the body's address is read from a
 // __device__ variable of that unit's module, and the fused kernel that calls it is that unit's
 // kernel.  A run whose members were recorded in different translation units is split into one
-// kernel per unit (impl/Kokkos_FusionWindow.hpp, execute_on_device).
+// kernel per unit (impl/fusion/Kokkos_FusionWindow.hpp, execute_on_device).
 //
 // The members' closures (their functors' bytes, Views untracked, less the bytes that differ
 // from copy to copy: CudaDeviceClosure) travel in the kernel's parameter, read in place
@@ -34,7 +34,7 @@
 // members per kernel; a longer run is split.
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
-#include <impl/Kokkos_FusionWindow.hpp>
+#include <impl/fusion/Kokkos_FusionWindow.hpp>
 
 #include <algorithm>
 #include <array>

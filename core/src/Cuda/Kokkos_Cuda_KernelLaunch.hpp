@@ -18,7 +18,7 @@
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Concepts.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
-#include <impl/Kokkos_SharedAlloc.hpp>
+#include <impl/view/Kokkos_SharedAlloc.hpp>
 
 #include <cuda_runtime.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The task DAG on Kokkos::Cuda (seed 001 §2.2.4, §2.3): BasicTaskScheduler<Cuda, Kind>, shared
-// by the five scheduler names, over the portable queue of impl/Kokkos_DeviceTaskQueue.hpp.
+// by the five scheduler names, over the portable queue of impl/tasking/Kokkos_DeviceTaskQueue.hpp.
 //
 // Memory: the queue object, the pool and so the tasks are in CudaUVMSpace (seed 001 §2.2.4's
 // UVM strategy): host_spawn constructs the closure on the host right in its pool block, futures
@@ -30,8 +30,8 @@
 #include <Cuda/Kokkos_CudaSpace.hpp>
 #include <Cuda/Kokkos_Cuda_Error.hpp>
 #include <Cuda/Kokkos_Cuda_Team.hpp>
-#include <impl/Kokkos_DeviceTaskQueue.hpp>
-#include <impl/Kokkos_TaskBase.hpp>
+#include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
+#include <impl/tasking/Kokkos_TaskBase.hpp>
 
 #include <cuda_runtime.h>
 

@@ -2,7 +2,7 @@
 // parallel_for and parallel_reduce over a WorkGraphPolicy on Kokkos::Cuda (seed 001 §2.4).
 //
 // One persistent kernel: a single resident wave of blocks (the occupancy the Cuda reductions
-// compute), in which every warp is a worker of the queue of impl/Kokkos_WorkGraphQueue.hpp,
+// compute), in which every warp is a worker of the queue of impl/workgraph/Kokkos_WorkGraphQueue.hpp,
 // the algorithm the host back ends run:
 //   - lane 0 takes a unit (the successor it kept, else one popped from the device queue) and
 //     broadcasts it with __shfl_sync;
@@ -31,7 +31,7 @@
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_ReduceScan.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
-#include <impl/Kokkos_WorkGraphQueue.hpp>
+#include <impl/workgraph/Kokkos_WorkGraphQueue.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 #include <OpenMP/Kokkos_OpenMP.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <Kokkos_Abort.hpp>

@@ -4,7 +4,7 @@
 // functor is the worker rank, as Kokkos users expect.
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_HostSpace.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <omp.h>
 #include <cstdint>
 #include <iosfwd>

@@ -3,7 +3,7 @@
 // (impl_run_on_workers) with a single worker, so every host pattern in impl/ serves it.
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_HostSpace.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>

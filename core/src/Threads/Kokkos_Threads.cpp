@@ -1,7 +1,7 @@
 #include <Threads/Kokkos_Threads.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #include <cstdlib>

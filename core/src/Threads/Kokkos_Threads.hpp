@@ -4,8 +4,8 @@
 // several times cheaper per launch than an OpenMP parallel region (see perf_tests/PerfLaunch).
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_HostSpace.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostThreadPool.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostThreadPool.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>

@@ -2,9 +2,9 @@
 #include <Kokkos_Core.hpp>
 #include <impl/Kokkos_Topology.hpp>
 #include <impl/Kokkos_NodeShare.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_ToolsLibraries.hpp>
-#include <impl/Kokkos_Trace.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/tools/Kokkos_ToolsLibraries.hpp>
+#include <impl/tools/Kokkos_Trace.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
 #endif

@@ -1,5 +1,5 @@
 #include <Kokkos_HostSpace.hpp>
-#include <impl/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
 
 #include <sys/mman.h>
 

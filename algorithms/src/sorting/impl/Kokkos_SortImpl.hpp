@@ -12,7 +12,7 @@
 // Kokkos::sort it is not stable.  A space that is not a host back end (the GPU) sorts a host
 // copy and copies back, as Kokkos' fallback does.
 #include <Kokkos_Core.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <algorithm>
 #include <cstddef>
 #include <type_traits>

@@ -224,7 +224,7 @@ class DeepCopyEvent {
 };
 
 // Kokkos::initialize loads the tool libraries and calls the init callbacks once the back ends
-// are up (impl/Kokkos_ToolsLibraries.hpp).
+// are up (impl/tools/Kokkos_ToolsLibraries.hpp).
 // Called by Kokkos::finalize after the finalize hooks: the finalize callback runs, then the
 // table is emptied, as Kokkos does.
 void finalize_tools();

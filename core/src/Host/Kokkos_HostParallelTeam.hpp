@@ -10,8 +10,8 @@
 // Schedule<Dynamic>.  Consecutive league ranks of a team are separated by a team barrier because
 // they reuse the team's scratch arena.
 #include <Kokkos_TeamPolicy.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostTeam.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostTeam.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 

@@ -7,8 +7,8 @@
 // One worker skips pass 1.  The "Functor" template argument is the
 // CombinedFunctorReducer<Functor, FunctorReducer<...>> the front end builds.
 #include <Kokkos_ExecPolicy.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostParallelReduce.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 

@@ -41,8 +41,8 @@
 //    worker slot, so spawning and completing a task touch no cache line shared between workers
 //    except the task's own (and the pool's when the cache misses).
 #include <Kokkos_Abort.hpp>
-#include <impl/Kokkos_TaskBase.hpp>
-#include <impl/Kokkos_TaskStatistics.hpp>
+#include <impl/tasking/Kokkos_TaskBase.hpp>
+#include <impl/tasking/Kokkos_TaskStatistics.hpp>
 
 #include <atomic>
 #include <bit>
@@ -374,7 +374,7 @@ class TaskQueueBase {
     return orphaned_and_empty();
   }
   // Traces: an aggregate made while a trace ran holds a second reference on each entry, so
-  // that the tasks waiting on it can draw arrows from them (impl/Kokkos_HostTaskExec.hpp).
+  // that the tasks waiting on it can draw arrows from them (Host/Kokkos_HostTaskWorkerLoop.hpp).
   // Out of line, so that free() stays inlinable into release() (it would be recursive).
   KOKKOS_IMPL_NOINLINE void release_trace_holds(TaskBase* a) {
     TaskBase** entries = a->aggregate_entries();

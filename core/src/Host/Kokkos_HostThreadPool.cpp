@@ -1,4 +1,4 @@
-#include <impl/Kokkos_HostThreadPool.hpp>
+#include <Host/Kokkos_HostThreadPool.hpp>
 #include <impl/Kokkos_Topology.hpp>
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -68,12 +68,12 @@ struct TaskBase {
   std::uint8_t m_priority = static_cast<std::uint8_t>(TaskPriority::Regular);
   std::uint8_t m_respawn = 0;         // set by respawn() during the current execution
   std::uint8_t m_respawned = 0;       // has run before: its next execution is a respawn (traces)
-  // Traces only (impl/Kokkos_HostTaskExec.hpp), written only while a trace runs; the header's
+  // Traces only (Host/Kokkos_HostTaskWorkerLoop.hpp), written only while a trace runs; the header's
   // last 4 bytes, so it stays 64.  A task: the thread of its trace point, whose clock tick it
   // keeps in m_dep_count / m_dep_index (aggregate-only fields): where its latest execution's
   // slice is (before it first runs: its spawn), where arrows to its successors start.  An
   // aggregate: 1 when it holds a second reference on each entry, dropped when it is freed.
-  // A task of the GPU scheduler (impl/Kokkos_DeviceTaskQueue.hpp, which has no traces)
+  // A task of the GPU scheduler (impl/tasking/Kokkos_DeviceTaskQueue.hpp, which has no traces)
   // keeps here the module (translation unit) whose device code its m_apply points into.
   union {
     std::uint32_t m_trace = 0;

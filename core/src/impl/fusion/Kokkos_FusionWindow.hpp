@@ -17,19 +17,19 @@
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_PartitionSpace.hpp>
-#include <impl/Kokkos_FusionAnalysis.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_FusionReport.hpp>
-#include <impl/Kokkos_FusionTemporaries.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostParallelMDRange.hpp>
-#include <impl/Kokkos_HostParallelRange.hpp>
-#include <impl/Kokkos_HostParallelReduce.hpp>
-#include <impl/Kokkos_HostTeam.hpp>
+#include <impl/fusion/Kokkos_FusionAnalysis.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionReport.hpp>
+#include <impl/fusion/Kokkos_FusionTemporaries.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostParallelMDRange.hpp>
+#include <Host/Kokkos_HostParallelRange.hpp>
+#include <Host/Kokkos_HostParallelReduce.hpp>
+#include <Host/Kokkos_HostTeam.hpp>
 #include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
-#include <impl/Kokkos_SharedAlloc.hpp>
+#include <impl/view/Kokkos_SharedAlloc.hpp>
 
 #include <algorithm>
 #include <array>
@@ -61,17 +61,17 @@ struct FusionStatistics {
   std::uint64_t launches_inline = 0;    // launches inside a window that ran at once (nothing to fuse with)
   std::uint64_t launches_fused = 0;     // of those, launches that ran inside a fused launch
   std::uint64_t fused_launches = 0;     // fused launches (runs of two or more) dispatched
-  // Of those, by the adaptive dispatch (impl/Kokkos_FusionDispatchChoice.hpp): run on the
+  // Of those, by the adaptive dispatch (impl/fusion/Kokkos_FusionDispatchChoice.hpp): run on the
   // calling thread, run in short or long chunks, and run launch by launch because that measured
   // faster.
   std::uint64_t fused_on_caller = 0, fused_short_chunks = 0, fused_long_chunks = 0, fused_runs_unfused = 0;
   std::uint64_t dispatches = 0;         // launches dispatched for recorded work (fused or not)
   std::uint64_t min_fused_length = 0, max_fused_length = 0;
   std::uint64_t skewed_runs = 0;  // fused runs that needed the skewed schedule
-  // Waves of independent runs (impl/Kokkos_FusionAnalysis.hpp, FusionWave) found, and those run
+  // Waves of independent runs (impl/fusion/Kokkos_FusionAnalysis.hpp, FusionWave) found, and those run
   // concurrently on disjoint groups of workers, with the runs they held.
   std::uint64_t waves = 0, waves_concurrent = 0, runs_concurrent = 0;
-  // Temporaries eliminated (impl/Kokkos_FusionTemporaries.hpp), the bytes they would have
+  // Temporaries eliminated (impl/fusion/Kokkos_FusionTemporaries.hpp), the bytes they would have
   // materialised, and the largest chunk buffers a flush used for them (all workers together).
   std::uint64_t temporaries_eliminated = 0, temporary_bytes_eliminated = 0, temporary_buffer_bytes = 0;
   // Device back ends (Cuda/Kokkos_Cuda_Fusion.hpp): fused kernels launched; fused runs split into
@@ -208,7 +208,7 @@ inline std::int64_t fusion_inline_bytes() {
   return fusion_env_bytes(fusion_config().inline_bytes, "KOKKOS_FUSION_INLINE_BYTES", 256 * 1024);
 }
 
-// Adaptive dispatch of memoized fused runs (impl/Kokkos_FusionDispatchChoice.hpp);
+// Adaptive dispatch of memoized fused runs (impl/fusion/Kokkos_FusionDispatchChoice.hpp);
 // KOKKOS_FUSION_ADAPTIVE=0 always wakes the workers.
 inline bool fusion_adapts_dispatch() {
   return fusion_env_flag(fusion_config().adaptive, "KOKKOS_FUSION_ADAPTIVE", true);
@@ -227,7 +227,7 @@ inline FusionConcurrentMode fusion_concurrent_mode() {
   return static_cast<FusionConcurrentMode>(v);
 }
 
-// Temporary elimination (impl/Kokkos_FusionTemporaries.hpp): KOKKOS_FUSION_ELIMINATE, default on;
+// Temporary elimination (impl/fusion/Kokkos_FusionTemporaries.hpp): KOKKOS_FUSION_ELIMINATE, default on;
 // allocations of at least KOKKOS_FUSION_TEMPORARY_BYTES (default 256 KiB) made while a window
 // records are reserved, so that they can be eliminated.
 inline bool fusion_eliminates_temporaries() {
@@ -397,7 +397,7 @@ struct FusionLaunch {
   void (*drive)(const void* blob, const FusedRun& run, bool on_caller) = nullptr;
   int (*pool_size)(const void* blob) = nullptr;  // of the launch's execution space
   void (*destroy)(void* blob) = nullptr;
-  std::uint32_t tools_device_id = 0;  // reported with the launch (impl/Kokkos_FusionReport.hpp)
+  std::uint32_t tools_device_id = 0;  // reported with the launch (impl/fusion/Kokkos_FusionReport.hpp)
   bool rebasable = false;             // its functor can run on the chunk buffers
   bool touches_temporary = false;     // set at the flush: it declares an eliminated temporary
   // body(context, rank, size) once on each worker of the launch's execution space.
@@ -1194,7 +1194,7 @@ inline std::int64_t fusion_run_chunk(const FusionRun& run) {
   return std::clamp<std::int64_t>(budget / per_index, floor, 1 << 16);
 }
 
-// Which held allocations are temporaries this flush eliminates (impl/Kokkos_FusionTemporaries.hpp
+// Which held allocations are temporaries this flush eliminates (impl/fusion/Kokkos_FusionTemporaries.hpp
 // gives the conditions), their places in each worker's chunk buffer, and the buffers.
 inline void FusionWindow::find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta) {
   m_temporaries.clear();

@@ -8,9 +8,9 @@
 //     in a reduction, parallel_for otherwise) named fused_run_name(member names), from which
 //     Kokkos::Experimental::fused_run_labels recovers the member names; traces show a
 //     "fused run" slice with the labels in its args.
-#include <impl/Kokkos_FusionHooks.hpp>
-#include <impl/Kokkos_Profiling.hpp>
-#include <impl/Kokkos_Trace.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_Trace.hpp>
 
 #include <cstdint>
 #include <string>

@@ -61,7 +61,7 @@ inline HostBlock<I> range_block(I first, I last, int rank, int size) {
 
 // Every worker's share of a host launch, run in turn on the calling thread: the blocks and the
 // join order of `space`'s workers without waking them (the adaptive dispatch of fused runs,
-// impl/Kokkos_FusionDispatchChoice.hpp).  Satisfies the impl_run_on_workers half of the
+// impl/fusion/Kokkos_FusionDispatchChoice.hpp).  Satisfies the impl_run_on_workers half of the
 // contract above, so host_reduce and the fused drivers accept it in place of the space.
 template <class ExecSpace>
 struct HostSequentialWorkers {

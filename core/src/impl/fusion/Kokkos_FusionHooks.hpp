@@ -42,7 +42,7 @@ struct FusionHookState {
   const std::string* issuing_label = nullptr;
   // Whether a host allocation of `bytes` made now should be reserved, not materialised: the
   // window records, and a View created now may be a temporary it eliminates
-  // (impl/Kokkos_FusionTemporaries.hpp).
+  // (impl/fusion/Kokkos_FusionTemporaries.hpp).
   bool (*defers_allocation)(std::size_t bytes) = nullptr;
 };
 inline thread_local FusionHookState t_fusion_hooks;
@@ -79,7 +79,7 @@ template <class Policy>
 struct is_fusion_access_policy : std::false_type {};
 
 // The label of the launch with declared accesses being dispatched on this thread: the fusion
-// layer reports the launch where it runs (impl/Kokkos_FusionReport.hpp), not at dispatch.
+// layer reports the launch where it runs (impl/fusion/Kokkos_FusionReport.hpp), not at dispatch.
 inline thread_local const std::string* t_fusion_launch_label = nullptr;
 struct FusionLaunchLabel {
   explicit FusionLaunchLabel(const std::string& label) : previous(t_fusion_launch_label) { t_fusion_launch_label = &label; }

@@ -30,8 +30,8 @@
 // a task whose functions are device code (the scheduler checks this at compile time).
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Macros.hpp>
-#include <impl/Kokkos_MemoryPoolLanes.hpp>
-#include <impl/Kokkos_TaskBase.hpp>
+#include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
+#include <impl/tasking/Kokkos_TaskBase.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // parallel_for over a RangePolicy on any host back end.
 #include <Kokkos_ExecPolicy.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 

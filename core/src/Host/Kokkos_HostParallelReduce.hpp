@@ -9,9 +9,9 @@
 // a per-thread reusable buffer: no heap allocation per launch.
 #include <Kokkos_ExecPolicy.hpp>
 #include <Kokkos_Abort.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_FunctorAnalysis.hpp>
-#include <impl/Kokkos_HostReductionLanes.hpp>
+#include <Host/Kokkos_HostReductionLanes.hpp>
 #include <impl/Kokkos_LocalFunctorCopy.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 

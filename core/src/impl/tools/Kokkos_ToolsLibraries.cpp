@@ -8,7 +8,7 @@
 // Ids the libraries hand back (kernel ids, fence handles, section ids) are kept per library: the
 // chain gives Kokkos one id of its own and remembers which id each library chose.
 #include <Kokkos_Core.hpp>
-#include <impl/Kokkos_ToolsLibraries.hpp>
+#include <impl/tools/Kokkos_ToolsLibraries.hpp>
 
 #include <dlfcn.h>
 

@@ -1,6 +1,6 @@
 // Kokkos Tools entry points: each forwards to its entry of the callback table when one is set.
-#include <impl/Kokkos_Profiling.hpp>
-#include <impl/Kokkos_ToolsLibraries.hpp>
+#include <impl/tools/Kokkos_Profiling.hpp>
+#include <impl/tools/Kokkos_ToolsLibraries.hpp>
 
 #include <cstring>
 #include <sstream>

@@ -1,7 +1,7 @@
 // The trace writer: per-thread rings of TraceEvent, written out as Chrome trace-event JSON.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Trace.hpp>
-#include <impl/Kokkos_Trace.hpp>
+#include <impl/tools/Kokkos_Trace.hpp>
 
 #include <cxxabi.h>
 #if defined(__x86_64__) || defined(__i386__)

@@ -5,16 +5,16 @@
 // Workers form teams of Experimental::task_team_size() consecutive ranks (the hyperthreads of
 // one core).  A team's leader pops and steals tasks; a TaskSingle task runs on the leader
 // alone, a TaskTeam task on the whole team.  With teams of one every worker is a leader.
-// The task member is the host team member of TeamPolicy (impl/Kokkos_HostTeam.hpp) plus
+// The task member is the host team member of TeamPolicy (Host/Kokkos_HostTeam.hpp) plus
 // scheduler(), so every nested TeamThreadRange / ThreadVectorRange pattern works in a task.
 //
 // Termination: a worker that finds no task leaves the active count, then watches the deques.
 // It stops once it has seen every deque empty and, after that, no active worker: an active
 // worker is the only thing that can push, and it stays active until its own deques are empty.
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostTeam.hpp>
-#include <impl/Kokkos_TaskQueue.hpp>
-#include <impl/Kokkos_Trace.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostTeam.hpp>
+#include <impl/tasking/Kokkos_TaskQueue.hpp>
+#include <impl/tools/Kokkos_Trace.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -1,13 +1,13 @@
 #pragma once
 // parallel_for and parallel_reduce over a WorkGraphPolicy on any host back end: every worker
-// runs the shared queue (impl/Kokkos_WorkGraphQueue.hpp); a reduction gives each worker its own
-// accumulator and joins them at the end (impl/Kokkos_HostParallelReduce.hpp).
+// runs the shared queue (impl/workgraph/Kokkos_WorkGraphQueue.hpp); a reduction gives each worker its own
+// accumulator and joins them at the end (Host/Kokkos_HostParallelReduce.hpp).
 #include <Kokkos_WorkGraphPolicy.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
-#include <impl/Kokkos_HostParallelReduce.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
-#include <impl/Kokkos_Trace.hpp>
+#include <impl/tools/Kokkos_Trace.hpp>
 
 namespace Kokkos::Impl {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Host thread teams: the state the workers of one team share, and the team member a team
-// functor receives.  TeamPolicy launches (impl/Kokkos_HostParallelTeam.hpp) and task teams both
+// functor receives.  TeamPolicy launches (Host/Kokkos_HostParallelTeam.hpp) and task teams both
 // build on it; a task scheduler forms its own teams:
 //
 //   HostTeamStorage storage;
@@ -20,7 +20,7 @@
 #include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Reducers.hpp>
 #include <Kokkos_ScratchSpace.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 
 #include <cstddef>
 #include <cstdint>

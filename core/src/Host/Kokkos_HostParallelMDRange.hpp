@@ -4,9 +4,9 @@
 // policy's outer order), a dynamic one hands tiles out one at a time.  Within a tile the
 // indices run in the inner order, the fastest dimension in the innermost loop.
 #include <Kokkos_MDRangePolicy.hpp>
-#include <impl/Kokkos_HostBackend.hpp>
+#include <Host/Kokkos_HostBackend.hpp>
 #include <impl/Kokkos_LocalFunctorCopy.hpp>
-#include <impl/Kokkos_HostParallelReduce.hpp>
+#include <Host/Kokkos_HostParallelReduce.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 

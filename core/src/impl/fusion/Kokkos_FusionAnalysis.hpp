@@ -30,7 +30,7 @@
 // neighbouring worker's block (`halo_lo`, `halo_hi`) run after all workers have finished.  A
 // run has at most one such split and no reduction.
 #include <Kokkos_Macros.hpp>
-#include <impl/Kokkos_FusionDispatchChoice.hpp>
+#include <impl/fusion/Kokkos_FusionDispatchChoice.hpp>
 
 #include <algorithm>
 #include <array>

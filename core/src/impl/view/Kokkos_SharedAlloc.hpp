@@ -7,7 +7,7 @@
 // the elements and frees the memory.  Device code never touches the count (the record lives
 // in host memory).
 #include <Kokkos_Macros.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 
 #include <atomic>
 #include <cstddef>

@@ -30,7 +30,7 @@
 // temporary, or a with_accesses launch) keeps it materialised: only functors that list their
 // Views can be moved onto the buffers.
 #include <Kokkos_Macros.hpp>
-#include <impl/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 
 #include <bit>
 #include <cstddef>
