@@ -705,7 +705,3 @@ inline void realloc(const Impl::ViewCtorProp<VP...>& arg_prop, View<T, P...>& v,
 #undef KOKKOS_IMPL_RESIZE_ARGS
 
 }  // namespace Kokkos
-
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <Cuda/Kokkos_Cuda_DeepCopy.hpp>
-#endif

@@ -22,6 +22,9 @@
 #include <Kokkos_Swap.hpp>
 #include <Kokkos_Array.hpp>
 #include <Kokkos_HostSpace.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_CudaSpace.hpp>
+#endif
 #include <Kokkos_hwloc.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <impl/Kokkos_InitializationSettings.hpp>
@@ -60,6 +63,16 @@
 #include <Kokkos_UniqueToken.hpp>
 #include <Kokkos_LocalDeepCopy.hpp>
 #include <Kokkos_Graph.hpp>
+// The back ends' implementations of the policies above: after them, since they specialise the
+// policies' dispatch (only this header and the back-end folders name a back end).
+#include <Host/Kokkos_HostParallelWorkGraph.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda_DeepCopy.hpp>
+#include <Cuda/Kokkos_Cuda_Task.hpp>
+#endif
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <Cuda/Kokkos_Cuda_WorkGraph.hpp>
+#endif
 
 #include <functional>
 #include <iosfwd>

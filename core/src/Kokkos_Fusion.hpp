@@ -96,10 +96,10 @@
 #include <impl/fusion/Kokkos_FusionAnalysis.hpp>
 #include <impl/fusion/Kokkos_FusionHooks.hpp>
 #include <impl/fusion/Kokkos_FusionReport.hpp>
+#include <impl/fusion/Kokkos_FusionDeviceRun.hpp>
+#include <impl/fusion/Kokkos_FusionHostRun.hpp>
+#include <impl/fusion/Kokkos_FusionMessages.hpp>
 #include <impl/fusion/Kokkos_FusionWindow.hpp>
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-#include <Cuda/Kokkos_Cuda_Fusion.hpp>
-#endif
 
 #include <array>
 #include <cstddef>
@@ -142,9 +142,8 @@ class DataAccess {
     }
     shape.rank = static_cast<std::int32_t>(rank);
     shape.element_bytes = static_cast<std::int32_t>(bytes);
-#if defined(KOKKOS_ENABLE_CUDA)
-    a.m_decl.cuda_inaccessible = !SpaceAccessibility<Kokkos::Cuda, typename ViewType::memory_space>::accessible;
-#endif
+    a.m_decl.device_inaccessible =
+        !SpaceAccessibility<Kokkos::DefaultExecutionSpace, typename ViewType::memory_space>::accessible;
     if (v.size() == 0 || v.data() == nullptr) return a;  // touches nothing: span_bytes stays 0
     std::int64_t span = 0, inner = 0;
     for (int r = 0; r < static_cast<int>(rank); ++r) {  // int: rank may be 0
@@ -459,40 +458,6 @@ struct FusionIssuingLabelScope {
   ~FusionIssuingLabelScope() { t_fusion_hooks.issuing_label = nullptr; }
 };
 
-#if defined(KOKKOS_ENABLE_CUDA)
-// A launch on Cuda that declares or captures a View the GPU cannot access stops before it is
-// recorded or run, naming the View and the launch (a device fault would name neither).
-[[noreturn]] inline void fusion_cuda_inaccessible_view(const char* pattern, const char* how,
-                                                       const SharedAllocationRecord* record) {
-  const std::string* label = t_fusion_hooks.issuing_label;
-  throw_runtime_exception(std::string(pattern) + "('" +
-                          (label != nullptr && !label->empty() ? *label : std::string("(unlabeled)")) + "') on Cuda " +
-                          how + " View '" + (record != nullptr ? record->get_label() : "(unmanaged)") +
-                          "', whose memory space the GPU cannot access (HostSpace): declare and capture Views of "
-                          "CudaSpace, CudaUVMSpace or CudaHostPinnedSpace");
-}
-
-template <std::size_t N>
-void fusion_check_cuda_accessible(const std::array<FusionAccessDecl, N>& decls, const char* pattern) {
-  for (const FusionAccessDecl& d : decls) {
-    if (d.cuda_inaccessible) fusion_cuda_inaccessible_view(pattern, "declares", d.record);
-  }
-}
-
-// The functor's captures: a copy of it (its Views untracked) made under a ViewCaptureWatch
-// meets every View it holds, at any depth.  Only launches with declared accesses are checked;
-// a plain Kokkos launch may capture a HostSpace View it never dereferences (for its extent).
-template <class Functor>
-void fusion_check_cuda_captures(const Functor& functor, const char* pattern) {
-  ViewCaptureWatch watch;
-  {
-    const ViewTrackingDisabled untracked;
-    [[maybe_unused]] const Functor copy(functor);
-  }
-  if (watch.seen) fusion_cuda_inaccessible_view(pattern, "captures", watch.record);
-}
-#endif
-
 // parallel_for with declared accesses: recorded inside a window, otherwise run as it is.
 template <class Functor, class Policy, std::size_t N, class ExecSpace>
 class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
@@ -513,26 +478,10 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
 
  private:
   void execute_on_device() const {
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      const auto& decls = m_policy.impl_decls();
-      fusion_check_cuda_accessible(decls, "Kokkos::parallel_for");
-      fusion_check_cuda_captures(m_functor, "Kokkos::parallel_for");
-      FusionWindow& window = FusionWindow::this_thread_window();
-      if (!window.recording()) {
-        window.complete_messages_before(decls.data(), N);
-        fusion_run_reported<Functor>(false, m_policy.policy(), [&] {
-          ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
-        });
-      } else if constexpr (is_range_policy<Policy>::value) {
-        window.record_device<CudaFusionForBlob<Functor, Policy, CudaFusionUnit>, Functor>(
-            FusionLaunchKind::range_for, m_policy.policy(), decls.data(), N, m_functor, m_policy.policy());
-      } else {
-        window.record_opaque(m_functor, m_policy.policy(), decls.data(), N);
-      }
+    if constexpr (FusionDeviceBackend<ExecSpace>::records) {
+      FusionDeviceBackend<ExecSpace>::parallel_for(m_functor, m_policy);
       return;
     }
-#endif
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
     ParallelFor<Functor, Policy, ExecSpace>(m_functor, m_policy.policy()).execute();
   }
@@ -590,23 +539,9 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
         return;
       }
     }
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      const auto& decls = m_policy.impl_decls();
-      fusion_check_cuda_accessible(decls, "Kokkos::parallel_reduce");
-      fusion_check_cuda_captures(m_functor_reducer.get_functor(), "Kokkos::parallel_reduce");
-      if constexpr (is_range_policy<Policy>::value) {
-        if (window.recording() && window.size() > 0) {
-          window.record_device<CudaFusionReduceBlob<CombinedFunctorReducer, Policy, CudaFusionUnit>,
-                               typename CombinedFunctorReducer::functor_type>(
-              FusionLaunchKind::range_reduce, m_policy.policy(), decls.data(), N, m_functor_reducer, m_policy.policy(),
-              m_result);
-          window.flush(FusionFlush::reduce_result);
-          return;
-        }
-      }
+    if constexpr (FusionDeviceBackend<ExecSpace>::records) {
+      if (FusionDeviceBackend<ExecSpace>::parallel_reduce(m_functor_reducer, m_policy, m_result)) return;
     }
-#endif
     fusion_flush_if_pending(FusionFlush::unannotated_launch);
     window.complete_messages_before(m_policy.impl_decls().data(), N);
     fusion_run_reported<typename CombinedFunctorReducer::functor_type>(true, m_policy.policy(), [&] {
@@ -617,3 +552,9 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
 };
 
 }  // namespace Kokkos::Impl
+
+// The device back ends' side of fusion: each specialises Impl::FusionDeviceBackend for its
+// execution space.
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <Cuda/Kokkos_Cuda_Fusion.hpp>
+#endif

@@ -37,7 +37,8 @@ class HostSpace {
 
 // Memory every execution space of the build can read and write (Kokkos 4's SharedSpace), and
 // host memory every execution space can reach (SharedHostPinnedSpace).  A host-only build has one
-// memory, so both are HostSpace; a device back end replaces them with its managed / pinned space.
+// memory, so both are HostSpace; a device back end defines them as its managed / pinned space (Cuda/Kokkos_CudaSpace.hpp,
+// which Kokkos_Core.hpp includes with the back ends).
 #if !defined(KOKKOS_ENABLE_CUDA)
 using SharedSpace = HostSpace;
 using SharedHostPinnedSpace = HostSpace;
@@ -48,8 +49,3 @@ inline constexpr bool has_shared_host_pinned_space = true;
 #endif
 
 }  // namespace Kokkos
-
-#if defined(KOKKOS_ENABLE_CUDA)
-// SharedSpace and SharedHostPinnedSpace are CUDA's managed and pinned spaces there.
-#include <Cuda/Kokkos_CudaSpace.hpp>
-#endif

@@ -531,7 +531,3 @@ KOKKOS_INLINE_FUNCTION void respawn(F* self, BasicFuture<V, Scheduler>&& depende
 }
 
 }  // namespace Kokkos
-
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <Cuda/Kokkos_Cuda_Task.hpp>
-#endif

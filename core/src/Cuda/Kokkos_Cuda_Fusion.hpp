@@ -1,5 +1,5 @@
 #pragma once
-// Fusion on Kokkos::Cuda (issue 27): launches with declared accesses are recorded into the
+// Fusion on Kokkos::Cuda: launches with declared accesses are recorded into the
 // calling thread's window (impl/fusion/Kokkos_FusionWindow.hpp) and analysed there as on the host; a
 // fused run executes as one kernel.
 //
@@ -34,6 +34,9 @@
 // members per kernel; a longer run is split.
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
+#include <impl/fusion/Kokkos_FusionDevicePlugin.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
+#include <impl/fusion/Kokkos_FusionReport.hpp>
 #include <impl/fusion/Kokkos_FusionWindow.hpp>
 
 #include <algorithm>
@@ -45,6 +48,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -695,6 +700,88 @@ struct CudaFusionReduceBlob {
           });
       return true;
     }
+  }
+};
+
+// A launch on Cuda that declares or captures a View the GPU cannot access stops before it is
+// recorded or run, naming the View and the launch (a device fault would name neither).
+[[noreturn]] inline void fusion_cuda_inaccessible_view(const char* pattern, const char* how,
+                                                       const SharedAllocationRecord* record) {
+  const std::string* label = t_fusion_hooks.issuing_label;
+  throw_runtime_exception(std::string(pattern) + "('" +
+                          (label != nullptr && !label->empty() ? *label : std::string("(unlabeled)")) + "') on Cuda " +
+                          how + " View '" + (record != nullptr ? record->get_label() : "(unmanaged)") +
+                          "', whose memory space the GPU cannot access (HostSpace): declare and capture Views of "
+                          "CudaSpace, CudaUVMSpace or CudaHostPinnedSpace");
+}
+
+template <std::size_t N>
+void fusion_check_cuda_accessible(const std::array<FusionAccessDecl, N>& decls, const char* pattern) {
+  for (const FusionAccessDecl& d : decls) {
+    if (d.device_inaccessible) fusion_cuda_inaccessible_view(pattern, "declares", d.record);
+  }
+}
+
+// The functor's captures: a copy of it (its Views untracked) made under a ViewCaptureWatch
+// meets every View it holds, at any depth.  Only launches with declared accesses are checked;
+// a plain Kokkos launch may capture a HostSpace View it never dereferences (for its extent).
+template <class Functor>
+void fusion_check_cuda_captures(const Functor& functor, const char* pattern) {
+  ViewCaptureWatch watch;
+  {
+    const ViewTrackingDisabled untracked;
+    [[maybe_unused]] const Functor copy(functor);
+  }
+  if (watch.seen) fusion_cuda_inaccessible_view(pattern, "captures", watch.record);
+}
+
+// Launches on Cuda with declared accesses record into the calling thread's window: a RangePolicy
+// loop as one body of a fused kernel, any other policy as an opaque launch that ends a run.
+template <>
+struct FusionDeviceBackend<Kokkos::Cuda> {
+  static constexpr bool records = true;
+
+  template <class Functor, class AccessPolicy>
+  static void parallel_for(const Functor& functor, const AccessPolicy& access_policy) {
+    using Policy = std::decay_t<decltype(access_policy.policy())>;
+    const auto& decls = access_policy.impl_decls();
+    constexpr std::size_t n = std::tuple_size_v<std::decay_t<decltype(decls)>>;
+    fusion_check_cuda_accessible(decls, "Kokkos::parallel_for");
+    fusion_check_cuda_captures(functor, "Kokkos::parallel_for");
+    FusionWindow& window = FusionWindow::this_thread_window();
+    if (!window.recording()) {
+      window.complete_messages_before(decls.data(), n);
+      fusion_run_reported<Functor>(false, access_policy.policy(), [&] {
+        ParallelFor<Functor, Policy, Kokkos::Cuda>(functor, access_policy.policy()).execute();
+      });
+    } else if constexpr (is_range_policy<Policy>::value) {
+      window.record_device<CudaFusionForBlob<Functor, Policy, CudaFusionUnit>, Functor>(
+          FusionLaunchKind::range_for, access_policy.policy(), decls.data(), n, functor, access_policy.policy());
+    } else {
+      window.record_opaque(functor, access_policy.policy(), decls.data(), n);
+    }
+  }
+
+  template <class CombinedFunctorReducer, class AccessPolicy, class Pointer>
+  static bool parallel_reduce(const CombinedFunctorReducer& functor_reducer, const AccessPolicy& access_policy,
+                              Pointer result) {
+    using Policy = std::decay_t<decltype(access_policy.policy())>;
+    const auto& decls = access_policy.impl_decls();
+    constexpr std::size_t n = std::tuple_size_v<std::decay_t<decltype(decls)>>;
+    fusion_check_cuda_accessible(decls, "Kokkos::parallel_reduce");
+    fusion_check_cuda_captures(functor_reducer.get_functor(), "Kokkos::parallel_reduce");
+    if constexpr (is_range_policy<Policy>::value) {
+      FusionWindow& window = FusionWindow::this_thread_window();
+      if (window.recording() && window.size() > 0) {
+        window.record_device<CudaFusionReduceBlob<CombinedFunctorReducer, Policy, CudaFusionUnit>,
+                             typename CombinedFunctorReducer::functor_type>(
+            FusionLaunchKind::range_reduce, access_policy.policy(), decls.data(), n, functor_reducer,
+            access_policy.policy(), result);
+        window.flush(FusionFlush::reduce_result);
+        return true;
+      }
+    }
+    return false;
   }
 };
 

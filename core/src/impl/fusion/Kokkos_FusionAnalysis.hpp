@@ -32,6 +32,8 @@
 #include <Kokkos_Macros.hpp>
 #include <impl/fusion/Kokkos_FusionDispatchChoice.hpp>
 
+#include <Kokkos_FusionPrivilege.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -40,10 +42,6 @@
 #include <limits>
 #include <unordered_map>
 #include <vector>
-
-namespace Kokkos::Experimental {
-enum class Privilege : std::uint8_t { read, write, read_write, reduce };
-}  // namespace Kokkos::Experimental
 
 namespace Kokkos::Impl {
 

@@ -1,10 +1,11 @@
 #pragma once
-// Task DAG statistics (issue 22), like the fusion layer's: per scheduler with
-// Experimental::task_dag_statistics(sched); summed over every scheduler destroyed so far with
-// Experimental::task_dag_statistics(); printed at finalize when KOKKOS_TASK_STATS=1.
+// Where the task DAG statistics (Kokkos_TaskDagStatistics.hpp) are kept: the totals over every
+// scheduler destroyed so far, and their print-out at finalize when KOKKOS_TASK_STATS=1.
 //
 // The counters live in the per-worker slots of the queue (written by their worker alone) and
 // are summed when read, so counting costs no shared cache line.
+#include <Kokkos_TaskDagStatistics.hpp>
+
 #include <cstdlib>
 #include <functional>
 #include <iomanip>
@@ -16,31 +17,6 @@
 namespace Kokkos {
 void push_finalize_hook(std::function<void()> hook);
 }
-
-namespace Kokkos::Experimental {
-
-struct TaskDagStatistics {
-  long schedulers = 0;           // schedulers counted (1 for one scheduler's statistics)
-  long tasks_spawned = 0;        // host_spawn / task_spawn that allocated a task
-  long respawns = 0;             // respawn() calls that took effect
-  long when_all_aggregates = 0;  // when_all aggregates allocated
-  long steals = 0;               // tasks a worker took from another worker's deque
-  long spawn_failures = 0;       // spawns and when_alls given a null future (pool full or empty)
-  long pool_high_water = 0;      // allocated_task_count_max() (the largest over schedulers)
-
-  TaskDagStatistics& operator+=(const TaskDagStatistics& o) {
-    schedulers += o.schedulers;
-    tasks_spawned += o.tasks_spawned;
-    respawns += o.respawns;
-    when_all_aggregates += o.when_all_aggregates;
-    steals += o.steals;
-    spawn_failures += o.spawn_failures;
-    if (o.pool_high_water > pool_high_water) pool_high_water = o.pool_high_water;
-    return *this;
-  }
-};
-
-}  // namespace Kokkos::Experimental
 
 namespace Kokkos::Impl {
 
