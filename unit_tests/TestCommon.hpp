@@ -59,9 +59,11 @@ inline const std::string& cuda_unavailable_reason() {
 }
 }  // namespace Detail
 
-// Every enabled host back end: for tests of features that run only on the host (the task DAG,
-// MemoryPool, WorkGraphPolicy, fusion, the host thread pool) and for tests whose bodies run
-// host code in their kernels.
+// Every enabled host back end: for tests of host-only machinery (the host thread pool, host
+// teams), of host-specific behaviour of features that also run on Cuda (the task DAG,
+// MemoryPool, WorkGraphPolicy and fusion have Cuda tests of their own: TestTaskEverySpace,
+// TestMemoryPool, TestWorkGraph, TestFusionCuda), and for tests whose bodies run host code in
+// their kernels.
 using HostExecSpaces = Detail::L3::gtest_types;
 // Every enabled back end, Kokkos::Cuda included when CUDA is enabled.
 using ExecSpaces = Detail::L4::gtest_types;

@@ -79,13 +79,23 @@ TEST(HostThreadPool, WakesAfterWorkersParked) {
   }
 }
 
+// A pool destroyed while its workers spin or after they parked joins them; every run before
+// that reaches each rank exactly once.
 TEST(HostThreadPool, DestroyWhileParkedOrSpinning) {
   for (int k = 0; k < 50; ++k) {
-    HostThreadPool pool(3, false);
-    pool.run([](int, int) {});
-    if (k % 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::atomic<int> ranks_seen{0}, calls{0};
+    {
+      HostThreadPool pool(3, false);
+      pool.run([&](int rank, int size) {
+        EXPECT_EQ(size, 3);
+        ranks_seen.fetch_or(1 << rank);
+        ++calls;
+      });
+      ASSERT_EQ(ranks_seen.load(), 0b111);
+      if (k % 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_EQ(calls.load(), 3) << "a worker ran after the pool was destroyed";
   }
-  SUCCEED();
 }
 
 #if defined(KOKKOS_ENABLE_THREADS)

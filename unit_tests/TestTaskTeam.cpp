@@ -1,4 +1,4 @@
-// Team tasks (issue 4): a TaskTeam task runs on a task team and uses the nested patterns of
+// Team tasks: a TaskTeam task runs on a task team and uses the nested patterns of
 // team policies (TeamThreadRange / ThreadVectorRange parallel_for, parallel_reduce with a scalar
 // and with reducers, inclusive and exclusive parallel_scan) with results checked.  This file
 // runs with the task team size of the machine (one on most machines);
