@@ -1,4 +1,4 @@
-// Work DAGs on the GPU (issue 19): WorkGraphPolicy<Kokkos::Cuda> (one persistent kernel whose
+// Work DAGs on the GPU: WorkGraphPolicy<Kokkos::Cuda> (one persistent kernel whose
 // warps pull ready units from a device queue) beside the level-synchronous baseline (one
 // parallel_for per topological level, each over that level's items), measured interleaved in
 // the same run on the same graph and functor, each pass followed by a fence:

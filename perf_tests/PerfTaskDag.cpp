@@ -1,4 +1,4 @@
-// Task DAG overhead (issue 4): naive Fibonacci in tasks per second on 1 and 2 threads, beside
+// Task DAG overhead: naive Fibonacci in tasks per second on 1 and 2 threads, beside
 // the same recursion with oneTBB task_group and with OpenMP tasks in the same process; and a
 // Task Bench style stencil DAG reporting the minimum effective task granularity (METG).
 //

@@ -1,4 +1,4 @@
-// Work DAG throughput (issue 6): items per second of WorkGraphPolicy on three shapes, at 1
+// Work DAG throughput: items per second of WorkGraphPolicy on three shapes, at 1
 // thread (Serial) and on every thread of the multi-threaded host back ends, beside peers
 // measured in the same run on the same graph and functor:
 //

@@ -27,6 +27,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # output small.  The host thread count is set on the GPU machine (all of its cores).
 BENCHMARK_ARGS = ["--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"]
 
+# Extra runs of a benchmark under another setting, compared with its default run in the summary:
+# (benchmark, name of the run, environment, extra arguments).
+BENCHMARK_VARIANTS = [
+    ("PerfCudaFusion", "PerfCudaFusion.unbounded_registers", {"KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS": "0"},
+     ["--benchmark_filter=CudaFusion/(AxpyChain|BlackScholes|BlackScholesArrays|Stencil1D)/"]),
+]
+
 
 def ctest_tests(build_dir, label):
     out = subprocess.run(["ctest", "--test-dir", build_dir, "-L", label, "--show-only=json-v1"],
@@ -40,15 +47,23 @@ def ctest_tests(build_dir, label):
     return tests
 
 
+# Libraries every Linux machine with a GPU driver has; the rest (Google Benchmark, oneTBB, hwloc,
+# OpenMP runtimes) travel in the archive.
+SYSTEM_LIBRARIES = ("libc.", "libm.", "libpthread.", "libdl.", "librt.", "ld-linux", "libstdc++.", "libgcc_s.",
+                    "libcuda.", "libnvidia")
+
+
 def build_tree_libraries(exe, build_dir):
-    """The shared libraries `exe` loads from the build tree (not the system's)."""
+    """The shared libraries `exe` loads that a GPU machine may lack: the build tree's and those
+    outside the C and C++ runtimes and the driver."""
     out = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
     libs = []
     for line in out.splitlines():
         parts = line.split("=>")
         if len(parts) == 2:
             path = parts[1].split("(")[0].strip()
-            if path.startswith(os.path.abspath(build_dir)):
+            base = os.path.basename(path)
+            if path.startswith(os.path.abspath(build_dir)) or (path.startswith("/") and not base.startswith(SYSTEM_LIBRARIES)):
                 libs.append(path)
     return libs
 
@@ -115,6 +130,9 @@ def main():
             if is_benchmark:
                 record["args"] = [a for a in run_args if not a.startswith("--kokkos-num-threads")] + BENCHMARK_ARGS
                 manifest["benchmarks"].append(record)
+                for base, name, env, extra in BENCHMARK_VARIANTS:
+                    if base == entry["name"]:
+                        manifest["benchmarks"].append(dict(record, name=name, env=env, args=record["args"] + extra))
             else:
                 manifest["tests"].append(record)
         for lib in sorted(libraries):

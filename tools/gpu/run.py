@@ -44,6 +44,8 @@ def device_info():
 def run_one(pack, record, report_args, folder, timeout, env):
     """Run one executable; write its output and <name>.run.json into folder."""
     command = [os.path.join(pack, record["exe"])] + record["args"] + report_args
+    if record.get("env"):
+        env = dict(env, **record["env"])
     log_path = os.path.join(folder, record["name"] + ".log")
     start = time.monotonic()
     timed_out = False
@@ -55,7 +57,7 @@ def run_one(pack, record, report_args, folder, timeout, env):
         except subprocess.TimeoutExpired:
             exit_code, timed_out = None, True
     run = {"exit_code": exit_code, "seconds": round(time.monotonic() - start, 2), "timed_out": timed_out,
-           "command": command}
+           "command": command, "env": record.get("env", {})}
     with open(os.path.join(folder, record["name"] + ".run.json"), "w") as f:
         json.dump(run, f)
     return record["name"], run

@@ -95,7 +95,7 @@ def summarize_benchmark(name, results_dir):
                         "statistic": "median" if b.get("run_type") == "aggregate" else "single",
                         "counters": counters})
     entry = {"name": name, "exit_code": run.get("exit_code"), "seconds": run.get("seconds"), "results": results,
-             "errors": errors}
+             "errors": errors, "env": run.get("env", {})}
     if run.get("timed_out"):
         entry["status"], entry["reason"] = "failed", "timed out"
     elif run.get("exit_code") != 0:
@@ -169,21 +169,29 @@ def text(summary):
     return "\n".join(lines) + "\n"
 
 
+def _short_name(name):
+    """A benchmark's name without Google Benchmark's fixed suffixes."""
+    for suffix in ("/real_time", "/iterations:1"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
 def markdown(summary):
     d = summary["device"]
     lines = [
         f"Device: {d.get('name', '?')} (driver {d.get('driver', '?')}), {d.get('host_threads', '?')} host threads; "
         f"commit {summary['commit']}; produced by `tools/gpu/summarize.py --markdown summary.json`.",
-        "",
-        "| benchmark | time | counters (ratios are measured in the same run) |",
-        "|---|---|---|",
     ]
     for e in summary["benchmarks"]["per_executable"]:
+        env = " ".join(f"{k}={v}" for k, v in sorted(e.get("env", {}).items()))
+        lines += ["", f"`{e['name'].split('.')[0]}`" + (f" with `{env}`" if env else "") + f": {e['status']}", "",
+                  "| benchmark | time (median) | counters (ratios measured in the same run) |", "|---|---|---|"]
         for r in e["results"]:
-            lines.append(f"| `{r['name']}` | {_format_number(r['real_time'])} {r['time_unit']} | "
+            lines.append(f"| `{_short_name(r['name'])}` | {_format_number(r['real_time'])} {r['time_unit']} | "
                          f"{_counters_text(r['counters'])} |")
         for err in e["errors"]:
-            lines.append(f"| `{err['name']}` | error | {err['message']} |")
+            lines.append(f"| `{_short_name(err['name'])}` | error | {err['message']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -47,9 +47,10 @@ class Fixture:
         if report is not None:
             self.write(f"tests/{name}.json", report)
 
-    def benchmark(self, name, entries, exit_code=0, timed_out=False):
+    def benchmark(self, name, entries, exit_code=0, timed_out=False, env=None):
         self.manifest["benchmarks"].append({"name": name})
-        self.write(f"benchmarks/{name}.run.json", {"exit_code": exit_code, "seconds": 9.0, "timed_out": timed_out})
+        self.write(f"benchmarks/{name}.run.json",
+                   {"exit_code": exit_code, "seconds": 9.0, "timed_out": timed_out, "env": env or {}})
         if entries is not None:
             self.write(f"benchmarks/{name}.json", {"context": {}, "benchmarks": entries})
 
@@ -110,8 +111,16 @@ class TestSummaries(unittest.TestCase):
         self.assertEqual(result["real_time"], 120.0)
         self.assertEqual(result["statistic"], "median")
         self.assertEqual(result["counters"], {"fused_over_unfused": 3.5})
-        self.assertIn("fused_over_unfused=3.5", summarize.markdown(s))
+        self.assertIn("| `CudaFusion/AxpyChain/100000` | 120 ns | fused_over_unfused=3.5 |", summarize.markdown(s))
         self.assertIn("NVIDIA H200", summarize.text(s))
+
+    def test_a_run_under_another_setting_is_named_with_it(self):
+        fx = Fixture()
+        fx.benchmark("PerfCudaFusion.unbounded", [benchmark_entry("CudaFusion/X/iterations:1/real_time", 5.0)],
+                     env={"KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS": "0"})
+        md = summarize.markdown(fx.summarize())
+        self.assertIn("`PerfCudaFusion` with `KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS=0`: passed", md)
+        self.assertIn("| `CudaFusion/X` | 5 ns |", md)
 
     def test_a_failed_result_check_fails_the_run(self):
         fx = Fixture()
