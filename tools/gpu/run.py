@@ -15,6 +15,7 @@ It exits non-zero when any test fails or any benchmark's result check fails.
 """
 import argparse
 import concurrent.futures
+import fnmatch
 import json
 import os
 import shutil
@@ -84,7 +85,8 @@ def main():
     parser.add_argument("--out", default=os.environ.get("OUT") or os.path.join(os.getcwd(), "gpu-out"))
     parser.add_argument("--budget-s", type=float, default=450.0, help="the whole run's time limit")
     parser.add_argument("--test-jobs", type=int, default=4, help="test executables run at once")
-    parser.add_argument("--only", default="", help="comma-separated executable names to run (default: all)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated executable names or shell patterns to run, e.g. 'Test*,PerfCuda' (default: all)")
     args = parser.parse_args()
 
     deadline = time.monotonic() + args.budget_s
@@ -98,10 +100,12 @@ def main():
         os.makedirs(os.path.join(results, sub))
     with open(os.path.join(pack, "manifest.json")) as f:
         manifest = json.load(f)
-    only = {n for n in args.only.split(",") if n}
+    only = [n for n in args.only.split(",") if n]
     if only:
-        manifest["tests"] = [t for t in manifest["tests"] if t["name"] in only]
-        manifest["benchmarks"] = [b for b in manifest["benchmarks"] if b["name"] in only]
+        def wanted(record):
+            return any(fnmatch.fnmatchcase(record["name"], pattern) for pattern in only)
+        manifest["tests"] = [t for t in manifest["tests"] if wanted(t)]
+        manifest["benchmarks"] = [b for b in manifest["benchmarks"] if wanted(b)]
     shutil.copy(os.path.join(pack, "manifest.json"), os.path.join(results, "manifest.json"))
     with open(os.path.join(results, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
