@@ -94,11 +94,13 @@
 // them at finalize.  Analysis and constraints: impl/fusion/Kokkos_FusionAnalysis.hpp.
 #include <Kokkos_Core.hpp>
 #include <impl/fusion/Kokkos_FusionAnalysis.hpp>
+#include <impl/fusion/Kokkos_FusionCheck.hpp>
 #include <impl/fusion/Kokkos_FusionHooks.hpp>
 #include <impl/fusion/Kokkos_FusionReport.hpp>
 #include <impl/fusion/Kokkos_FusionDeviceRun.hpp>
 #include <impl/fusion/Kokkos_FusionHostRun.hpp>
 #include <impl/fusion/Kokkos_FusionMessages.hpp>
+#include <impl/fusion/Kokkos_FusionVerify.hpp>
 #include <impl/fusion/Kokkos_FusionWindow.hpp>
 
 #include <array>
@@ -344,6 +346,22 @@ inline int fusion_current_window_size() { return Kokkos::Impl::FusionWindow::thi
 // Memoization of the analysis (seed 003 §5.2); on by default.  Off only to measure it.
 inline void set_fusion_memoization(bool on) { Kokkos::Impl::fusion_config().memoize.store(on, std::memory_order_relaxed); }
 
+// ---- checks ----------------------------------------------------------------------------------
+
+// Declarations checked against the functor's captures when a launch is recorded: a View it
+// captures and does not declare stops the program, naming the launch and the View
+// (KOKKOS_FUSION_CHECK; on by default in Kokkos_ENABLE_DEBUG builds, and in verify mode).
+inline bool fusion_check() { return Kokkos::Impl::fusion_checks_captures(); }
+inline void set_fusion_check(bool on) { Kokkos::Impl::fusion_config().check.store(on ? 1 : 0, std::memory_order_relaxed); }
+// Verify mode (KOKKOS_FUSION_VERIFY): every flushed window runs unfused, then fused, and the
+// two are compared bitwise; a View declared read that a launch changes, or the first difference,
+// stops the program with the launch, the View, the index and the declaration most likely wrong.
+inline bool fusion_verify() { return Kokkos::Impl::fusion_verifies(); }
+inline void set_fusion_verify(bool on) {
+  Kokkos::Impl::fusion_flush_if_pending(Kokkos::Impl::FusionFlush::explicit_flush);
+  Kokkos::Impl::fusion_config().verify.store(on ? 1 : 0, std::memory_order_relaxed);
+}
+
 // ---- statistics ------------------------------------------------------------------------------
 
 inline FusionStatistics fusion_statistics() {
@@ -497,6 +515,7 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
       run_now();
       return;
     }
+    if (fusion_checks_captures()) fusion_check_captures(m_functor, m_policy.impl_decls().data(), N, "Kokkos::parallel_for");
     if (window.size() == 0 && fusion_runs_inline(m_policy.space(), m_policy.impl_decls())) {
       window.complete_messages_before(m_policy.impl_decls().data(), N);
       window.count_inline();
@@ -534,6 +553,9 @@ class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, 
     if constexpr (is_range_policy<Policy>::value && ExecSpace::impl_is_host_backend) {
       if (window.recording() && window.size() > 0) {
         const auto& decls = m_policy.impl_decls();
+        if (fusion_checks_captures()) {
+          fusion_check_captures(m_functor_reducer.get_functor(), decls.data(), N, "Kokkos::parallel_reduce");
+        }
         window.record_reduce(m_functor_reducer, m_policy.policy(), m_result, decls.data(), N);
         window.flush(FusionFlush::reduce_result);
         return;

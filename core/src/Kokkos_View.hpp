@@ -503,11 +503,10 @@ class View : public ViewTraits<DataType, Properties...> {
   // counted one, or an untracked one while tracking is disabled on this thread.
   KOKKOS_INLINE_FUNCTION void impl_share(track_type* track) {
     m_track = track;
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<typename traits::memory_space, HostSpace>) {
-      KOKKOS_IF_ON_HOST((if (Impl::t_view_capture_watch != nullptr) Impl::t_view_capture_watch->note(Impl::view_record(track));))
-    }
-#endif
+    KOKKOS_IF_ON_HOST((if (Impl::t_view_capture_watch != nullptr) {
+      Impl::t_view_capture_watch->note(Impl::view_record(track),
+                                       std::is_same_v<typename traits::memory_space, HostSpace>);
+    }))
     KOKKOS_IF_ON_HOST((if (Impl::view_counts_reference(track)) {
       if (Impl::t_view_tracking_disabled != 0) {
         m_track = reinterpret_cast<track_type*>(reinterpret_cast<std::uintptr_t>(track) | Impl::view_untracked_bit);

@@ -34,6 +34,7 @@
 // members per kernel; a longer run is split.
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
+#include <impl/fusion/Kokkos_FusionCheck.hpp>
 #include <impl/fusion/Kokkos_FusionDevicePlugin.hpp>
 #include <impl/fusion/Kokkos_FusionHooks.hpp>
 #include <impl/fusion/Kokkos_FusionReport.hpp>
@@ -722,17 +723,21 @@ void fusion_check_cuda_accessible(const std::array<FusionAccessDecl, N>& decls, 
   }
 }
 
-// The functor's captures: a copy of it (its Views untracked) made under a ViewCaptureWatch
-// meets every View it holds, at any depth.  Only launches with declared accesses are checked;
-// a plain Kokkos launch may capture a HostSpace View it never dereferences (for its extent).
-template <class Functor>
-void fusion_check_cuda_captures(const Functor& functor, const char* pattern) {
+// The functor's captures (fusion_watch_captures).  Only launches with declared accesses are
+// checked; a plain Kokkos launch may capture a HostSpace View it never dereferences (for its
+// extent).  A launch a window records is also checked against its declarations
+// (fusion_checks_captures).
+template <class Functor, std::size_t N>
+void fusion_check_cuda_captures(const Functor& functor, const std::array<FusionAccessDecl, N>& decls,
+                                const char* pattern) {
   ViewCaptureWatch watch;
-  {
-    const ViewTrackingDisabled untracked;
-    [[maybe_unused]] const Functor copy(functor);
+  fusion_watch_captures(functor, watch);
+  if (watch.seen_host_space) fusion_cuda_inaccessible_view(pattern, "captures", watch.host_space_record);
+  if (FusionWindow::this_thread_window().recording() && fusion_checks_captures()) {
+    if (SharedAllocationRecord* undeclared = fusion_first_undeclared(watch, decls.data(), N)) {
+      fusion_undeclared_capture(pattern, *undeclared);
+    }
   }
-  if (watch.seen) fusion_cuda_inaccessible_view(pattern, "captures", watch.record);
 }
 
 // Launches on Cuda with declared accesses record into the calling thread's window: a RangePolicy
@@ -747,7 +752,7 @@ struct FusionDeviceBackend<Kokkos::Cuda> {
     const auto& decls = access_policy.impl_decls();
     constexpr std::size_t n = std::tuple_size_v<std::decay_t<decltype(decls)>>;
     fusion_check_cuda_accessible(decls, "Kokkos::parallel_for");
-    fusion_check_cuda_captures(functor, "Kokkos::parallel_for");
+    fusion_check_cuda_captures(functor, decls, "Kokkos::parallel_for");
     FusionWindow& window = FusionWindow::this_thread_window();
     if (!window.recording()) {
       window.complete_messages_before(decls.data(), n);
@@ -769,7 +774,7 @@ struct FusionDeviceBackend<Kokkos::Cuda> {
     const auto& decls = access_policy.impl_decls();
     constexpr std::size_t n = std::tuple_size_v<std::decay_t<decltype(decls)>>;
     fusion_check_cuda_accessible(decls, "Kokkos::parallel_reduce");
-    fusion_check_cuda_captures(functor_reducer.get_functor(), "Kokkos::parallel_reduce");
+    fusion_check_cuda_captures(functor_reducer.get_functor(), decls, "Kokkos::parallel_reduce");
     if constexpr (is_range_policy<Policy>::value) {
       FusionWindow& window = FusionWindow::this_thread_window();
       if (window.recording() && window.size() > 0) {

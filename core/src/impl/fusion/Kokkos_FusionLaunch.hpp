@@ -86,6 +86,9 @@ struct FusionLaunch {
   // where the functor cannot be moved (FusionRebasable).
   void (*run_chunk_rebased)(const void* blob, std::int64_t b, std::int64_t e, const FusionRebase& rebase) = nullptr;
   const FusionDeviceLaunch* device = nullptr;  // set for launches on a device back end
+  bool on_host = true;                          // its execution space is a host back end
+  void* result = nullptr;                       // a reduction's result and its bytes (verify mode)
+  std::size_t result_bytes = 0;
 };
 
 // One run of two or more launches over the same range, executed as one dispatch (two when a

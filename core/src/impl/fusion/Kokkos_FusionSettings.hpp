@@ -32,6 +32,8 @@ struct FusionConfig {
   std::atomic<int> adaptive_window{-1};        // see FusionWindowSizer
   std::atomic<int> eliminate{-1};              // see fusion_eliminates_temporaries
   std::atomic<std::int64_t> temporary_bytes{-1};
+  std::atomic<int> check{-1};                  // see fusion_checks_captures
+  std::atomic<int> verify{-1};                 // see fusion_verifies
   std::atomic<std::uint64_t> window_generation{0};  // bumped by set_fusion_window_size
   // Test hook: called by each worker of a concurrent wave with the first launch (window index)
   // of the run it works on, its group and its rank in the dispatch.
@@ -136,6 +138,20 @@ inline bool fusion_eliminates_temporaries() {
 }
 inline std::int64_t fusion_temporary_bytes() {
   return fusion_env_bytes(fusion_config().temporary_bytes, "KOKKOS_FUSION_TEMPORARY_BYTES", 256 * 1024);
+}
+
+// Declarations are checked against what a recorded launch's functor captures
+// (impl/fusion/Kokkos_FusionCheck.hpp): KOKKOS_FUSION_CHECK, on by default in Kokkos_ENABLE_DEBUG
+// builds.  Verify mode (KOKKOS_FUSION_VERIFY, impl/fusion/Kokkos_FusionVerify.hpp) runs every
+// flushed window unfused and fused and compares the two; it checks captures too.
+inline bool fusion_verifies() { return fusion_env_flag(fusion_config().verify, "KOKKOS_FUSION_VERIFY", false); }
+inline bool fusion_checks_captures() {
+#if defined(KOKKOS_ENABLE_DEBUG)
+  constexpr bool debug_build = true;
+#else
+  constexpr bool debug_build = false;
+#endif
+  return fusion_env_flag(fusion_config().check, "KOKKOS_FUSION_CHECK", debug_build) || fusion_verifies();
 }
 
 inline bool fusion_adapts_window() {

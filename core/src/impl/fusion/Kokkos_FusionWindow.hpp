@@ -36,6 +36,8 @@
 
 namespace Kokkos::Impl {
 
+struct FusionVerifyRecord;
+
 class FusionWindow {
  public:
   FusionWindow() = default;
@@ -90,6 +92,7 @@ class FusionWindow {
       launch.end = static_cast<std::int64_t>(policy.end());
     }
     const bool fusible = HostBackend<typename Policy::execution_space>;
+    launch.on_host = fusible;
     launch.tools_device_id = Tools::Impl::policy_device_id(policy);
     push(launch, fusible ? FusionLaunchKind::range_for : FusionLaunchKind::opaque,
          type_tag<typename Policy::execution_space>(), decls, n);
@@ -104,6 +107,9 @@ class FusionWindow {
     launch.begin = static_cast<std::int64_t>(policy.begin());
     launch.end = static_cast<std::int64_t>(policy.end());
     const bool fusible = HostBackend<typename Policy::execution_space>;
+    launch.on_host = fusible;
+    launch.result = result;
+    launch.result_bytes = functor_reducer.get_reducer().value_size();
     launch.tools_device_id = Tools::Impl::policy_device_id(policy);
     push(launch, fusible ? FusionLaunchKind::range_reduce : FusionLaunchKind::opaque,
          type_tag<typename Policy::execution_space>(), decls, n);
@@ -113,6 +119,7 @@ class FusionWindow {
   template <class Functor, class Policy>
   void record_opaque(const Functor& functor, const Policy& policy, const FusionAccessDecl* decls, std::size_t n) {
     FusionLaunch launch = copy_launch<FusionOpaqueBlob<Functor, Policy>>(functor, policy);
+    launch.on_host = HostBackend<typename Policy::execution_space>;
     launch.tools_device_id = Tools::Impl::policy_device_id(policy);
     push(launch, FusionLaunchKind::opaque, type_tag<typename Policy::execution_space>(), decls, n);
     m_report_names.push_back(fusion_recorded_name<Functor, Policy>());
@@ -127,6 +134,7 @@ class FusionWindow {
     Blob& blob = *static_cast<Blob*>(launch.blob);
     Blob::describe(blob);
     launch.device = &blob.device;
+    launch.on_host = false;
     launch.begin = static_cast<std::int64_t>(policy.begin());
     launch.end = static_cast<std::int64_t>(policy.end());
     launch.tools_device_id = Tools::Impl::policy_device_id(policy);
@@ -334,7 +342,7 @@ class FusionWindow {
     summary.num_accesses = static_cast<std::uint32_t>(m_accesses.size()) - summary.first_access;
     m_launches.push_back(launch);
     m_launches.back().space = space_tag;
-    if (fusion_keeps_labels().load(std::memory_order_relaxed)) {
+    if (fusion_keeps_labels().load(std::memory_order_relaxed) || fusion_verifies()) {
       const std::string* label = t_fusion_hooks.issuing_label;
       m_labels.resize(m_launches.size());
       m_labels.back() = label != nullptr ? *label : std::string();
@@ -420,6 +428,13 @@ class FusionWindow {
   void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
                         const RunAll& run_all);
   void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
+  // Verify mode (Kokkos_FusionVerify.hpp): the window run unfused first, what it wrote kept and
+  // the written memory put back; then, after the fused run, the two compared.
+  std::unique_ptr<FusionVerifyRecord> verify_run_unfused();
+  void verify_compare(const FusionVerifyRecord& unfused, const FusionPlan& plan) const;
+  std::string verify_launch_name(std::size_t k) const;
+  std::string verify_view_name(const FusionAccess& access) const;
+  std::string verify_explain(std::size_t writer, const FusionPlan& plan) const;
   bool can_run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void run_concurrently(const FusionPlan& plan, const FusionWave& wave) const;
   void clear();
@@ -536,6 +551,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
   m_sizer.observe(reason, static_cast<int>(n), plan.runs.empty() ? 0 : static_cast<int>(plan.runs.back().count));
 
   Experimental::FusionStatistics delta = plan_statistics(plan, n, reason, memo_hit, seconds);
+  const std::unique_ptr<FusionVerifyRecord> unfused = fusion_verifies() ? verify_run_unfused() : nullptr;
   find_temporaries(plan, delta);
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = &plan != &unmemoized && fusion_adapts_dispatch();
@@ -546,6 +562,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
   } else {
     run_all();
   }
+  if (unfused) verify_compare(*unfused, plan);
   FusionConfig& config = fusion_config();
   std::lock_guard<std::mutex> lock(config.stats_mutex);
   config.stats += delta;

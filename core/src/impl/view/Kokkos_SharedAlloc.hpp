@@ -15,6 +15,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace Kokkos {
 namespace Impl {
@@ -73,26 +74,37 @@ struct ViewTrackingDisabled {
   ViewTrackingDisabled& operator=(const ViewTrackingDisabled&) = delete;
 };
 
-// While a ViewCaptureWatch is alive on a host thread, copying a HostSpace View notes it (its
-// record; null for an unmanaged View).  The fusion layer copies a Cuda launch's functor under
-// one to find the Views it captures that the GPU cannot access (CUDA builds only: View's copy
-// looks at the watch only there).
+// While a ViewCaptureWatch is alive on a host thread, copying a View notes its allocation
+// record (null for an unmanaged View).  The fusion layer copies a recorded launch's functor under
+// one to find the Views it captures: the allocations its declarations do not name
+// (KOKKOS_FUSION_CHECK) and, on Cuda, HostSpace Views the GPU cannot access.
 struct ViewCaptureWatch;
 inline thread_local ViewCaptureWatch* t_view_capture_watch = nullptr;
 
 struct ViewCaptureWatch {
-  bool seen = false;
-  SharedAllocationRecord* record = nullptr;  // of the first HostSpace View copied
+  SharedAllocationRecord* host_space_record = nullptr;  // of the first HostSpace View copied
+  bool seen_host_space = false;
+  int unmanaged = 0;                              // unmanaged Views copied (no record to compare)
+  std::vector<SharedAllocationRecord*> records;  // every managed allocation met, once each
 
   ViewCaptureWatch() noexcept : m_outer(t_view_capture_watch) { t_view_capture_watch = this; }
   ~ViewCaptureWatch() { t_view_capture_watch = m_outer; }
   ViewCaptureWatch(const ViewCaptureWatch&) = delete;
   ViewCaptureWatch& operator=(const ViewCaptureWatch&) = delete;
 
-  void note(SharedAllocationRecord* r) noexcept {
-    if (seen) return;
-    seen = true;
-    record = r;
+  void note(SharedAllocationRecord* r, bool host_space) {
+    if (host_space && !seen_host_space) {
+      seen_host_space = true;
+      host_space_record = r;
+    }
+    if (r == nullptr) {
+      ++unmanaged;
+      return;
+    }
+    for (SharedAllocationRecord* seen : records) {
+      if (seen == r) return;
+    }
+    records.push_back(r);
   }
 
  private:
