@@ -4,6 +4,7 @@
 // device ids that begin callbacks receive.
 #include <Kokkos_Core_fwd.hpp>
 #include <impl/Kokkos_Profiling_C_Interface.h>
+#include <impl/Kokkos_Profiling_DeviceInfo.hpp>
 
 #include <climits>
 #include <cstdint>
