@@ -91,7 +91,7 @@ TEST(Topology, CountsAreConsistent) {
 
 TEST(HostSpace, AllocateAlignedAndWritable) {
   Kokkos::HostSpace space;
-  EXPECT_STREQ(Kokkos::HostSpace::name(), "HostSpace");
+  EXPECT_STREQ(Kokkos::HostSpace::name(), "Host");
   EXPECT_EQ(space.allocate("zero", 0), nullptr);
   for (std::size_t bytes : {1u, 63u, 64u, 1000u, 1u << 20}) {
     auto* p = static_cast<unsigned char*>(space.allocate("test", bytes));

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 #include <vector>
 
@@ -297,16 +298,17 @@ TEST_F(ToolsData, DeepCopyReportsBothSidesAndEnds) {
 
   ASSERT_EQ(g_copies.size(), 4u);
   EXPECT_EQ(g_copy_ends, 4);
-  EXPECT_EQ(g_copies[0].dst_space, "HostSpace");
+  EXPECT_EQ(g_copies[0].dst_space, "Host");
   EXPECT_EQ(g_copies[0].dst_label, "a");
   EXPECT_EQ(g_copies[0].dst_ptr, a.data());
   EXPECT_EQ(g_copies[0].src_label, "Scalar");
+  EXPECT_EQ(g_copies[0].src_space, "Host");
   EXPECT_EQ(g_copies[0].bytes, 10 * sizeof(double));
   EXPECT_EQ(g_copies[1].dst_label, "b");
   EXPECT_EQ(g_copies[1].src_label, "a");
   EXPECT_EQ(g_copies[1].dst_ptr, b.data());
   EXPECT_EQ(g_copies[1].src_ptr, a.data());
-  EXPECT_EQ(g_copies[1].src_space, "HostSpace");
+  EXPECT_EQ(g_copies[1].src_space, "Host");
   EXPECT_EQ(g_copies[1].bytes, 10 * sizeof(double));
   EXPECT_EQ(g_copies[3].dst_label, "Scalar");
   EXPECT_EQ(g_copies[3].dst_ptr, &out);
@@ -350,7 +352,7 @@ TEST_F(ToolsData, ViewAllocationAndDeallocationAreReported) {
   }
   ASSERT_EQ(g_allocs.size(), 2u);
   EXPECT_TRUE(g_allocs[0].allocate);
-  EXPECT_EQ(g_allocs[0].space, "HostSpace");
+  EXPECT_EQ(g_allocs[0].space, "Host");
   EXPECT_EQ(g_allocs[0].label, "matrix");
   EXPECT_EQ(g_allocs[0].ptr, data);
   EXPECT_EQ(g_allocs[0].bytes, 8 * 4 * sizeof(float));
@@ -446,5 +448,37 @@ TEST_F(ToolsData, UnobservedHooksAllocateNothing) {
   EXPECT_GT(t_allocations, 0);
 }
 #endif
+
+
+// Tools decide the memory space from its name (kokkos-tools' space-time-stack aborts on a name it
+// does not know), so every space is named as in Kokkos, and so is the handle tools receive.
+TEST(ToolsSpaceNames, SpacesHaveKokkosNames) {
+  EXPECT_STREQ(Kokkos::HostSpace::name(), "Host");
+  EXPECT_STREQ(Kokkos::ScratchMemorySpace<Kokkos::DefaultHostExecutionSpace>::name(), "ScratchMemorySpace");
+#if defined(KOKKOS_ENABLE_SERIAL)
+  EXPECT_STREQ(Kokkos::Serial::name(), "Serial");
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  EXPECT_STREQ(Kokkos::OpenMP::name(), "OpenMP");
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  EXPECT_STREQ(Kokkos::Threads::name(), "Threads");
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_STREQ(Kokkos::Cuda::name(), "Cuda");
+  EXPECT_STREQ(Kokkos::CudaSpace::name(), "Cuda");
+  EXPECT_STREQ(Kokkos::CudaUVMSpace::name(), "CudaUVM");
+  EXPECT_STREQ(Kokkos::CudaHostPinnedSpace::name(), "CudaHostPinned");
+#endif
+  const Kokkos::Tools::SpaceHandle handle = Kokkos::Tools::make_space_handle(Kokkos::HostSpace::name());
+  EXPECT_STREQ(handle.name, "Host");
+}
+
+// Kokkos' C++ name for the device description a tool's init receives.
+TEST(ToolsSpaceNames, DeviceInfoHasKokkosNames) {
+  static_assert(std::is_same_v<Kokkos::Profiling::KokkosPDeviceInfo, Kokkos_Profiling_KokkosPDeviceInfo>);
+  Kokkos::Profiling::KokkosPDeviceInfo info{3};
+  EXPECT_EQ(info.deviceID, 3u);
+}
 
 }  // namespace

@@ -201,7 +201,7 @@ TEST(ToolsLibrary, CallbacksOfEveryEventReachBothLibrariesInOrder) {
   at = find_from(a, "begin_fence my fence", end);
   end = check_pair(a, at, "end_fence");
   // Allocation of w, then the two deep copies with their sizes.
-  at = find_from(a, "allocate_data HostSpace w ", end);
+  at = find_from(a, "allocate_data Host w ", end);
   EXPECT_GT(at, end);
   at = find_from(a, "begin_deep_copy ", end);
   ASSERT_GE(at, 0);

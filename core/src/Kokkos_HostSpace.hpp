@@ -31,7 +31,8 @@ class HostSpace {
   void* impl_allocate_reserved(const char* label, std::size_t bytes) const;
   void impl_deallocate_reserved(const char* label, void* ptr, std::size_t bytes, bool written) const;
 
-  static constexpr const char* name() { return "HostSpace"; }
+  // Kokkos' name: tools (space-time-stack, memory-hwm) decide the memory space from it.
+  static constexpr const char* name() { return "Host"; }
   friend constexpr bool operator==(const HostSpace&, const HostSpace&) { return true; }
 };
 

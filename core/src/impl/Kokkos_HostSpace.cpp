@@ -20,7 +20,7 @@ namespace {
 [[noreturn]] void throw_allocation_failure(const char* label, std::size_t bytes) {
   // Kokkos' wording, so that code matching it keeps working.
   throw std::runtime_error(std::string("Kokkos failed to allocate memory for label \"") + (label ? label : "") +
-                           "\".  Allocation using MemorySpace named \"HostSpace\" failed with the following "
+                           "\".  Allocation using MemorySpace named \"" + HostSpace::name() + "\" failed with the following "
                            "error:  Allocation of size " +
                            std::to_string(bytes) + " B failed, likely due to insufficient memory.");
 }

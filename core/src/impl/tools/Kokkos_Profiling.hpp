@@ -7,6 +7,7 @@
 // and does nothing else when it is null -- no allocation, no string built.  Callbacks are meant
 // to be installed before concurrent work starts (as with a tool library loaded at
 // initialisation); the table is not synchronised.
+#include <Kokkos_HostSpace.hpp>
 #include <Kokkos_Macros.hpp>
 #include <impl/Kokkos_Profiling_Interface.hpp>
 
@@ -191,7 +192,7 @@ concept tools_view_like = requires(const T& v) {
 template <class T>
 SpaceHandle deep_copy_space(const T&) {
   if constexpr (tools_view_like<T>) return make_space_handle(T::memory_space::name());
-  else return make_space_handle("HostSpace");
+  else return make_space_handle(HostSpace::name());
 }
 template <class T>
 std::string deep_copy_label(const T& side) {
