@@ -11,6 +11,7 @@
 #include <Kokkos_TaskScheduler.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -343,6 +344,161 @@ TEST(ToolsLibraryDeathTest, TraceVariableTracesTheWholeRun) {
 TEST(ToolsLibraryDeathTest, UnwritableTraceVariableWarnsAndCarriesOn) {
   EXPECT_EXIT(run_with_trace_variable("/nonexistent/dir/trace.json"), ::testing::ExitedWithCode(0),
               "KOKKOS_TRACE: .*cannot open '/nonexistent/dir/trace.json'.*not tracing incomplete");
+}
+
+// The connectors modelled on kokkos-tools (unit_tests/tools/kdag_{kernel_logger,kernel_timer,
+// space_time_stack,memory_hwm}.cpp), each loaded with KOKKOS_TOOLS_LIBS in a fresh process that
+// runs a small program; they report on standard output, which the process sends to standard
+// error, where the test reads it.
+class CaptureOutput : public ::testing::MatcherInterface<const std::string&> {
+ public:
+  explicit CaptureOutput(std::string* out) : m_out(out) {}
+  bool MatchAndExplain(const std::string& text, ::testing::MatchResultListener*) const override {
+    *m_out = text;
+    return true;
+  }
+  void DescribeTo(std::ostream* os) const override { *os << "any output (kept for the checks that follow)"; }
+
+ private:
+  std::string* m_out;
+};
+
+[[noreturn]] void run_program_under(const char* library) {
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+  setenv("KOKKOS_TOOLS_LIBS", library, 1);
+  Kokkos::initialize();
+  {
+    Kokkos::View<double*, Kokkos::HostSpace> a("connector a", 1000);
+    Kokkos::View<double*, Kokkos::HostSpace> b("connector b", 500);
+    Kokkos::Profiling::pushRegion("connector region");
+    Kokkos::parallel_for("connector fill", Kokkos::RangePolicy<Space>(0, 1000), KOKKOS_LAMBDA(int i) { a(i) = i; });
+    double sum = 0;
+    {
+      Kokkos::Profiling::ScopedRegion inner("connector inner");
+      Kokkos::parallel_reduce("connector sum", Kokkos::RangePolicy<Space>(0, 1000),
+                              KOKKOS_LAMBDA(int i, double& s) { s += a(i); }, sum);
+    }
+    Kokkos::Profiling::popRegion();
+    Kokkos::deep_copy(b, sum);
+    std::fprintf(stderr, "sum=%.0f\n", sum);
+  }
+  Kokkos::finalize();
+  std::fflush(stdout);
+  std::exit(0);
+}
+
+std::string output_under(const char* library) {
+  std::string output;
+  EXPECT_EXIT(run_program_under(library), ::testing::ExitedWithCode(0),
+              ::testing::MakeMatcher(new CaptureOutput(&output)));
+  EXPECT_NE(output.find("sum=499500"), std::string::npos) << output;
+  return output;
+}
+
+#define EXPECT_OUTPUT_HAS(output, text) EXPECT_NE((output).find(text), std::string::npos) << (output)
+
+TEST(ToolsConnectorsDeathTest, KernelLoggerPrintsEachKernelWithItsRegionStack) {
+  const std::string out = output_under(KDAG_KERNEL_LOGGER);
+  const std::string device = std::string(" device=") + Space::name() + "/0/";
+  EXPECT_OUTPUT_HAS(out, "KokkosP: kernel logger initialized (sequence 0, interface " +
+                             std::to_string(KOKKOSP_INTERFACE_VERSION));
+  EXPECT_OUTPUT_HAS(out, "KokkosP: allocate Host \"connector a\" 8000 bytes\n");
+  const auto fill = out.find("KokkosP: begin parallel_for \"connector fill\" id=");
+  ASSERT_NE(fill, std::string::npos) << out;
+  const std::string fill_line = out.substr(fill, out.find('\n', fill) - fill);
+  EXPECT_NE(fill_line.find(device), std::string::npos) << fill_line;
+  EXPECT_NE(fill_line.find(" regions=[connector region]"), std::string::npos) << fill_line;
+  const std::string fill_id = value_of(fill_line, "id");
+  EXPECT_OUTPUT_HAS(out.substr(fill), "KokkosP: end parallel_for id=" + fill_id + "\n");
+  EXPECT_OUTPUT_HAS(out, "\" id=" + std::to_string(std::stoul(fill_id) + 1));
+  const auto sum = out.find("KokkosP: begin parallel_reduce \"connector sum\" id=");
+  ASSERT_NE(sum, std::string::npos) << out;
+  EXPECT_NE(out.substr(sum, out.find('\n', sum) - sum).find(" regions=[connector region/connector inner]"),
+            std::string::npos)
+      << out;
+  EXPECT_OUTPUT_HAS(out, "KokkosP: pop region \"connector inner\"\nKokkosP: pop region \"connector region\"\n");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: deep_copy Host \"connector b\" <- Host \"Scalar\" 4000 bytes\n");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: deallocate Host \"connector a\" 8000 bytes\n");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: kernel logger finalized\n");
+  EXPECT_EQ(out.find("pop region with no region open"), std::string::npos) << out;
+}
+
+TEST(ToolsConnectorsDeathTest, KernelTimerCountsAndTimesEachKernelAndRegion) {
+  const std::string out = output_under(KDAG_KERNEL_TIMER);
+  EXPECT_OUTPUT_HAS(out, "KokkosP: simple kernel timer: ");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: parallel_for \"connector fill\" calls=1 total=");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: parallel_reduce \"connector sum\" calls=1 total=");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: region \"connector region\" calls=1 total=");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: region \"connector inner\" calls=1 total=");
+  // A region lasts at least as long as the kernels inside it.
+  const auto seconds = [&](const std::string& entry) {
+    const auto at = out.find(entry);
+    return at == std::string::npos ? -1.0 : std::stod(value_of(out.substr(at, out.find('\n', at) - at), "total"));
+  };
+  EXPECT_GE(seconds("\"connector region\""), seconds("\"connector fill\"") + seconds("\"connector inner\""));
+  EXPECT_GE(seconds("\"connector inner\""), seconds("\"connector sum\""));
+  EXPECT_GT(seconds("\"connector sum\""), 0.0);
+}
+
+TEST(ToolsConnectorsDeathTest, SpaceTimeStackAttributesAllocationsToHost) {
+  const std::string out = output_under(KDAG_SPACE_TIME_STACK);
+  EXPECT_OUTPUT_HAS(out, "KokkosP: [region] connector region calls=1 ");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: [for] connector region/connector fill calls=1 ");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: [region] connector region/connector inner calls=1 ");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: [reduce] connector region/connector inner/connector sum calls=1 ");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: [copy] \"connector b\"=\"Scalar\" calls=1 ");
+  EXPECT_OUTPUT_HAS(out, "KokkosP: MAX MEMORY ALLOCATED HOST: 12000 bytes\n"
+                         "KokkosP:   HOST \"connector a\" 8000 bytes\n"
+                         "KokkosP:   HOST \"connector b\" 4000 bytes\n");
+}
+
+TEST(ToolsConnectorsDeathTest, MemoryHwmOfHostIsTheBytesAllocated) {
+  const std::string out = output_under(KDAG_MEMORY_HWM);
+  EXPECT_OUTPUT_HAS(out, "KokkosP: HOST: 12000 bytes (still allocated at finalize: 0)\n");
+}
+
+// Allocations reported under device names: space-time-stack decides by the prefix, so every
+// Cuda space is CUDA.
+[[noreturn]] void report_device_allocations_under(const char* library) {
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+  setenv("KOKKOS_TOOLS_LIBS", library, 1);
+  Kokkos::initialize();
+  int uvm = 0, pinned = 0;
+  Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("CudaUVM"), "uvm", &uvm, 64);
+  Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("CudaHostPinned"), "pinned", &pinned, 32);
+  Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("CudaUVM"), "uvm", &uvm, 64);
+  Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("CudaHostPinned"), "pinned", &pinned, 32);
+  Kokkos::finalize();
+  std::fflush(stdout);
+  std::exit(0);
+}
+
+TEST(ToolsConnectorsDeathTest, DeviceSpacesAreToldByTheirNamesPrefix) {
+  std::string out;
+  EXPECT_EXIT(report_device_allocations_under(KDAG_MEMORY_HWM), ::testing::ExitedWithCode(0),
+              ::testing::MakeMatcher(new CaptureOutput(&out)));
+  EXPECT_OUTPUT_HAS(out, "KokkosP: CUDA: 96 bytes (still allocated at finalize: 0)\n");
+  EXPECT_EQ(out.find("KokkosP: HOST:"), std::string::npos) << out;
+  EXPECT_EXIT(report_device_allocations_under(KDAG_SPACE_TIME_STACK), ::testing::ExitedWithCode(0),
+              ::testing::MakeMatcher(new CaptureOutput(&out)));
+  EXPECT_OUTPUT_HAS(out, "KokkosP: MAX MEMORY ALLOCATED CUDA: 96 bytes\n"
+                         "KokkosP:   CUDA \"uvm\" 64 bytes\nKokkosP:   CUDA \"pinned\" 32 bytes\n");
+}
+
+// A space name space-time-stack does not know (Kokkos' HostSpace is "Host", not "HostSpace")
+// makes it abort at that allocation.
+TEST(ToolsConnectorsDeathTest, SpaceTimeStackAbortsOnASpaceNameItDoesNotKnow) {
+  EXPECT_EXIT(
+      {
+        setenv("KOKKOS_TOOLS_LIBS", KDAG_SPACE_TIME_STACK, 1);
+        Kokkos::initialize();
+        int x = 0;
+        std::fprintf(stderr, "allocating\n");
+        Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("HostSpace"), "x", &x, sizeof(x));
+        std::fprintf(stderr, "not reached\n");
+        std::exit(0);
+      },
+      ::testing::KilledBySignal(SIGABRT), "allocating\n$");
 }
 
 }  // namespace
