@@ -54,14 +54,16 @@ std::map<const void*, Allocation> g_live[kdag_connector::num_spaces];
 std::vector<Allocation> g_at_peak[kdag_connector::num_spaces];
 uint64_t g_next_kernel = 0;
 
-void open(const std::string& kind, const std::string& name) {
+// Opens a node under the innermost open one; returns an id for Kokkos to hand back.
+uint64_t open_node(const std::string& kind, const std::string& name) {
   std::lock_guard lock(g_mutex);
   Node* node = g_open.back()->child(kind, name);
   ++node->calls;
   node->started = Clock::now();
   g_open.push_back(node);
+  return g_next_kernel++;
 }
-void close() {
+void close_node() {
   const auto now = Clock::now();
   std::lock_guard lock(g_mutex);
   if (g_open.size() == 1) return;
@@ -102,31 +104,28 @@ void kokkosp_finalize_library() {
 }
 
 void kokkosp_begin_parallel_for(const char* name, const uint32_t, uint64_t* kernel_id) {
-  *kernel_id = g_next_kernel++;
-  open("for", name);
+  *kernel_id = open_node("for", name);
 }
-void kokkosp_end_parallel_for(const uint64_t) { close(); }
+void kokkosp_end_parallel_for(const uint64_t) { close_node(); }
 void kokkosp_begin_parallel_reduce(const char* name, const uint32_t, uint64_t* kernel_id) {
-  *kernel_id = g_next_kernel++;
-  open("reduce", name);
+  *kernel_id = open_node("reduce", name);
 }
-void kokkosp_end_parallel_reduce(const uint64_t) { close(); }
+void kokkosp_end_parallel_reduce(const uint64_t) { close_node(); }
 void kokkosp_begin_parallel_scan(const char* name, const uint32_t, uint64_t* kernel_id) {
-  *kernel_id = g_next_kernel++;
-  open("scan", name);
+  *kernel_id = open_node("scan", name);
 }
-void kokkosp_end_parallel_scan(const uint64_t) { close(); }
-void kokkosp_push_profile_region(const char* name) { open("region", name); }
-void kokkosp_pop_profile_region() { close(); }
+void kokkosp_end_parallel_scan(const uint64_t) { close_node(); }
+void kokkosp_push_profile_region(const char* name) { open_node("region", name); }
+void kokkosp_pop_profile_region() { close_node(); }
 
 void kokkosp_begin_deep_copy(Kokkos_Profiling_SpaceHandle dst_space, const char* dst_label, const void*,
                              Kokkos_Profiling_SpaceHandle src_space, const char* src_label, const void*, uint64_t) {
   // Both sides must be spaces the tool knows, as in space-time-stack.
   kdag_connector::space_of(dst_space);
   kdag_connector::space_of(src_space);
-  open("copy", std::string("\"") + dst_label + "\"=\"" + src_label + "\"");
+  open_node("copy", std::string("\"") + dst_label + "\"=\"" + src_label + "\"");
 }
-void kokkosp_end_deep_copy() { close(); }
+void kokkosp_end_deep_copy() { close_node(); }
 
 void kokkosp_allocate_data(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void* pointer,
                            const uint64_t bytes) {
