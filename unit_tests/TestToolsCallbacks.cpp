@@ -474,11 +474,35 @@ TEST(ToolsSpaceNames, SpacesHaveKokkosNames) {
   EXPECT_STREQ(handle.name, "Host");
 }
 
-// Kokkos' C++ name for the device description a tool's init receives.
-TEST(ToolsSpaceNames, DeviceInfoHasKokkosNames) {
+// The tools-interface types under Kokkos' C and C++ names, with Kokkos' layouts.
+TEST(ToolsSpaceNames, InterfaceTypesHaveKokkosNames) {
   static_assert(std::is_same_v<Kokkos::Profiling::KokkosPDeviceInfo, Kokkos_Profiling_KokkosPDeviceInfo>);
   Kokkos::Profiling::KokkosPDeviceInfo info{3};
   EXPECT_EQ(info.deviceID, 3u);
+
+  static_assert(std::is_same_v<Kokkos::Tools::KernelStaticInfo, Kokkos_Profiling_Kernel_Static_Info>);
+  static_assert(sizeof(Kokkos::Tools::KernelStaticInfo) == Kokkos_Profiling_Kernel_Static_Info_Size);
+  Kokkos::Tools::KernelStaticInfo kernel{};
+  kernel.functor_size = 24;
+  EXPECT_EQ(kernel.functor_size, 24u);
+
+  namespace KTE = Kokkos::Tools::Experimental;
+  static_assert(std::is_same_v<KTE::VariableValue, Kokkos_Tools_VariableValue>);
+  static_assert(std::is_same_v<KTE::OptimizationGoal, Kokkos_Tools_OptimizationGoal>);
+  static_assert(sizeof(KTE::TuningString) == KOKKOS_TOOLS_TUNING_STRING_LENGTH);
+  int64_t candidates[] = {32, 64, 128};
+  KTE::VariableInfo variable{};
+  variable.type = kokkos_value_int64;
+  variable.category = kokkos_value_ordinal;
+  variable.valueQuantity = kokkos_value_set;
+  variable.candidates.set = KTE::ValueSet{3, {.int_value = candidates}};
+  KTE::VariableValue value{7, {.int_value = 64}, &variable};
+  EXPECT_EQ(value.metadata->candidates.set.values.int_value[2], 128);
+  EXPECT_EQ(value.value.int_value, 64);
+  std::strncpy(value.value.string_value, "block size", KOKKOS_TOOLS_TUNING_STRING_LENGTH - 1);
+  EXPECT_STREQ(value.value.string_value, "block size");
+  const KTE::OptimizationGoal goal{7, Kokkos_Tools_Minimize};
+  EXPECT_EQ(goal.goal, Kokkos_Tools_Minimize);
 }
 
 }  // namespace

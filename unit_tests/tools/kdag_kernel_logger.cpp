@@ -137,3 +137,6 @@ static_assert(std::is_same_v<decltype(&kokkosp_end_fence), Kokkos_Profiling_endF
 static_assert(std::is_same_v<decltype(&kokkosp_allocate_data), Kokkos::Profiling::allocateDataFunction>);
 static_assert(std::is_same_v<decltype(&kokkosp_deallocate_data), Kokkos_Profiling_deallocateDataFunction>);
 static_assert(std::is_same_v<decltype(&kokkosp_begin_deep_copy), Kokkos::Tools::beginDeepCopyFunction>);
+static_assert(std::is_same_v<Kokkos::Tools::KernelStaticInfo, Kokkos_Profiling_Kernel_Static_Info>);
+static_assert(std::is_same_v<Kokkos::Tools::Experimental::VariableInfo, Kokkos_Tools_VariableInfo>);
+static_assert(std::is_same_v<Kokkos::Tools::Experimental::requestValueFunction, Kokkos_Tools_requestValueFunction>);

@@ -35,6 +35,13 @@ using endFenceFunction = Kokkos_Profiling_endFenceFunction;
 using dualViewSyncFunction = Kokkos_Profiling_dualViewSyncFunction;
 using dualViewModifyFunction = Kokkos_Profiling_dualViewModifyFunction;
 using declareMetadataFunction = Kokkos_Profiling_declareMetadataFunction;
+using markKernelStaticInfoFunction = Kokkos_Profiling_markKernelStaticInfoFunction;
+
+using KernelStaticInfo = Kokkos_Profiling_Kernel_Static_Info;
+// The C structs' sizes are part of the ABI tools are built against.
+static_assert(sizeof(KernelStaticInfo) == 512);
+static_assert(sizeof(Kokkos_Tools_ToolSettings) == 256 * sizeof(bool));
+static_assert(sizeof(Kokkos_Tools_ToolProgrammingInterface) == 32 * sizeof(Kokkos_Tools_functionPointer));
 
 namespace Experimental {
 using ToolSettings = Kokkos_Tools_ToolSettings;
@@ -42,6 +49,24 @@ using ToolProgrammingInterface = Kokkos_Tools_ToolProgrammingInterface;
 using toolInvokedFenceFunction = Kokkos_Tools_toolInvokedFenceFunction;
 using requestToolSettingsFunction = Kokkos_Tools_requestToolSettingsFunction;
 using provideToolProgrammingInterfaceFunction = Kokkos_Tools_provideToolProgrammingInterfaceFunction;
+
+// Tuning types (kdag asks no tool for tuned values; a tool that implements the callbacks compiles).
+using ValueSet = Kokkos_Tools_ValueSet;
+using ValueRange = Kokkos_Tools_ValueRange;
+using StatisticalCategory = Kokkos_Tools_VariableInfo_StatisticalCategory;
+using ValueType = Kokkos_Tools_VariableInfo_ValueType;
+using CandidateValueType = Kokkos_Tools_VariableInfo_CandidateValueType;
+using SetOrRange = Kokkos_Tools_VariableInfo_SetOrRange;
+using VariableInfo = Kokkos_Tools_VariableInfo;
+using OptimizationGoal = Kokkos_Tools_OptimizationGoal;
+using TuningString = Kokkos_Tools_Tuning_String;
+using VariableValue = Kokkos_Tools_VariableValue;
+using outputTypeDeclarationFunction = Kokkos_Tools_outputTypeDeclarationFunction;
+using inputTypeDeclarationFunction = Kokkos_Tools_inputTypeDeclarationFunction;
+using requestValueFunction = Kokkos_Tools_requestValueFunction;
+using contextBeginFunction = Kokkos_Tools_contextBeginFunction;
+using contextEndFunction = Kokkos_Tools_contextEndFunction;
+using optimizationGoalDeclarationFunction = Kokkos_Tools_optimizationGoalDeclarationFunction;
 }  // namespace Experimental
 
 namespace Experimental {
