@@ -4,7 +4,9 @@
 // a launch inside a task and a work-graph launch, then reads the file back and checks the order
 // and the arguments of the calls.  Its own main: Kokkos can be initialised once per process, so
 // the cases that need another initialisation (a missing library, a library without entry points,
-// --kokkos-tools-help) run as death tests, each in a fresh process.
+// --kokkos-tools-help) run as death tests, each in a fresh process; so do the connectors modelled
+// on kokkos-tools (kernel-logger, simple-kernel-timer, space-time-stack, memory-hwm), each loaded
+// with KOKKOS_TOOLS_LIBS under a small program whose report the test checks.
 #include "GTestExtendedLambda.hpp"
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
