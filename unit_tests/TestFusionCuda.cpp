@@ -341,6 +341,34 @@ BlackScholesResult black_scholes(long n, bool fused) {
   return {to_host(call), total};
 }
 
+// Verify mode on Cuda: the window's device memory is read and put back through CUDA copies.
+TEST_F(FusionCuda, VerifyModePassesACorrectWindowWithItsResults) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const long n = 1L << 20;
+  const std::vector<double> unfused = axpy_chain(n, false);
+  KE::set_fusion_verify(true);
+  const std::vector<double> verified = axpy_chain(n, true);
+  KE::set_fusion_verify(false);
+  expect_bitwise_equal(verified, unfused, "axpy chain under verify");
+}
+
+TEST_F(FusionCuda, VerifyModeNamesAShiftedReadDeclaredPointwise) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        KE::set_fusion_verify(true);
+        const long n = 1L << 20;
+        DeviceView x("x", n), y("y", n);
+        KE::FusionScope scope;
+        Kokkos::parallel_for("fill", KE::with_accesses(Policy(0, n - 1), KE::writes(x)),
+                             KOKKOS_LAMBDA(long i) { x(i) = i + 1; });
+        Kokkos::parallel_for("smooth", KE::with_accesses(Policy(0, n - 1), KE::reads(x), KE::writes(y)),
+                             KOKKOS_LAMBDA(long i) { y(i) = x(i) + x(i + 1); });
+      },
+      "launch 1 'smooth' reads View 'x' through a point-wise declaration while launch 0 'fill'");
+}
+
 TEST_F(FusionCuda, BlackScholesWithTailReductionIsOneKernel) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
   for (const long n : {0L, 7L, 100000L, 3000001L}) {

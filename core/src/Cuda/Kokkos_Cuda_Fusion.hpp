@@ -32,6 +32,7 @@
 // from copy to copy: CudaDeviceClosure) travel in the kernel's parameter, read in place
 // (__grid_constant__), up to fusion_device_closure_capacity bytes and fusion_device_max_bodies
 // members per kernel; a longer run is split.
+#include <Cuda/Kokkos_Cuda_Error.hpp>
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_UntouchedAllocations.hpp>
 #include <impl/fusion/Kokkos_FusionCheck.hpp>
@@ -789,5 +790,16 @@ struct FusionDeviceBackend<Kokkos::Cuda> {
     return false;
   }
 };
+
+// Verify mode's access to the memory a window on Cuda touches (FusionDeviceMemory): all of
+// the device's streams waited for, and copies between any addresses (unified addressing).
+inline const bool cuda_fusion_memory_set = [] {
+  FusionDeviceMemory& memory = fusion_device_memory();
+  memory.synchronize = [] { KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSynchronize()); };
+  memory.copy = [](void* dst, const void* src, std::size_t bytes) {
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  };
+  return true;
+}();
 
 }  // namespace Kokkos::Impl

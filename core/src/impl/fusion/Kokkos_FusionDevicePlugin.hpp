@@ -44,6 +44,18 @@ struct FusionDeviceLaunch {
   bool (*run_fused)(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
                     std::uint32_t* num_temporaries) = nullptr;
 };
+// How verify mode (Kokkos_FusionVerify.hpp) reads and writes the memory of a window with
+// launches on a device back end: synchronize waits for all the device's work; copy copies
+// between any two addresses the process can name (device, host, managed).  Set by the back end.
+struct FusionDeviceMemory {
+  void (*synchronize)() = nullptr;
+  void (*copy)(void* dst, const void* src, std::size_t bytes) = nullptr;
+};
+inline FusionDeviceMemory& fusion_device_memory() {
+  static FusionDeviceMemory memory;
+  return memory;
+}
+
 // The most closure bytes and loops one fused device kernel takes (its parameter space).
 inline constexpr std::size_t fusion_device_closure_capacity = 8 * 1024;
 inline constexpr std::uint32_t fusion_device_max_bodies = 32;

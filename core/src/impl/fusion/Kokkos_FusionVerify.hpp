@@ -16,9 +16,10 @@
 // Eliminated temporaries are not compared (nothing can read them).  Launch functors run twice:
 // side effects outside the declared Views (counters, printing) happen twice.  Cost: the window
 // runs twice, plus three copies of every written allocation and two of every read View.
-// Windows with launches on a device back end are not verified (their memory is not the host's);
-// the capture check (Kokkos_FusionCheck.hpp) still applies to them.
+// A window with launches on a device back end is read and written through the back end's
+// copies, after waiting for its work (FusionDeviceMemory).
 #include <Kokkos_Abort.hpp>
+#include <impl/fusion/Kokkos_FusionDevicePlugin.hpp>
 #include <impl/fusion/Kokkos_FusionWindow.hpp>
 
 #include <cstddef>
@@ -31,7 +32,34 @@
 
 namespace Kokkos::Impl {
 
+// How verify mode reaches a window's memory: plain copies on the host; the device back end's,
+// after waiting for its work, when a launch of the window runs on a device.
+struct FusionVerifyMemory {
+  bool device = false;
+  void settle() const {
+    if (device) fusion_device_memory().synchronize();
+  }
+  void read(std::vector<std::byte>& out, const void* from, std::size_t bytes) const {
+    out.resize(bytes);
+    if (bytes == 0) return;
+    if (device) {
+      fusion_device_memory().copy(out.data(), from, bytes);
+    } else {
+      std::memcpy(out.data(), from, bytes);
+    }
+  }
+  void write(void* to, const std::vector<std::byte>& bytes) const {
+    if (bytes.empty()) return;
+    if (device) {
+      fusion_device_memory().copy(to, bytes.data(), bytes.size());
+    } else {
+      std::memcpy(to, bytes.data(), bytes.size());
+    }
+  }
+};
+
 struct FusionVerifyRecord {
+  FusionVerifyMemory memory;
   struct Region {
     const void* allocation = nullptr;  // the FusionAccess identity
     std::byte* base = nullptr;
@@ -77,29 +105,22 @@ inline std::string FusionWindow::verify_view_name(const FusionAccess& access) co
 
 inline std::unique_ptr<FusionVerifyRecord> FusionWindow::verify_run_unfused() {
   const std::size_t n = m_launches.size();
-  for (const FusionLaunch& l : m_launches) {
-    if (!l.on_host) {
-      static const bool warned = [] {
-        std::fprintf(stderr, "Kokkos fusion verify: windows with launches on a device back end are not verified "
-                             "(their Views are not host memory); their captures are still checked\n");
-        return true;
-      }();
-      (void)warned;
-      return nullptr;
-    }
-  }
   auto record = std::make_unique<FusionVerifyRecord>();
+  const FusionVerifyMemory& memory = record->memory;
+  for (const FusionLaunch& l : m_launches) record->memory.device = record->memory.device || !l.on_host;
+  memory.settle();  // work issued before the window
   for (const FusionAccess& a : m_accesses) {
     if (!fusion_changes(a.privilege)) continue;
     FusionVerifyRecord::Region region = fusion_verify_region(a);
     bool known = false;
     for (const auto& r : record->written) known = known || (r.base == region.base && r.bytes == region.bytes);
     if (known) continue;
-    region.before.assign(region.base, region.base + region.bytes);
+    memory.read(region.before, region.base, region.bytes);
     record->written.push_back(std::move(region));
   }
   record->results.resize(n);
   std::vector<std::vector<std::byte>> read_copies;
+  std::vector<std::byte> after;
   for (std::size_t k = 0; k < n; ++k) {
     const FusionLaunchSummary& s = m_summaries[k];
     const FusionAccess* first = m_accesses.data() + s.first_access;
@@ -115,15 +136,15 @@ inline std::unique_ptr<FusionVerifyRecord> FusionWindow::verify_run_unfused() {
     read_copies.assign(s.num_accesses, {});
     for (std::uint32_t j = 0; j < s.num_accesses; ++j) {
       if (!read_only(first[j])) continue;
-      const auto* p = reinterpret_cast<const std::byte*>(first[j].address);
-      read_copies[j].assign(p, p + first[j].span_bytes);
+      memory.read(read_copies[j], reinterpret_cast<const void*>(first[j].address),
+                  static_cast<std::size_t>(first[j].span_bytes));
     }
     m_launches[k].execute_alone(m_launches[k].blob);
+    memory.settle();
     for (std::uint32_t j = 0; j < s.num_accesses; ++j) {
       if (!read_only(first[j])) continue;
-      if (std::memcmp(read_copies[j].data(), reinterpret_cast<const void*>(first[j].address), read_copies[j].size()) == 0) {
-        continue;
-      }
+      memory.read(after, reinterpret_cast<const void*>(first[j].address), read_copies[j].size());
+      if (after == read_copies[j]) continue;
       const std::string view = verify_view_name(first[j]);
       const std::string message = "Kokkos fusion verify: " + verify_launch_name(k) + " declares View " + view +
                                   " read-only (reads) but changed it.  A fused run lets other launches read " + view +
@@ -132,14 +153,11 @@ inline std::unique_ptr<FusionVerifyRecord> FusionWindow::verify_run_unfused() {
       host_abort(message.c_str());
     }
     const FusionLaunch& l = m_launches[k];
-    if (l.result != nullptr) {
-      const auto* p = static_cast<const std::byte*>(l.result);
-      record->results[k].assign(p, p + l.result_bytes);
-    }
+    if (l.result != nullptr) memory.read(record->results[k], l.result, l.result_bytes);
   }
   for (FusionVerifyRecord::Region& r : record->written) {
-    r.unfused.assign(r.base, r.base + r.bytes);
-    std::memcpy(r.base, r.before.data(), r.bytes);
+    memory.read(r.unfused, r.base, r.bytes);
+    memory.write(r.base, r.before);
   }
   return record;
 }
@@ -191,9 +209,14 @@ inline std::string FusionWindow::verify_explain(std::size_t writer, const Fusion
 
 inline void FusionWindow::verify_compare(const FusionVerifyRecord& unfused, const FusionPlan& plan) const {
   const std::size_t n = m_launches.size();
+  const FusionVerifyMemory& memory = unfused.memory;
+  memory.settle();
+  std::vector<std::byte> now;
   for (std::size_t k = 0; k < n; ++k) {
     const FusionLaunch& l = m_launches[k];
-    if (l.result == nullptr || std::memcmp(l.result, unfused.results[k].data(), l.result_bytes) == 0) continue;
+    if (l.result == nullptr) continue;
+    memory.read(now, l.result, l.result_bytes);
+    if (now == unfused.results[k]) continue;
     const std::string message = "Kokkos fusion verify: the reduction of " + verify_launch_name(k) +
                                 " gives a different result fused than unfused." + verify_explain(k, plan) +
                                 "  [KOKKOS_FUSION_VERIFY]";
@@ -203,8 +226,9 @@ inline void FusionWindow::verify_compare(const FusionVerifyRecord& unfused, cons
     bool eliminated = false;
     for (const FusionTemporary& t : m_temporaries) eliminated = eliminated || t.allocation == r.allocation;
     if (eliminated) continue;
+    memory.read(now, r.base, r.bytes);
     std::size_t at = 0;
-    while (at < r.bytes && r.base[at] == r.unfused[at]) ++at;
+    while (at < r.bytes && now[at] == r.unfused[at]) ++at;
     if (at == r.bytes) continue;
     const auto address = reinterpret_cast<std::uintptr_t>(r.base + at);
     // The last launch whose declared write covers the byte, and the index it writes there.

@@ -135,6 +135,10 @@ class FusionWindow {
     Blob::describe(blob);
     launch.device = &blob.device;
     launch.on_host = false;
+    if constexpr (requires { blob.result; }) {
+      launch.result = blob.result;
+      launch.result_bytes = blob.functor_reducer.get_reducer().value_size();
+    }
     launch.begin = static_cast<std::int64_t>(policy.begin());
     launch.end = static_cast<std::int64_t>(policy.end());
     launch.tools_device_id = Tools::Impl::policy_device_id(policy);
