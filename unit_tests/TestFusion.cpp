@@ -1,6 +1,7 @@
 // The fusion layer: random programs fused and unfused agree bit for bit; the seeds' cases
 // (seed 000 §III-C stencil and Jacobi, Listing 1 Black-Scholes); each constraint alone places
 // a barrier; each flush trigger flushes; switches and bad input.
+#include "FusionRandomProgram.hpp"
 #include "FusionTestFixture.hpp"
 #include "TestCommon.hpp"
 
@@ -31,193 +32,27 @@ template <class Space>
 struct Fusion : Kokkos::Test::FusionFixture {};
 TYPED_TEST_SUITE(Fusion, Kokkos::Test::HostExecSpaces, Kokkos::Test::SpaceNames);
 
-using Vec = Kokkos::View<double*, Kokkos::LayoutStride, Kokkos::HostSpace>;
+using Vec = Kokkos::Test::RandomFusion::Vec;
 
 template <class Space>
 Vec shifted(const Kokkos::View<double*, Kokkos::HostSpace>& base, std::int64_t shift, std::int64_t n) {
   return Kokkos::subview(base, Kokkos::pair<std::int64_t, std::int64_t>(shift, shift + n));
 }
 
-// ---- random programs -------------------------------------------------------------------------
+// ---- random programs (FusionRandomProgram.hpp) -----------------------------------------------
 
-// One element-wise launch of a random program: out(i) = f(in...) or a reduction of in0.
-struct RandomOp {
-  int kind = 0;  // 0: out = a*in0 + b ; 1: out = in0*in1 + a ; 2: out = out*a + in0 ; 3: out = in0 - in1*in2
-                 // 4: sum += in0*a (reduction) ; 5: count() += (in0 > 0), atomically (reduces a rank-0 View)
-                 // 6: out = in0 + count() ; 7: as 0, but as a two-dimensional launch (fuses by
-                 // its first index) ; 8: as 0, but as a team launch (runs alone)
-  Vec out, in0, in1, in2;
-  Kokkos::View<std::int64_t, Kokkos::HostSpace> count;
-  double a = 1, b = 0;
-
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    switch (kind) {
-      case 0:
-      case 7:
-      case 8: out(i) = a * in0(i) + b; break;
-      case 1: out(i) = in0(i) * in1(i) + a; break;
-      case 2: out(i) = out(i) * a + in0(i); break;
-      case 3: out(i) = in0(i) - in1(i) * in2(i); break;
-      case 5:
-        if (in0(i) > 0) Kokkos::atomic_add(&count(), std::int64_t(1));
-        break;
-      case 6: out(i) = in0(i) + double(count()); break;
-      default: break;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += in0(i) * a; }
-};
-struct RandomOp2D {
-  RandomOp op;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t) const { op(i); }
-};
-struct RandomOpTeam {
-  RandomOp op;
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    op(member.league_rank());
-  }
-};
-
-struct ProgramStep {
-  RandomOp op;
-  std::int64_t begin = 0, end = 0;
-  std::vector<KE::DataAccess> accesses;
-};
-
-// Data: `arrays` allocations of n + 8 doubles; a View is a shifted window of n - 0..4 elements.
-struct RandomProgram {
-  std::vector<Kokkos::View<double*, Kokkos::HostSpace>> arrays;
-  Kokkos::View<std::int64_t*, Kokkos::HostSpace> bins;  // bins(0) is the counter of kinds 5, 6
-  std::vector<ProgramStep> steps;
-};
-
-template <class Space>
-RandomProgram make_program(std::uint64_t seed, std::int64_t n) {
-  std::mt19937_64 rng(seed);
-  auto pick = [&](int k) { return static_cast<int>(rng() % static_cast<std::uint64_t>(k)); };
-  RandomProgram p;
-  const int arrays = 2 + pick(3);
-  for (int k = 0; k < arrays; ++k) p.arrays.emplace_back(std::string("a").append(std::to_string(k)), n + 8);
-  p.bins = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("bins", 1);
-  const int launches = 1 + pick(40);
-  for (int l = 0; l < launches; ++l) {
-    ProgramStep s;
-    // Mostly one domain; sometimes a shorter one (a launch-domain barrier).
-    std::int64_t len = pick(6) == 0 ? n - 1 - pick(3) : n;
-    if (len < 0) len = n;
-    s.begin = 0;
-    s.end = len;
-    RandomOp& op = s.op;
-    op.kind = pick(15);
-    if (op.kind > 8) op.kind = pick(4);  // element-wise bodies dominate
-    op.a = 0.5 + pick(7) * 0.25;
-    op.b = pick(5) - 2.0;
-    auto view_of = [&](int array, int shift) { return shifted<Space>(p.arrays[array], shift, len); };
-    // The written partition's allocation is touched by no other partition in the same launch
-    // (that would be a race even unfused).
-    const int out_array = pick(arrays);
-    const int out_shift = pick(5);
-    auto input = [&]() {
-      int array = pick(arrays);
-      if (array == out_array) return std::pair<int, int>(array, out_shift);
-      return std::pair<int, int>(array, pick(5));
-    };
-    const auto i0 = input(), i1 = input(), i2 = input();
-    // Only the Views the kind's body touches are set (and declared): the capture check
-    // (KOKKOS_FUSION_CHECK, on in debug builds) stops a launch capturing an undeclared View.
-    op.in0 = view_of(i0.first, i0.second);
-    if (op.kind == 1 || op.kind == 3) op.in1 = view_of(i1.first, i1.second);
-    if (op.kind == 3) op.in2 = view_of(i2.first, i2.second);
-    if (op.kind != 4 && op.kind != 5) op.out = view_of(out_array, out_shift);
-    if (op.kind == 5 || op.kind == 6) op.count = Kokkos::subview(p.bins, 0);
-    s.accesses.push_back(KE::reads(op.in0));
-    if (op.kind == 1 || op.kind == 3) s.accesses.push_back(KE::reads(op.in1));
-    if (op.kind == 3) s.accesses.push_back(KE::reads(op.in2));
-    if (op.kind <= 1 || op.kind == 3 || op.kind >= 6) s.accesses.push_back(KE::writes(op.out));
-    if (op.kind == 2) s.accesses.push_back(KE::read_writes(op.out));
-    if (op.kind == 5) s.accesses.push_back(KE::reduces(op.count));
-    if (op.kind == 6) s.accesses.push_back(KE::reads(op.count));
-    p.steps.push_back(s);
-  }
-  return p;
-}
-
-template <class Space, std::size_t... K>
-void launch_step(const ProgramStep& s, std::vector<double>& sums, std::index_sequence<K...>) {
-  Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> policy(s.begin, s.end);
-  if (s.op.kind == 4) {
-    double sum = 0;
-    Kokkos::parallel_reduce("reduce", KE::with_accesses(policy, s.accesses[K]...), s.op, sum);
-    sums.push_back(sum);
-  } else if (s.op.kind == 7) {
-    Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>> md({0, 0}, {s.end, 1});
-    Kokkos::parallel_for("op2d", KE::with_accesses(md, s.accesses[K]...), RandomOp2D{s.op});
-  } else if (s.op.kind == 8) {
-    Kokkos::TeamPolicy<Space> teams(static_cast<int>(s.end), 1);
-    Kokkos::parallel_for("op_team", KE::with_accesses(teams, s.accesses[K]...), RandomOpTeam{s.op});
-  } else {
-    Kokkos::parallel_for("op", KE::with_accesses(policy, s.accesses[K]...), s.op);
-  }
-}
-
-template <class Space>
-void run_program(const RandomProgram& p, std::vector<double>& sums) {
-  for (std::size_t k = 0; k < p.arrays.size(); ++k) {
-    auto a = p.arrays[k];
-    for (std::size_t i = 0; i < a.extent(0); ++i) a(i) = std::sin(double(i) * (k + 1)) + 0.1 * double(k);
-  }
-  p.bins(0) = 0;
-  sums.clear();
-  KE::FusionScope scope;
-  for (const ProgramStep& s : p.steps) {
-    switch (s.accesses.size()) {
-      case 1: launch_step<Space>(s, sums, std::make_index_sequence<1>{}); break;
-      case 2: launch_step<Space>(s, sums, std::make_index_sequence<2>{}); break;
-      case 3: launch_step<Space>(s, sums, std::make_index_sequence<3>{}); break;
-      default: launch_step<Space>(s, sums, std::make_index_sequence<4>{}); break;
-    }
-  }
-}
-
-std::vector<std::vector<double>> snapshot(const RandomProgram& p) {
-  std::vector<std::vector<double>> out;
-  for (auto& a : p.arrays) out.emplace_back(a.data(), a.data() + a.extent(0));
-  return out;
-}
-
-// Each program runs unfused once and fused `fused_repeats` times (a repeated program reuses its
+// Programs from `seeds` consecutive seeds over n-element windows; `lanes` > 1 makes the windows
+// strided.  Each runs unfused once and fused `fused_repeats` times (a repeated program reuses its
 // memoized plan, which lets the adaptive dispatch try the calling thread); every fused run must
 // equal the unfused one bit for bit.
 template <class Space>
-void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n, int fused_repeats = 1) {
+void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n, int fused_repeats = 1, int lanes = 1) {
+  namespace RF = Kokkos::Test::RandomFusion;
   for (int s = 0; s < seeds; ++s) {
     const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(s);
-    RandomProgram p = make_program<Space>(seed, n);
-    std::vector<double> fused_sums, plain_sums;
-    KE::set_fusion_enabled(false);
-    run_program<Space>(p, plain_sums);
-    KE::set_fusion_enabled(true);
-    const auto plain = snapshot(p);
-    const auto plain_bins = p.bins(0);
-    for (int r = 0; r < fused_repeats; ++r) {
-      run_program<Space>(p, fused_sums);
-      const auto fused = snapshot(p);
-      ASSERT_EQ(fused_sums.size(), plain_sums.size()) << "seed " << seed;
-      for (std::size_t k = 0; k < fused_sums.size(); ++k) {
-        ASSERT_EQ(std::memcmp(&fused_sums[k], &plain_sums[k], sizeof(double)), 0)
-            << "seed " << seed << " repeat " << r << " reduction " << k << ": " << fused_sums[k] << " vs "
-            << plain_sums[k];
-      }
-      ASSERT_EQ(plain_bins, p.bins(0)) << "seed " << seed;
-      for (std::size_t a = 0; a < fused.size(); ++a) {
-        for (std::size_t i = 0; i < fused[a].size(); ++i) {
-          ASSERT_EQ(std::memcmp(&fused[a][i], &plain[a][i], sizeof(double)), 0)
-              << "seed " << seed << " repeat " << r << " array " << a << " index " << i << ": " << fused[a][i]
-              << " vs " << plain[a][i];
-        }
-      }
-    }
+    Kokkos::Test::RandomSource rng(seed);
+    const RF::Program p = RF::make_program(rng, RF::Shape{.n = n, .lanes = lanes});
+    ASSERT_EQ(RF::fused_differs_from_unfused<Space>(p, fused_repeats), "") << "seed " << seed << ", n " << n;
   }
 }
 
@@ -247,6 +82,14 @@ TYPED_TEST(Fusion, RandomProgramsTinyRangesAndSmallChunks) {
   check_random_programs<TypeParam>(4242, 20, 64);
   EXPECT_EQ(KE::fusion_statistics().launches_fused > 0, true);  // from the runs above
   KE::set_fusion_window_size(50);
+}
+
+TYPED_TEST(Fusion, RandomProgramsOverStridedWindowsFusedEqualUnfusedBitwise) {
+  // Windows with a stride of 2 or 3 and an offset: launches over different lanes of one
+  // allocation interleave without sharing an element.
+  check_random_programs<TypeParam>(880000, seed_count(60), 37, 1, 2);
+  check_random_programs<TypeParam>(890000, seed_count(60) / 3, 3000, 2, 3);
+  EXPECT_GT(KE::fusion_statistics().launches_fused, 0u);
 }
 
 TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) {
