@@ -31,6 +31,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // Record every launch, even on one thread (as FusionTestFixture does): nothing runs inline.
   KE::set_fusion_inline_bytes(0);
   KE::set_fusion_enabled(true);
+  // Every View the window creates is a candidate temporary, however small.
+  KE::set_fusion_temporary_bytes(0);
   return 0;
 }
 
@@ -42,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   RF::Shape shape;
   shape.n = sizes[rng.pick(static_cast<int>(std::size(sizes)))];
   shape.lanes = 1 + rng.pick(3);
+  shape.max_temporaries = rng.pick(4);
   const int fused_repeats = 1 + rng.pick(3);
   KE::set_fusion_window_size(1 + rng.pick(50));
   KE::set_fusion_adaptive_window(rng.pick(2) == 1);
@@ -50,11 +53,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static constexpr KE::FusionConcurrentFlush flush_modes[] = {
       KE::FusionConcurrentFlush::measured, KE::FusionConcurrentFlush::off, KE::FusionConcurrentFlush::always};
   KE::set_fusion_concurrent_flush(flush_modes[rng.pick(3)]);
+  KE::set_fusion_temporary_elimination(rng.pick(4) != 0);
   const RF::Program p = RF::make_program(rng, shape);
   const std::string diff = threads ? check<Kokkos::DefaultHostExecutionSpace>(p, fused_repeats) : check<Kokkos::Serial>(p, fused_repeats);
   if (!diff.empty()) {
-    std::fprintf(stderr, "FuzzFusionWindow: fused differs from unfused on %s, n %lld, %d lanes, %zu launches: %s\n",
-                 threads ? Kokkos::DefaultHostExecutionSpace::name() : "Serial", static_cast<long long>(shape.n), shape.lanes, p.steps.size(), diff.c_str());
+    std::fprintf(stderr, "FuzzFusionWindow: fused differs from unfused on %s, n %lld, %d lanes, %d temporaries, %zu launches: %s\n",
+                 threads ? Kokkos::DefaultHostExecutionSpace::name() : "Serial", static_cast<long long>(shape.n), shape.lanes,
+                 p.temporaries, p.steps.size(), diff.c_str());
     std::abort();
   }
   return 0;

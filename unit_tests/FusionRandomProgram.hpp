@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,8 @@ struct Op {
     }
   }
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += in0(i) * a; }
+  // Its Views, so that fusion may point those into an eliminated temporary at a chunk buffer.
+  KOKKOS_FUNCTION auto impl_fusion_members() { return std::tie(out, in0, in1, in2); }
 };
 struct Op2D {
   Op op;
@@ -92,24 +95,33 @@ struct OpTeam {
   }
 };
 
+// Where a launch's View lies: lane `lane` of allocation `array` from row `shift` on.
+struct Place {
+  int array = 0, shift = 0, lane = 0;
+};
+
 struct Step {
-  Op op;
+  int kind = 0;
+  double a = 1, b = 0;
   std::int64_t begin = 0, end = 0;
-  std::vector<KE::DataAccess> accesses;
+  Place out, in0, in1, in2;
 };
 
 // Data: allocations of n + 8 rows of `lanes` doubles; a View is one lane's shifted window of
-// n - 0..4 elements.
+// n - 0..4 elements.  Allocations from arrays.size() on are temporaries: run_program creates them
+// inside the window and drops them before it flushes, so that fusion may eliminate them.
 struct Program {
   std::vector<Grid> arrays;
+  int temporaries = 0;
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> bins;  // bins(0) is the counter of kinds 5, 6
   std::vector<Step> steps;
 };
 
-// What the generator may use beyond one-lane windows.
+// What the generator may use beyond one-lane windows of allocations made before the window.
 struct Shape {
   std::int64_t n = 37;
-  int lanes = 1;         // > 1: windows are strided, and launches may touch different lanes of one allocation
+  int lanes = 1;            // > 1: windows are strided, and launches may touch different lanes of one allocation
+  int max_temporaries = 0;  // > 0: up to this many temporaries
   int max_launches = 40;
 };
 
@@ -119,6 +131,8 @@ inline Program make_program(RandomSource& rng, const Shape& shape) {
   Program p;
   const int arrays = 2 + pick(3);
   for (int k = 0; k < arrays; ++k) p.arrays.emplace_back(std::string("a").append(std::to_string(k)), n + 8, shape.lanes);
+  if (shape.max_temporaries > 0) p.temporaries = pick(shape.max_temporaries + 1);
+  const int allocations = arrays + p.temporaries;
   p.bins = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("bins", 1);
   const int launches = 1 + pick(shape.max_launches);
   for (int l = 0; l < launches; ++l) {
@@ -128,62 +142,84 @@ inline Program make_program(RandomSource& rng, const Shape& shape) {
     if (len < 0) len = n;
     s.begin = 0;
     s.end = len;
-    Op& op = s.op;
-    op.kind = pick(15);
-    if (op.kind > 8) op.kind = pick(4);  // element-wise bodies dominate
-    op.a = 0.5 + pick(7) * 0.25;
-    op.b = pick(5) - 2.0;
-    struct Place {
-      int array, shift, lane;
-    };
-    auto view_of = [&](const Place& w) { return window(p.arrays[w.array], w.shift, len, w.lane); };
+    s.kind = pick(15);
+    if (s.kind > 8) s.kind = pick(4);  // element-wise bodies dominate
+    s.a = 0.5 + pick(7) * 0.25;
+    s.b = pick(5) - 2.0;
     auto lane = [&]() { return shape.lanes == 1 ? 0 : pick(shape.lanes); };
+    // A temporary is always seen whole from its start: one geometry, which elimination needs.
+    auto place = [&](int array, int shift, int in_lane) {
+      return array < arrays ? Place{array, shift, in_lane} : Place{array, 0, 0};
+    };
     // The written partition's allocation is touched by no other partition in the same launch
     // (that would be a race even unfused), except through another lane, which shares no element.
-    const int out_array = pick(arrays);
-    const int out_shift = pick(5);
-    const int out_lane = lane();
-    auto input = [&]() {
-      const int array = pick(arrays);
-      if (array != out_array) return Place{array, pick(5), lane()};
-      const int in_lane = lane();
-      return in_lane == out_lane ? Place{array, out_shift, out_lane} : Place{array, pick(5), in_lane};
+    // (Each choice in a statement of its own: the order of the draws is part of a seed's program.)
+    auto somewhere = [&](int array) {
+      const int shift = pick(5);
+      return place(array, shift, lane());
     };
-    const Place i0 = input(), i1 = input(), i2 = input();
-    // Only the Views the kind's body touches are set (and declared): the capture check
-    // (KOKKOS_FUSION_CHECK, on in debug builds) stops a launch capturing an undeclared View.
-    op.in0 = view_of(i0);
-    if (op.kind == 1 || op.kind == 3) op.in1 = view_of(i1);
-    if (op.kind == 3) op.in2 = view_of(i2);
-    if (op.kind != 4 && op.kind != 5) op.out = view_of(Place{out_array, out_shift, out_lane});
-    if (op.kind == 5 || op.kind == 6) op.count = Kokkos::subview(p.bins, 0);
-    s.accesses.push_back(KE::reads(op.in0));
-    if (op.kind == 1 || op.kind == 3) s.accesses.push_back(KE::reads(op.in1));
-    if (op.kind == 3) s.accesses.push_back(KE::reads(op.in2));
-    if (op.kind <= 1 || op.kind == 3 || op.kind >= 6) s.accesses.push_back(KE::writes(op.out));
-    if (op.kind == 2) s.accesses.push_back(KE::read_writes(op.out));
-    if (op.kind == 5) s.accesses.push_back(KE::reduces(op.count));
-    if (op.kind == 6) s.accesses.push_back(KE::reads(op.count));
+    const Place out = somewhere(pick(allocations));
+    auto input = [&]() {
+      const int array = pick(allocations);
+      if (array != out.array) return somewhere(array);
+      const int in_lane = lane();
+      if (in_lane == out.lane) return out;
+      return place(array, pick(5), in_lane);
+    };
+    s.in0 = input();
+    s.in1 = input();
+    s.in2 = input();
+    s.out = out;
     p.steps.push_back(s);
   }
   return p;
 }
 
+// The launch of `s` over `grids` (the program's allocations, then its temporaries).
+inline Op bound_op(const Step& s, const std::vector<Grid>& grids, const Kokkos::View<std::int64_t*, Kokkos::HostSpace>& bins) {
+  const std::int64_t len = s.end - s.begin;
+  auto view_of = [&](const Place& w) { return window(grids[w.array], w.shift, len, w.lane); };
+  Op op;
+  op.kind = s.kind;
+  op.a = s.a;
+  op.b = s.b;
+  op.out = view_of(s.out);
+  op.in0 = view_of(s.in0);
+  op.in1 = view_of(s.in1);
+  op.in2 = view_of(s.in2);
+  op.count = Kokkos::subview(bins, 0);
+  return op;
+}
+
+// What the launch of `op` declares.
+inline std::vector<KE::DataAccess> accesses_of(const Op& op) {
+  std::vector<KE::DataAccess> accesses;
+  accesses.push_back(KE::reads(op.in0));
+  if (op.kind == 1 || op.kind == 3) accesses.push_back(KE::reads(op.in1));
+  if (op.kind == 3) accesses.push_back(KE::reads(op.in2));
+  if (op.kind <= 1 || op.kind == 3 || op.kind >= 6) accesses.push_back(KE::writes(op.out));
+  if (op.kind == 2) accesses.push_back(KE::read_writes(op.out));
+  if (op.kind == 5) accesses.push_back(KE::reduces(op.count));
+  if (op.kind == 6) accesses.push_back(KE::reads(op.count));
+  return accesses;
+}
+
 template <class Space, std::size_t... K>
-void launch_step(const Step& s, std::vector<double>& sums, std::index_sequence<K...>) {
-  Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> policy(s.begin, s.end);
-  if (s.op.kind == 4) {
+void launch(const Op& op, std::int64_t begin, std::int64_t end, const std::vector<KE::DataAccess>& accesses,
+            std::vector<double>& sums, std::index_sequence<K...>) {
+  Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> policy(begin, end);
+  if (op.kind == 4) {
     double sum = 0;
-    Kokkos::parallel_reduce("reduce", KE::with_accesses(policy, s.accesses[K]...), s.op, sum);
+    Kokkos::parallel_reduce("reduce", KE::with_accesses(policy, accesses[K]...), op, sum);
     sums.push_back(sum);
-  } else if (s.op.kind == 7) {
-    Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>> md({0, 0}, {s.end, 1});
-    Kokkos::parallel_for("op2d", KE::with_accesses(md, s.accesses[K]...), Op2D{s.op});
-  } else if (s.op.kind == 8) {
-    Kokkos::TeamPolicy<Space> teams(static_cast<int>(s.end), 1);
-    Kokkos::parallel_for("op_team", KE::with_accesses(teams, s.accesses[K]...), OpTeam{s.op});
+  } else if (op.kind == 7) {
+    Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>> md({begin, 0}, {end, 1});
+    Kokkos::parallel_for("op2d", KE::with_accesses(md, accesses[K]...), Op2D{op});
+  } else if (op.kind == 8) {
+    Kokkos::TeamPolicy<Space> teams(static_cast<int>(end), 1);
+    Kokkos::parallel_for("op_team", KE::with_accesses(teams, accesses[K]...), OpTeam{op});
   } else {
-    Kokkos::parallel_for("op", KE::with_accesses(policy, s.accesses[K]...), s.op);
+    Kokkos::parallel_for("op", KE::with_accesses(policy, accesses[K]...), op);
   }
 }
 
@@ -200,15 +236,22 @@ void run_program(const Program& p, std::vector<double>& sums) {
   p.bins(0) = 0;
   sums.clear();
   KE::FusionScope scope;
+  std::vector<Grid> grids = p.arrays;
+  for (int t = 0; t < p.temporaries; ++t) {
+    const Grid& shape = p.arrays.front();
+    grids.emplace_back(std::string("t").append(std::to_string(t)), shape.extent(0), shape.extent(1));
+  }
   for (const Step& s : p.steps) {
-    switch (s.accesses.size()) {
-      case 1: launch_step<Space>(s, sums, std::make_index_sequence<1>{}); break;
-      case 2: launch_step<Space>(s, sums, std::make_index_sequence<2>{}); break;
-      case 3: launch_step<Space>(s, sums, std::make_index_sequence<3>{}); break;
-      default: launch_step<Space>(s, sums, std::make_index_sequence<4>{}); break;
+    const Op op = bound_op(s, grids, p.bins);
+    const std::vector<KE::DataAccess> accesses = accesses_of(op);
+    switch (accesses.size()) {
+      case 1: launch<Space>(op, s.begin, s.end, accesses, sums, std::make_index_sequence<1>{}); break;
+      case 2: launch<Space>(op, s.begin, s.end, accesses, sums, std::make_index_sequence<2>{}); break;
+      case 3: launch<Space>(op, s.begin, s.end, accesses, sums, std::make_index_sequence<3>{}); break;
+      default: launch<Space>(op, s.begin, s.end, accesses, sums, std::make_index_sequence<4>{}); break;
     }
   }
-}
+}  // the temporaries' last handles go before the scope flushes
 
 // The program's observable results: every allocation, the counter, the reductions' values.
 struct Results {

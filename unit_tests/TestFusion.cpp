@@ -41,19 +41,24 @@ Vec shifted(const Kokkos::View<double*, Kokkos::HostSpace>& base, std::int64_t s
 
 // ---- random programs (FusionRandomProgram.hpp) -----------------------------------------------
 
-// Programs from `seeds` consecutive seeds over n-element windows; `lanes` > 1 makes the windows
-// strided.  Each runs unfused once and fused `fused_repeats` times (a repeated program reuses its
-// memoized plan, which lets the adaptive dispatch try the calling thread); every fused run must
-// equal the unfused one bit for bit.
+// Programs of `shape` from `seeds` consecutive seeds.  Each runs unfused once and fused
+// `fused_repeats` times (a repeated program reuses its memoized plan, which lets the adaptive
+// dispatch try the calling thread); every fused run must equal the unfused one bit for bit.
 template <class Space>
-void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n, int fused_repeats = 1, int lanes = 1) {
+void check_random_programs(std::uint64_t first_seed, int seeds, const Kokkos::Test::RandomFusion::Shape& shape,
+                           int fused_repeats = 1) {
   namespace RF = Kokkos::Test::RandomFusion;
   for (int s = 0; s < seeds; ++s) {
     const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(s);
     Kokkos::Test::RandomSource rng(seed);
-    const RF::Program p = RF::make_program(rng, RF::Shape{.n = n, .lanes = lanes});
-    ASSERT_EQ(RF::fused_differs_from_unfused<Space>(p, fused_repeats), "") << "seed " << seed << ", n " << n;
+    const RF::Program p = RF::make_program(rng, shape);
+    ASSERT_EQ(RF::fused_differs_from_unfused<Space>(p, fused_repeats), "")
+        << "seed " << seed << ", n " << shape.n << ", " << shape.lanes << " lanes, " << p.temporaries << " temporaries";
   }
+}
+template <class Space>
+void check_random_programs(std::uint64_t first_seed, int seeds, std::int64_t n, int fused_repeats = 1) {
+  check_random_programs<Space>(first_seed, seeds, Kokkos::Test::RandomFusion::Shape{.n = n}, fused_repeats);
 }
 
 // KDAG_FUSION_SEEDS=N runs N seeds per size instead of 200 (the long-running label).
@@ -87,9 +92,22 @@ TYPED_TEST(Fusion, RandomProgramsTinyRangesAndSmallChunks) {
 TYPED_TEST(Fusion, RandomProgramsOverStridedWindowsFusedEqualUnfusedBitwise) {
   // Windows with a stride of 2 or 3 and an offset: launches over different lanes of one
   // allocation interleave without sharing an element.
-  check_random_programs<TypeParam>(880000, seed_count(60), 37, 1, 2);
-  check_random_programs<TypeParam>(890000, seed_count(60) / 3, 3000, 2, 3);
+  check_random_programs<TypeParam>(880000, seed_count(60), {.n = 37, .lanes = 2});
+  check_random_programs<TypeParam>(890000, seed_count(60) / 3, {.n = 3000, .lanes = 3}, 2);
   EXPECT_GT(KE::fusion_statistics().launches_fused, 0u);
+}
+
+TYPED_TEST(Fusion, RandomProgramsWithTemporariesFusedEqualUnfusedBitwise) {
+  // Up to three Views created in the window and dropped before it flushes; every size counts as
+  // a temporary.  Those whose launches qualify are eliminated, the others materialised: the bits
+  // are the unfused program's either way.
+  KE::set_fusion_temporary_elimination(true);
+  KE::set_fusion_temporary_bytes(0);
+  check_random_programs<TypeParam>(910000, seed_count(100), {.n = 37, .max_temporaries = 3});
+  check_random_programs<TypeParam>(920000, seed_count(100) / 3, {.n = 3000, .lanes = 2, .max_temporaries = 3}, 2);
+  const auto s = KE::fusion_statistics();
+  EXPECT_GT(s.temporaries_eliminated, 0u);
+  KE::set_fusion_temporary_bytes(256 * 1024);
 }
 
 TYPED_TEST(Fusion, RandomProgramsRepeatedUnderAdaptiveDispatchStayBitwiseEqual) {
