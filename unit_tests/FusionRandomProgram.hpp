@@ -183,11 +183,13 @@ inline Op bound_op(const Step& s, const std::vector<Grid>& grids, const Kokkos::
   op.kind = s.kind;
   op.a = s.a;
   op.b = s.b;
-  op.out = view_of(s.out);
+  // Only the Views the kind's body touches are bound (and declared, accesses_of): the capture
+  // check (KOKKOS_FUSION_CHECK, on in debug builds) stops a launch capturing an undeclared View.
   op.in0 = view_of(s.in0);
-  op.in1 = view_of(s.in1);
-  op.in2 = view_of(s.in2);
-  op.count = Kokkos::subview(bins, 0);
+  if (op.kind == 1 || op.kind == 3) op.in1 = view_of(s.in1);
+  if (op.kind == 3) op.in2 = view_of(s.in2);
+  if (op.kind != 4 && op.kind != 5) op.out = view_of(s.out);
+  if (op.kind == 5 || op.kind == 6) op.count = Kokkos::subview(bins, 0);
   return op;
 }
 
