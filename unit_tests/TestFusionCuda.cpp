@@ -135,7 +135,10 @@ TEST_F(FusionCuda, CaptureCheckRefusesHostSpaceViews) {
   Kokkos::View<double*, Kokkos::CudaUVMSpace, Kokkos::MemoryUnmanaged> shared(storage, 16);  // nor this
   const std::string label = "copy_in";
   Kokkos::Impl::t_fusion_hooks.issuing_label = &label;
-  const auto check = [](const auto& functor) { Kokkos::Impl::fusion_check_cuda_captures(functor, "Kokkos::parallel_for"); };
+  const auto check = [](const auto& functor) {
+    Kokkos::Impl::fusion_check_cuda_captures(functor, std::array<Kokkos::Impl::FusionAccessDecl, 0>{},
+                                             "Kokkos::parallel_for");
+  };
   const auto expect_refused = [&](const auto& functor, const char* view) {
     try {
       check(functor);
@@ -352,21 +355,23 @@ TEST_F(FusionCuda, VerifyModePassesACorrectWindowWithItsResults) {
   expect_bitwise_equal(verified, unfused, "axpy chain under verify");
 }
 
+// "smooth" reads x(i+1) through a point-wise declaration of x, in verify mode.
+void verify_shifted_read_window() {
+  KE::set_fusion_verify(true);
+  const long n = 1L << 20;
+  const DeviceView x("x", n);
+  const DeviceView y("y", n);
+  KE::FusionScope scope;
+  Kokkos::parallel_for("fill", KE::with_accesses(Policy(0, n - 1), KE::writes(x)), KOKKOS_LAMBDA(long i) { x(i) = i + 1; });
+  Kokkos::parallel_for("smooth", KE::with_accesses(Policy(0, n - 1), KE::reads(x), KE::writes(y)),
+                       KOKKOS_LAMBDA(long i) { y(i) = x(i) + x(i + 1); });
+}
+
 TEST_F(FusionCuda, VerifyModeNamesAShiftedReadDeclaredPointwise) {
   KOKKOS_TEST_REQUIRE_SPACE(Cuda);
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(
-      {
-        KE::set_fusion_verify(true);
-        const long n = 1L << 20;
-        DeviceView x("x", n), y("y", n);
-        KE::FusionScope scope;
-        Kokkos::parallel_for("fill", KE::with_accesses(Policy(0, n - 1), KE::writes(x)),
-                             KOKKOS_LAMBDA(long i) { x(i) = i + 1; });
-        Kokkos::parallel_for("smooth", KE::with_accesses(Policy(0, n - 1), KE::reads(x), KE::writes(y)),
-                             KOKKOS_LAMBDA(long i) { y(i) = x(i) + x(i + 1); });
-      },
-      "launch 1 'smooth' reads View 'x' through a point-wise declaration while launch 0 'fill'");
+  EXPECT_DEATH(verify_shifted_read_window(),
+               "launch 1 'smooth' reads View 'x' through a point-wise declaration while launch 0 'fill'");
 }
 
 TEST_F(FusionCuda, BlackScholesWithTailReductionIsOneKernel) {
