@@ -318,3 +318,146 @@ TYPED_TEST(Reducers, UserReducerJoinsInIndexOrder) {
 }
 
 }  // namespace
+
+// ---- built-in reducers over a user type ------------------------------------------------------
+// As Kokkos documents custom scalar types: the type brings the operators the reducer's join
+// uses, and a reduction_identity specialisation brings the identities it needs.
+namespace sample {
+struct Pair2 {
+  I64 a = 0, b = 0;
+  KOKKOS_INLINE_FUNCTION Pair2& operator+=(const Pair2& o) {
+    a += o.a;
+    b += o.b;
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION Pair2& operator*=(const Pair2& o) {
+    a *= o.a;
+    b *= o.b;
+    return *this;
+  }
+  // Lexicographic order, so ties on `a` are decided by `b`.
+  KOKKOS_INLINE_FUNCTION bool operator<(const Pair2& o) const { return a < o.a || (a == o.a && b < o.b); }
+  KOKKOS_INLINE_FUNCTION bool operator>(const Pair2& o) const { return o < *this; }
+  KOKKOS_INLINE_FUNCTION bool operator==(const Pair2& o) const { return a == o.a && b == o.b; }
+  KOKKOS_INLINE_FUNCTION Pair2 operator&(const Pair2& o) const { return {a & o.a, b & o.b}; }
+  KOKKOS_INLINE_FUNCTION Pair2 operator|(const Pair2& o) const { return {a | o.a, b | o.b}; }
+  KOKKOS_INLINE_FUNCTION Pair2 operator&&(const Pair2& o) const { return {a && o.a, b && o.b}; }
+  KOKKOS_INLINE_FUNCTION Pair2 operator||(const Pair2& o) const { return {a || o.a, b || o.b}; }
+};
+}  // namespace sample
+
+namespace Kokkos {
+template <>
+struct reduction_identity<sample::Pair2> {
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 sum() { return {0, 0}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 prod() { return {1, 1}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 min() { return {LLONG_MAX, LLONG_MAX}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 max() { return {LLONG_MIN, LLONG_MIN}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 land() { return {1, 1}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 lor() { return {0, 0}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 band() { return {~I64(0), ~I64(0)}; }
+  KOKKOS_FORCEINLINE_FUNCTION static sample::Pair2 bor() { return {0, 0}; }
+};
+}  // namespace Kokkos
+
+namespace {
+using sample::Pair2;
+
+// Many ties on `a` (val), broken by `b`; `b` is never zero, `a` is zero for some i.
+KOKKOS_INLINE_FUNCTION Pair2 pval(I64 i) { return {val(i), i % 13 + 1}; }
+
+TYPED_TEST(Reducers, BuiltinReducersOverUserType) {
+  using RI = Kokkos::reduction_identity<Pair2>;
+  for (I64 n : {I64(0), I64(1), I64(1000), I64(100003)}) {
+    Pair2 sum_ref, min_ref = RI::min(), max_ref = RI::max(), band_ref = RI::band(), bor_ref, land_ref = RI::land(),
+                   lor_ref;
+    I64 min_loc_ref = LLONG_MAX;
+    for (I64 i = 0; i < n; ++i) {
+      const Pair2 v = pval(i);
+      sum_ref = {sum_ref.a + v.a, sum_ref.b + v.b};
+      if (v.a < min_ref.a || (v.a == min_ref.a && v.b < min_ref.b)) min_ref = v, min_loc_ref = i;
+      if (v.a > max_ref.a || (v.a == max_ref.a && v.b > max_ref.b)) max_ref = v;
+      band_ref = {band_ref.a & v.a, band_ref.b & v.b};
+      bor_ref = {bor_ref.a | v.a, bor_ref.b | v.b};
+      land_ref = {land_ref.a && v.a, land_ref.b && v.b};
+      lor_ref = {lor_ref.a || v.a, lor_ref.b || v.b};
+    }
+    Kokkos::RangePolicy<TypeParam> policy(0, n);
+    Pair2 sum{-1, -1}, mn{-1, -1}, mx{-1, -1}, band{-1, -1}, bor{-1, -1}, land{-1, -1}, lor{-1, -1};
+    Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v += pval(i); }, Kokkos::Sum<Pair2>(sum));
+    Kokkos::parallel_reduce(
+        policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v = pval(i) < v ? pval(i) : v; }, Kokkos::Min<Pair2>(mn));
+    Kokkos::parallel_reduce(
+        policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v = pval(i) > v ? pval(i) : v; }, Kokkos::Max<Pair2>(mx));
+    Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v = v & pval(i); }, Kokkos::BAnd<Pair2>(band));
+    Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v = v | pval(i); }, Kokkos::BOr<Pair2>(bor));
+    Kokkos::parallel_reduce(
+        policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v = v && pval(i); }, Kokkos::LAnd<Pair2>(land));
+    Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(I64 i, Pair2 & v) { v = v || pval(i); }, Kokkos::LOr<Pair2>(lor));
+    EXPECT_TRUE(sum == sum_ref) << n;
+    EXPECT_TRUE(mn == min_ref) << n;
+    EXPECT_TRUE(mx == max_ref) << n;
+    EXPECT_TRUE(band == band_ref) << n;
+    EXPECT_TRUE(bor == bor_ref) << n;
+    EXPECT_TRUE(land == land_ref) << n;
+    EXPECT_TRUE(lor == lor_ref) << n;
+    if (n == 0) EXPECT_TRUE(sum == (Pair2{0, 0}) && mn == RI::min() && band == RI::band() && land == RI::land());
+    if (n >= 1000) EXPECT_TRUE(land == (Pair2{0, 1}) && lor == (Pair2{1, 1})) << "some val(i) is zero, no b is";
+
+    Kokkos::MinMaxScalar<Pair2> mm;
+    Kokkos::parallel_reduce(
+        policy,
+        KOKKOS_LAMBDA(I64 i, Kokkos::MinMaxScalar<Pair2> & v) {
+          if (pval(i) < v.min_val) v.min_val = pval(i);
+          if (pval(i) > v.max_val) v.max_val = pval(i);
+        },
+        Kokkos::MinMax<Pair2>(mm));
+    EXPECT_TRUE(mm.min_val == min_ref) << n;
+    EXPECT_TRUE(mm.max_val == max_ref) << n;
+
+    Kokkos::ValLocScalar<Pair2, I64> ml;
+    Kokkos::parallel_reduce(
+        policy,
+        KOKKOS_LAMBDA(I64 i, Kokkos::ValLocScalar<Pair2, I64> & v) {
+          if (pval(i) < v.val) v.val = pval(i), v.loc = i;
+        },
+        Kokkos::MinLoc<Pair2, I64>(ml));
+    EXPECT_TRUE(ml.val == min_ref) << n;
+    EXPECT_EQ(ml.loc, min_loc_ref) << n;
+  }
+}
+
+TYPED_TEST(Reducers, ProdAndTeamReduceOverUserType) {
+  // a: 2 at each multiple of 3 below 40 (14 of them); b: 3 at each multiple of 4 (10).
+  Pair2 p{-1, -1};
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<TypeParam>(0, 40),
+      KOKKOS_LAMBDA(I64 i, Pair2 & v) { v *= Pair2{i % 3 == 0 ? 2 : 1, i % 4 == 0 ? 3 : 1}; },
+      Kokkos::Prod<Pair2>(p));
+  EXPECT_EQ(p.a, I64(1) << 14);
+  EXPECT_EQ(p.b, I64(59049));
+  Kokkos::parallel_reduce(Kokkos::RangePolicy<TypeParam>(0, 0), KOKKOS_LAMBDA(I64, Pair2 & v) { v *= Pair2{}; },
+                          Kokkos::Prod<Pair2>(p));
+  EXPECT_TRUE(p == (Pair2{1, 1}));
+
+  // Each team sums its league rank's row of pval through Sum<Pair2> over a TeamThreadRange.
+  constexpr int league = 5, row = 37;
+  Kokkos::View<Pair2*, typename TypeParam::memory_space> rows("rows", league);
+  Kokkos::parallel_for(
+      Kokkos::TeamPolicy<TypeParam>(league, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<TypeParam>::member_type& team) {
+        Pair2 s;
+        const I64 base = I64(team.league_rank()) * row;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, row), [&](int j, Pair2& v) { v += pval(base + j); }, Kokkos::Sum<Pair2>(s));
+        Kokkos::single(Kokkos::PerTeam(team), [&] { rows(team.league_rank()) = s; });
+      });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+  for (int r = 0; r < league; ++r) {
+    Pair2 expect;
+    for (I64 j = 0; j < row; ++j) expect += pval(I64(r) * row + j);
+    EXPECT_TRUE(h(r) == expect) << r;
+  }
+}
+
+}  // namespace
