@@ -220,4 +220,121 @@ TYPED_TEST(TeamScratch, StagedTeamReduction) {
 }
 
 
+// ---- Views of mixed element types taken in sequence ------------------------------------------
+// Kokkos aligns each scratch View to max(sizeof, alignof, ScratchMemorySpace::ALIGN) of its value
+// type, and shmem_size() adds that alignment to the span, so the sum of the Views' shmem_size()
+// is always enough, whatever the arena's base address.
+struct alignas(32) Wide {
+  double v[4];
+};
+struct Triple {
+  double x, y, z;
+};
+
+template <class T, class Space>
+using MixedView = Kokkos::View<T, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+// A thread's slice starts a whole number of its requests past the aligned block, so it keeps
+// sizeof/alignof alignment but not necessarily the 8-byte minimum: `minimum` is 8 for team
+// scratch and 1 for thread scratch.
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr std::size_t kokkos_scratch_alignment(std::size_t minimum) {
+  const std::size_t a = sizeof(T) > alignof(T) ? sizeof(T) : alignof(T);
+  return a > minimum ? a : minimum;
+}
+
+template <class Space>
+std::size_t mixed_bytes() {
+  return MixedView<char*, Space>::shmem_size(3) + MixedView<double*, Space>::shmem_size(5) +
+         MixedView<std::int16_t*, Space>::shmem_size(7) + MixedView<double**, Space>::shmem_size(3, 3) +
+         MixedView<Wide*, Space>::shmem_size(2) + MixedView<Triple*, Space>::shmem_size(3);
+}
+
+// Takes the six Views from `scratch` and checks each is non-null and aligned (to at least
+// `minimum`); returns the number of failures.  With `write`, fills and rereads every element, so
+// overlapping Views show as corrupted values.
+template <class Space, class Scratch>
+KOKKOS_INLINE_FUNCTION int take_mixed_views(const Scratch& scratch, int tag, std::size_t minimum,
+                                            bool write = true) {
+  MixedView<char*, Space> c(scratch, 3);
+  MixedView<double*, Space> d(scratch, 5);
+  MixedView<std::int16_t*, Space> s(scratch, 7);
+  MixedView<double**, Space> m(scratch, 3, 3);
+  MixedView<Wide*, Space> w(scratch, 2);
+  MixedView<Triple*, Space> t(scratch, 3);
+  if (!c.data() || !d.data() || !s.data() || !m.data() || !w.data() || !t.data()) return 100;
+  auto misaligned = [](const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a != 0; };
+  int bad = 0;
+  bad += misaligned(d.data(), kokkos_scratch_alignment<double>(minimum));
+  bad += misaligned(s.data(), kokkos_scratch_alignment<std::int16_t>(minimum));
+  bad += misaligned(m.data(), kokkos_scratch_alignment<double>(minimum));
+  bad += misaligned(w.data(), kokkos_scratch_alignment<Wide>(minimum));
+  bad += misaligned(t.data(), kokkos_scratch_alignment<Triple>(minimum));
+  if (!write) return bad;
+  for (int i = 0; i < 3; ++i) c(i) = char(tag + i);
+  for (int i = 0; i < 5; ++i) d(i) = tag + 0.5 * i;
+  for (int i = 0; i < 7; ++i) s(i) = std::int16_t(tag + i);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) m(i, j) = tag + 10 * i + j;
+  for (int i = 0; i < 2; ++i) w(i).v[3] = tag - i;
+  for (int i = 0; i < 3; ++i) t(i).z = tag * 2.0 + i;
+  for (int i = 0; i < 3; ++i) bad += c(i) != char(tag + i);
+  for (int i = 0; i < 5; ++i) bad += d(i) != tag + 0.5 * i;
+  for (int i = 0; i < 7; ++i) bad += s(i) != std::int16_t(tag + i);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) bad += m(i, j) != tag + 10 * i + j;
+  for (int i = 0; i < 2; ++i) bad += w(i).v[3] != tag - i;
+  for (int i = 0; i < 3; ++i) bad += t(i).z != tag * 2.0 + i;
+  return bad;
+}
+
+TYPED_TEST(TeamScratch, MixedTypeViewsShmemSizeAsKokkos) {
+  using Char = MixedView<char*, TypeParam>;
+  using Wides = MixedView<Wide*, TypeParam>;
+  using Triples = MixedView<Triple*, TypeParam>;
+  using Matrix = MixedView<double**, TypeParam>;
+  EXPECT_EQ(Char::shmem_size(3), 3u + 8u);
+  EXPECT_EQ(Wides::shmem_size(2), 2 * sizeof(Wide) + 32u);
+  EXPECT_EQ(Triples::shmem_size(3), 3 * sizeof(Triple) + sizeof(Triple));
+  EXPECT_EQ(Matrix::shmem_size(3, 3), 9 * sizeof(double) + 8u);
+  EXPECT_EQ(Matrix::shmem_size(Kokkos::LayoutRight(3, 3)), 9 * sizeof(double) + 8u);
+  EXPECT_EQ(Char::shmem_size(0), 8u);
+}
+
+// On a stand-alone arena at every base misalignment: the sum of shmem_size() suffices.
+TYPED_TEST(TeamScratch, MixedTypeViewsOnArena) {
+  const std::size_t bytes = mixed_bytes<TypeParam>();
+  std::vector<char> buffer(bytes + 64);
+  for (std::size_t shift = 0; shift < 32; ++shift) {
+    char* base = buffer.data() + (64 - reinterpret_cast<std::uintptr_t>(buffer.data()) % 64) % 64;
+    Kokkos::ScratchMemorySpace<TypeParam> arena(base + shift, bytes);
+    EXPECT_EQ(take_mixed_views<TypeParam>(arena, int(shift), 8), 0) << "base offset " << shift;
+  }
+}
+
+// Through a TeamPolicy whose request is the sum of shmem_size(), in team and thread scratch, on
+// both levels.
+TYPED_TEST(TeamScratch, MixedTypeViewsInTeamAndThreadScratch) {
+  using Policy = Kokkos::TeamPolicy<TypeParam>;
+  using Member = typename Policy::member_type;
+  const std::size_t bytes = mixed_bytes<TypeParam>();
+  for (int ts : team_sizes<TypeParam>()) {
+    for (int level : {0, 1}) {
+      Policy policy(9, ts);
+      policy.set_scratch_size(level, Kokkos::PerTeam(bytes), Kokkos::PerThread(bytes));
+      int errors = 0;
+      Kokkos::parallel_reduce(
+          policy,
+          KOKKOS_LAMBDA(const Member& m, int& err) {
+            // Every member takes the team Views (same addresses); only team rank 0 writes them.
+            err += take_mixed_views<TypeParam>(m.team_scratch(level), m.league_rank(), 8, m.team_rank() == 0);
+            const int thread_tag = 1000 + m.league_rank() * 10 + m.team_rank();
+            err += take_mixed_views<TypeParam>(m.thread_scratch(level), thread_tag, 1);
+          },
+          errors);
+      EXPECT_EQ(errors, 0) << "team size " << ts << " level " << level;
+    }
+  }
+}
+
 }  // namespace

@@ -700,18 +700,23 @@ class View : public ViewTraits<DataType, Properties...> {
     std::size_t dims[map_type::N];
     impl_dims_from_args("", n, dims);
     m_map.set_compact(dims);
-    const std::ptrdiff_t align = alignof(value_type) < 8 ? 8 : alignof(value_type);
-    impl_set_unmanaged(static_cast<pointer_type>(
-        arg_space.get_shmem_aligned(std::ptrdiff_t(m_map.span() * sizeof(value_type)), align)));
+    impl_set_unmanaged(static_cast<pointer_type>(arg_space.get_shmem_aligned(
+        std::ptrdiff_t(m_map.span() * sizeof(value_type)), std::ptrdiff_t(impl_scratch_alignment))));
   }
   template <class S, class = decltype(std::declval<const S&>().get_shmem_aligned(std::ptrdiff_t(0),
                                                                                    std::ptrdiff_t(0)))>
   KOKKOS_INLINE_FUNCTION explicit View(const S& arg_space, const array_layout& arg_layout) : View() {
     m_map = impl_map_from_layout("", arg_layout);
-    const std::ptrdiff_t align = alignof(value_type) < 8 ? 8 : alignof(value_type);
-    impl_set_unmanaged(static_cast<pointer_type>(
-        arg_space.get_shmem_aligned(std::ptrdiff_t(m_map.span() * sizeof(value_type)), align)));
+    impl_set_unmanaged(static_cast<pointer_type>(arg_space.get_shmem_aligned(
+        std::ptrdiff_t(m_map.span() * sizeof(value_type)), std::ptrdiff_t(impl_scratch_alignment))));
   }
+
+  // Kokkos' scratch alignment: sizeof too, so consecutive elements of scratch Views of one type
+  // keep the same phase; shmem_size() adds it to the span, so a sequence of scratch Views of
+  // mixed types always fits in the sum of their shmem_size().
+  static constexpr std::size_t impl_scratch_alignment =
+      sizeof(value_type) > alignof(value_type) ? (sizeof(value_type) > 8 ? sizeof(value_type) : 8)
+                                               : (alignof(value_type) > 8 ? alignof(value_type) : 8);
 
   // Bytes of scratch memory a View of these extents needs (with alignment slack).
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_size(
@@ -719,10 +724,10 @@ class View : public ViewTraits<DataType, Properties...> {
       const std::size_t N2 = KOKKOS_IMPL_CTOR_DEFAULT_ARG, const std::size_t N3 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
       const std::size_t N4 = KOKKOS_IMPL_CTOR_DEFAULT_ARG, const std::size_t N5 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
       const std::size_t N6 = KOKKOS_IMPL_CTOR_DEFAULT_ARG, const std::size_t N7 = KOKKOS_IMPL_CTOR_DEFAULT_ARG) {
-    return required_allocation_size(N0, N1, N2, N3, N4, N5, N6, N7) + (alignof(value_type) < 8 ? 8 : alignof(value_type));
+    return required_allocation_size(N0, N1, N2, N3, N4, N5, N6, N7) + impl_scratch_alignment;
   }
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_size(const array_layout& arg_layout) {
-    return required_allocation_size(arg_layout) + (alignof(value_type) < 8 ? 8 : alignof(value_type));
+    return required_allocation_size(arg_layout) + impl_scratch_alignment;
   }
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t required_allocation_size(
       const std::size_t N0 = KOKKOS_IMPL_CTOR_DEFAULT_ARG, const std::size_t N1 = KOKKOS_IMPL_CTOR_DEFAULT_ARG,
