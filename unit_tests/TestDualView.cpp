@@ -227,4 +227,37 @@ TEST(DualView, LabelledWithViewAlloc) {
   EXPECT_EQ(seq.view_host()(3), 0.0f);
 }
 
+// Elements without a default constructor: WithoutInitializing construction, resize and realloc
+// compile and keep what the caller constructed, as in Kokkos.
+struct Tagged {
+  int id;
+  KOKKOS_INLINE_FUNCTION explicit Tagged(int i) : id(i) {}
+};
+
+TEST(DualView, ElementsWithoutDefaultConstructor) {
+  Kokkos::DualView<Tagged*, Kokkos::HostSpace> dv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tagged"), 5);
+  EXPECT_EQ(dv.extent(0), 5u);
+  EXPECT_EQ(dv.view_host().label(), "tagged");
+  for (int i = 0; i < 5; ++i) new (&dv.view_host()(i)) Tagged(i + 1);
+  dv.modify_host();
+  dv.resize(Kokkos::WithoutInitializing, 8);
+  EXPECT_EQ(dv.extent(0), 8u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(dv.view_device()(i).id, i + 1);
+  Kokkos::resize(Kokkos::view_alloc(Kokkos::WithoutInitializing), dv, 3);
+  EXPECT_EQ(dv.view_host()(2).id, 3);
+  dv.realloc(Kokkos::WithoutInitializing, 2);
+  EXPECT_EQ(dv.extent(0), 2u);
+  EXPECT_EQ(dv.view_host().label(), "tagged");
+#if defined(KOKKOS_ENABLE_SERIAL) && (defined(KOKKOS_ENABLE_OPENMP) || defined(KOKKOS_ENABLE_THREADS))
+  Kokkos::DualView<Tagged*, Kokkos::Serial> two(Kokkos::view_alloc("two", Kokkos::WithoutInitializing), 4);
+  for (int i = 0; i < 4; ++i) new (&two.view_host()(i)) Tagged(7 * i);
+  two.modify_host();
+  Kokkos::resize(Kokkos::WithoutInitializing, two, 6);
+  two.sync_device();
+  EXPECT_EQ(two.view_device()(3).id, 21);
+  Kokkos::realloc(Kokkos::WithoutInitializing, two, 1);
+  EXPECT_EQ(two.extent(0), 1u);
+#endif
+}
+
 }  // namespace

@@ -330,4 +330,70 @@ TEST(ViewConstructors, ScratchViews) {
   EXPECT_EQ(sum, 4 * (2 + 3 + 8 + 6));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Elements without a default constructor: allocated WithoutInitializing (the caller constructs
+// them in place), unmanaged over a buffer, resized and reallocated WithoutInitializing, and
+// mirrored.  The value-initialising forms (View(label, n), resize(v, n), create_mirror(v)) do
+// not compile, as in Kokkos.
+struct Tagged {
+  int id;
+  double weight;
+  KOKKOS_INLINE_FUNCTION Tagged(int i, double w) : id(i), weight(w) {}
+};
+static_assert(!std::is_default_constructible_v<Tagged>);
+
+TEST(ViewConstructors, ElementsWithoutDefaultConstructor) {
+  using V = Kokkos::View<Tagged*, Host>;
+  V a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tagged"), 10);
+  EXPECT_EQ(a.extent(0), 10u);
+  EXPECT_EQ(a.label(), "tagged");
+  Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 10),
+                       KOKKOS_LAMBDA(int i) { new (&a(i)) Tagged(i, 0.5 * i); });
+  Kokkos::fence();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(a(i).id, i);
+
+  // resize keeps the leading elements; the new ones are the caller's to construct.
+  Kokkos::resize(Kokkos::WithoutInitializing, a, 16);
+  EXPECT_EQ(a.extent(0), 16u);
+  EXPECT_EQ(a.label(), "tagged");
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(a(i).weight, 0.5 * i);
+  for (int i = 10; i < 16; ++i) new (&a(i)) Tagged(i, -1.0);
+  Kokkos::resize(Kokkos::view_alloc(Kokkos::WithoutInitializing), a, 12);
+  EXPECT_EQ(a.extent(0), 12u);
+  EXPECT_EQ(a(11).id, 11);
+  EXPECT_EQ(a(11).weight, -1.0);
+  Kokkos::resize(Kokkos::WithoutInitializing, a, 0);
+  EXPECT_EQ(a.extent(0), 0u);
+
+  Kokkos::realloc(Kokkos::WithoutInitializing, a, 4);
+  EXPECT_EQ(a.extent(0), 4u);
+  EXPECT_EQ(a.label(), "tagged");
+  for (int i = 0; i < 4; ++i) new (&a(i)) Tagged(100 + i, 1.0);
+
+  // A host View is its own host mirror; a real mirror is allocated without initialising and
+  // filled by deep_copy.
+  auto same = Kokkos::create_mirror_view(a);
+  EXPECT_EQ(same.data(), a.data());
+  auto copy = Kokkos::create_mirror(Kokkos::WithoutInitializing, a);
+  EXPECT_NE(copy.data(), a.data());
+  Kokkos::deep_copy(copy, a);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(copy(i).id, 100 + i);
+
+  Kokkos::View<Tagged**, Kokkos::LayoutLeft, Host> m(Kokkos::view_alloc("m", Kokkos::WithoutInitializing), 3, 2);
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 3; ++i) new (&m(i, j)) Tagged(10 * i + j, 0.0);
+  EXPECT_EQ(m(2, 1).id, 21);
+  EXPECT_EQ(&m(1, 0) - &m(0, 0), 1);
+
+  // Unmanaged over caller-constructed elements; const conversion and subviews as usual.
+  std::vector<Tagged> buffer;
+  for (int i = 0; i < 6; ++i) buffer.emplace_back(i, 2.0 * i);
+  Kokkos::View<Tagged*, Host, Kokkos::MemoryUnmanaged> u(buffer.data(), buffer.size());
+  Kokkos::View<const Tagged*, Host> cu = u;
+  auto tail = Kokkos::subview(cu, Kokkos::make_pair(2, 6));
+  EXPECT_EQ(tail.extent(0), 4u);
+  EXPECT_EQ(tail(3).weight, 10.0);
+  EXPECT_EQ(u.use_count(), 0);
+}
+
 }  // namespace

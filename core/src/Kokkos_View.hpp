@@ -1029,6 +1029,9 @@ class View : public ViewTraits<DataType, Properties...> {
     } else {
       static_assert(traits::is_managed,
                     "Kokkos::View: an allocating constructor needs a managed View (no MemoryTraits<Unmanaged>)");
+      static_assert(!prop_t::initialize || std::is_default_constructible_v<non_const_value_type>,
+                    "Kokkos::View: value-initialising elements needs a default constructor; allocate with "
+                    "Kokkos::view_alloc(Kokkos::WithoutInitializing, label) and construct them in place");
       {
         const std::string what = "Kokkos::View (label \"" + label + "\") allocation";
         Impl::check_initialized(what.c_str());

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -142,7 +143,8 @@ template <class MemorySpace, class ValueType>
 class SharedAllocationRecordFor final : public SharedAllocationRecord {
  public:
   // Allocates; value-initialises each element when `initialize`, otherwise leaves trivial
-  // types uninitialised (non-trivial types are still default-constructed).
+  // types uninitialised (non-trivial types are still default-constructed, and types without a
+  // default constructor are left to the caller to construct).
   static SharedAllocationRecordFor* allocate(const MemorySpace& space, const std::string& label, std::size_t count,
                                              bool initialize) {
     return allocate(space, label, count, initialize, NoExecutionSpaceArg{});
@@ -167,7 +169,15 @@ class SharedAllocationRecordFor final : public SharedAllocationRecord {
     if constexpr (requires { space.allocate(exec, label.c_str(), bytes); }) ptr = space.allocate(exec, label.c_str(), bytes);
     else ptr = space.allocate(label.c_str(), bytes);
     auto* rec = new SharedAllocationRecordFor(space, label, ptr, bytes, count);
-    if constexpr (MemorySpace::is_host_accessible) {
+    if constexpr (!std::is_default_constructible_v<ValueType>) {
+      // As in Kokkos: the caller constructs the elements (placement new), and owns their
+      // destruction too, so the record never destroys them.
+      if (initialize) {
+        delete rec;
+        throw std::logic_error("Kokkos::View \"" + label + "\": cannot value-initialise elements without a default constructor");
+      }
+      return rec;
+    } else if constexpr (MemorySpace::is_host_accessible) {
       ValueType* p = static_cast<ValueType*>(ptr);
       if (initialize) {
         // value-initialisation: zero for arithmetic types, the default constructor otherwise
