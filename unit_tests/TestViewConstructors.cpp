@@ -396,4 +396,69 @@ TEST(ViewConstructors, ElementsWithoutDefaultConstructor) {
   EXPECT_EQ(u.use_count(), 0);
 }
 
+// Mirrors of unmanaged Views are managed (the mirror types drop MemoryUnmanaged, as in Kokkos);
+// a mirror *view* of host memory is the source's memory itself.
+TEST(ViewConstructors, MirrorsOfUnmanagedViews) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);
+  using Mem = Kokkos::DefaultExecutionSpace::memory_space;
+  using U = Kokkos::View<int**, Kokkos::LayoutLeft, Mem, Kokkos::MemoryUnmanaged>;
+  static_assert(std::is_same_v<U::HostMirror, Kokkos::View<int**, Kokkos::LayoutLeft, U::HostMirror::device_type>>);
+  static_assert(!U::HostMirror::traits::memory_traits::is_unmanaged);
+  Kokkos::View<int**, Kokkos::LayoutLeft> owner("owner", 3, 2);
+  U u(owner.data(), 3, 2);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<>(0, 3), KOKKOS_LAMBDA(int i) {
+        u(i, 0) = i;
+        u(i, 1) = 10 * i;
+      });
+  Kokkos::fence();
+
+  auto mirror = Kokkos::create_mirror(u);
+  static_assert(std::is_same_v<decltype(mirror), U::HostMirror>);
+  EXPECT_NE(mirror.data(), u.data());
+  EXPECT_EQ(mirror.use_count(), 1);
+  Kokkos::deep_copy(mirror, u);
+  EXPECT_EQ(mirror(2, 1), 20);
+
+  auto mirror_view = Kokkos::create_mirror_view(u);
+  static_assert(std::is_same_v<decltype(mirror_view), U::HostMirror>);
+  constexpr bool host_memory = std::is_same_v<U::HostMirror::memory_space, Mem>;
+  EXPECT_EQ(mirror_view.data() == u.data(), host_memory);
+
+  auto in_host = Kokkos::create_mirror(Kokkos::HostSpace(), u);
+  static_assert(std::is_same_v<decltype(in_host), Kokkos::View<int**, Kokkos::LayoutLeft, Kokkos::HostSpace>>);
+  EXPECT_EQ(in_host.use_count(), 1);
+  auto copied = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+  EXPECT_EQ(copied(1, 1), 10);
+  EXPECT_EQ(copied(2, 0), 2);
+
+  // A host unmanaged View: the mirror view is the same memory (untracked, like the source), the
+  // mirror is a fresh managed copy, and the same-space copy is the source itself.
+  std::array<double, 6> buffer{0, 1, 2, 3, 4, 5};
+  using HU = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
+  HU hu(buffer.data(), buffer.size());
+  auto same = Kokkos::create_mirror_view(hu);
+  static_assert(std::is_same_v<decltype(same), HU::HostMirror>);
+  static_assert(!HU::HostMirror::traits::memory_traits::is_unmanaged);
+  EXPECT_EQ(same.data(), buffer.data());
+  EXPECT_EQ(same.use_count(), 0);
+  auto same_space = Kokkos::create_mirror_view(Kokkos::HostSpace(), hu);
+  EXPECT_EQ(same_space.data(), buffer.data());
+  auto same_copy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hu);
+  static_assert(std::is_same_v<decltype(same_copy), HU>);
+  EXPECT_EQ(same_copy.data(), buffer.data());
+  auto fresh = Kokkos::create_mirror(hu);
+  static_assert(std::is_same_v<decltype(fresh), HU::HostMirror>);
+  EXPECT_NE(fresh.data(), buffer.data());
+  Kokkos::deep_copy(fresh, hu);
+  fresh(4) = -1;
+  EXPECT_EQ(buffer[4], 4.0);
+  EXPECT_EQ(fresh(5), 5.0);
+  hu = HU();  // the mirror owns its memory: it outlives the source
+  EXPECT_EQ(fresh(3), 3.0);
+  auto noinit = Kokkos::create_mirror(Kokkos::WithoutInitializing, Kokkos::HostSpace(), same_space);
+  EXPECT_EQ(noinit.use_count(), 1);
+  EXPECT_EQ(noinit.extent(0), 6u);
+}
+
 }  // namespace
