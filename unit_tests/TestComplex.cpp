@@ -384,6 +384,40 @@ TEST(Complex, SpecialValuesInFunctions) {
   check_special_functions<float>();
 }
 
+// Kokkos overloads exp, alone among the math functions, for std::complex (host code): it returns
+// a Kokkos::complex.  The others take Kokkos::complex only, so code converts first, as with Kokkos.
+template <class Z>
+concept KokkosSqrtTakes = requires(Z z) { Kokkos::sqrt(z); };
+template <class Z>
+concept KokkosLogTakes = requires(Z z) { Kokkos::log(z); };
+template <class Z>
+concept KokkosAbsTakes = requires(Z z) { Kokkos::abs(z); };
+template <class Z>
+concept KokkosPowTakes = requires(Z z) { Kokkos::pow(z, z); };
+template <class Z>
+concept KokkosSinTakes = requires(Z z) { Kokkos::sin(z); };
+
+TEST(Complex, StdComplexArguments) {
+  static_assert(std::is_same_v<decltype(Kokkos::exp(SC<double>())), KC<double>>);
+  static_assert(std::is_same_v<decltype(Kokkos::exp(SC<float>())), KC<float>>);
+  static_assert(!KokkosSqrtTakes<SC<double>> && !KokkosLogTakes<SC<double>> && !KokkosAbsTakes<SC<double>> &&
+                !KokkosPowTakes<SC<double>> && !KokkosSinTakes<SC<double>>);
+  static_assert(KokkosSqrtTakes<KC<double>> && KokkosLogTakes<KC<double>> && KokkosAbsTakes<KC<double>> &&
+                KokkosPowTakes<KC<double>> && KokkosSinTakes<KC<double>>);
+  for (const SC<double>& z : sample_values<double>()) {
+    ASSERT_TRUE(close(Kokkos::exp(z), std::exp(z), 4.0)) << z;
+    ASSERT_TRUE(same(Kokkos::exp(z), SC<double>(Kokkos::exp(KC<double>(z))))) << z;
+  }
+  for (const SC<float>& z : sample_values<float>()) ASSERT_TRUE(close(Kokkos::exp(z), std::exp(z), 4.0f)) << z;
+  EXPECT_TRUE(same(Kokkos::exp(SC<double>(0.0, 0.0)), SC<double>(1.0, 0.0)));
+  const SC<double> minus_inf(-std::numeric_limits<double>::infinity(), 1.0);
+  EXPECT_TRUE(same(Kokkos::exp(minus_inf), std::exp(minus_inf)));
+  // Composed with the Kokkos::complex functions through the converting constructor.
+  const SC<double> w(0.3, -1.2);
+  EXPECT_TRUE(close(Kokkos::log(Kokkos::exp(w)), w, 4.0));
+  EXPECT_TRUE(close(Kokkos::sqrt(KC<double>(w)), std::sqrt(w), 4.0));
+}
+
 TEST(Complex, PowAndPolar) {
   for (const SC<double>& sx : sample_values<double>()) {
     const KC<double> x = sx;

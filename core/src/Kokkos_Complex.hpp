@@ -448,6 +448,12 @@ KOKKOS_INLINE_FUNCTION complex<R> exp(const complex<R>& z) {
   const R e = std::exp(x);
   return {e * std::cos(y), e * std::sin(y)};
 }
+// Of the math functions, Kokkos overloads only exp for std::complex (host only, as std::complex
+// is host code), returning Kokkos::complex; the others take Kokkos::complex.
+template <class R>
+inline complex<R> exp(const std::complex<R>& z) {
+  return exp(complex<R>(z));
+}
 template <class R>
 KOKKOS_INLINE_FUNCTION complex<R> log(const complex<R>& z) {
   // atan2 places the branch cut on the negative real axis and keeps the sign of a zero imaginary
