@@ -1,5 +1,6 @@
 #pragma once
-// Type traits that classify spaces and policies, and Device<Exec, Mem>.
+// Type traits that classify spaces and policies, and Device<Exec, Mem>.  As in Kokkos, they see
+// through const and volatile (is_memory_space_v<const HostSpace>), not through references.
 #include <Kokkos_Macros.hpp>
 #include <type_traits>
 #include <utility>
@@ -11,13 +12,13 @@ struct is_execution_space : std::false_type {};
 template <class T>
 struct is_execution_space<T, std::void_t<typename T::execution_space, typename T::memory_space,
                                          decltype(std::declval<const T&>().concurrency())>>
-    : std::bool_constant<std::is_same_v<T, typename T::execution_space>> {};
+    : std::bool_constant<std::is_same_v<std::remove_cv_t<T>, typename T::execution_space>> {};
 
 template <class T, class = void>
 struct is_memory_space : std::false_type {};
 template <class T>
 struct is_memory_space<T, std::void_t<typename T::memory_space>>
-    : std::bool_constant<std::is_same_v<T, typename T::memory_space>> {};
+    : std::bool_constant<std::is_same_v<std::remove_cv_t<T>, typename T::memory_space>> {};
 
 template <class T>
 inline constexpr bool is_execution_space_v = is_execution_space<T>::value;
@@ -34,14 +35,19 @@ struct Device {
   using device_type = Device<execution_space, memory_space>;
 };
 
+namespace Impl {
 template <class T>
-struct is_device : std::false_type {};
+struct is_device_unqualified : std::false_type {};
 template <class E, class M>
-struct is_device<Device<E, M>> : std::true_type {};
+struct is_device_unqualified<Device<E, M>> : std::true_type {};
+}  // namespace Impl
+template <class T>
+struct is_device : Impl::is_device_unqualified<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr bool is_device_v = is_device<T>::value;
 
 template <class T>
-struct is_space
-    : std::bool_constant<is_execution_space_v<T> || is_memory_space_v<T> || is_device<T>::value> {};
+struct is_space : std::bool_constant<is_execution_space_v<T> || is_memory_space_v<T> || is_device_v<T>> {};
 
 namespace Impl {
 // Whether code running where memory space Access lives reaches memory in Space (accessible), and

@@ -139,7 +139,7 @@ template <class T, class = void>
 struct is_execution_policy : std::false_type {};
 template <class T>
 struct is_execution_policy<T, std::void_t<typename T::execution_policy>>
-    : std::is_same<T, typename T::execution_policy> {};
+    : std::is_same<std::remove_cv_t<T>, typename T::execution_policy> {};
 template <class T>
 inline constexpr bool is_execution_policy_v = is_execution_policy<T>::value;
 

@@ -140,7 +140,7 @@ template <class T, class = void>
 struct is_array_layout : std::false_type {};
 template <class T>
 struct is_array_layout<T, std::void_t<typename T::array_layout>>
-    : std::bool_constant<std::is_same_v<T, typename T::array_layout>> {};
+    : std::bool_constant<std::is_same_v<std::remove_cv_t<T>, typename T::array_layout>> {};
 template <class T>
 inline constexpr bool is_array_layout_v = is_array_layout<T>::value;
 

@@ -35,10 +35,14 @@ using MemoryManaged = MemoryTraits<0>;
 using MemoryUnmanaged = MemoryTraits<unsigned(Unmanaged)>;
 using MemoryRandomAccess = MemoryTraits<unsigned(Unmanaged) | unsigned(RandomAccess)>;
 
+namespace Impl {
 template <class T>
-struct is_memory_traits : std::false_type {};
+struct is_memory_traits_unqualified : std::false_type {};
 template <unsigned T>
-struct is_memory_traits<MemoryTraits<T>> : std::true_type {};
+struct is_memory_traits_unqualified<MemoryTraits<T>> : std::true_type {};
+}  // namespace Impl
+template <class T>
+struct is_memory_traits : Impl::is_memory_traits_unqualified<std::remove_cv_t<T>> {};
 template <class T>
 inline constexpr bool is_memory_traits_v = is_memory_traits<T>::value;
 

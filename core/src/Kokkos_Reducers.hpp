@@ -21,11 +21,11 @@
 
 namespace Kokkos {
 
-// A class is a reducer when its `reducer` member type is itself.
+// A class is a reducer when its `reducer` member type is itself (cv-qualified too, as in Kokkos).
 template <class T, class = void>
 struct is_reducer : std::false_type {};
 template <class T>
-struct is_reducer<T, std::void_t<typename T::reducer>> : std::is_same<typename T::reducer, T> {};
+struct is_reducer<T, std::void_t<typename T::reducer>> : std::is_same<typename T::reducer, std::remove_cv_t<T>> {};
 template <class T>
 inline constexpr bool is_reducer_v = is_reducer<T>::value;
 
