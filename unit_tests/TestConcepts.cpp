@@ -14,44 +14,47 @@ using Dev = Kokkos::Device<Exec, Mem>;
 using Policy = Kokkos::RangePolicy<Exec>;
 using Team = Kokkos::TeamPolicy<Exec>;
 
-// Every cv-qualification of T gives `expected`; T& and const T& give false.
-template <template <class> class Trait, class T>
-constexpr bool cv_answers(bool expected) {
-  return Trait<T>::value == expected && Trait<const T>::value == expected && Trait<volatile T>::value == expected &&
-         Trait<const volatile T>::value == expected && !Trait<T&>::value && !Trait<const T&>::value;
+// Every cv-qualification of T gives `expected`; T& and const T& give false.  `trait` maps a
+// std::type_identity<U> to the trait's answer for U.
+template <class T, class Trait>
+constexpr bool cv_answers(Trait trait, bool expected) {
+  return trait(std::type_identity<T>()) == expected && trait(std::type_identity<const T>()) == expected &&
+         trait(std::type_identity<volatile T>()) == expected &&
+         trait(std::type_identity<const volatile T>()) == expected && !trait(std::type_identity<T&>()) &&
+         !trait(std::type_identity<const T&>());
 }
-
-template <class T>
-using IsExec = Kokkos::is_execution_space<T>;
-template <class T>
-using IsMem = Kokkos::is_memory_space<T>;
-template <class T>
-using IsSpace = Kokkos::is_space<T>;
-template <class T>
-using IsDevice = Kokkos::is_device<T>;
-template <class T>
-using IsTraits = Kokkos::is_memory_traits<T>;
-template <class T>
-using IsLayout = Kokkos::is_array_layout<T>;
-template <class T>
-using IsPolicy = Kokkos::is_execution_policy<T>;
-template <class T>
-using IsReducer = Kokkos::is_reducer<T>;
-
-static_assert(cv_answers<IsExec, Exec>(true) && cv_answers<IsExec, Mem>(false) && cv_answers<IsExec, int>(false));
-static_assert(cv_answers<IsMem, Mem>(true) && cv_answers<IsMem, Exec>(false) && cv_answers<IsMem, Dev>(false));
-static_assert(cv_answers<IsSpace, Exec>(true) && cv_answers<IsSpace, Mem>(true) && cv_answers<IsSpace, Dev>(true) &&
-              cv_answers<IsSpace, Policy>(false));
-static_assert(cv_answers<IsDevice, Dev>(true) && cv_answers<IsDevice, Exec>(false));
-static_assert(cv_answers<IsTraits, Kokkos::MemoryManaged>(true) &&
-              cv_answers<IsTraits, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::Atomic>>(true) &&
-              cv_answers<IsTraits, Mem>(false));
-static_assert(cv_answers<IsLayout, Kokkos::LayoutLeft>(true) && cv_answers<IsLayout, Kokkos::LayoutStride>(true) &&
-              cv_answers<IsLayout, Mem>(false));
-static_assert(cv_answers<IsPolicy, Policy>(true) && cv_answers<IsPolicy, Team>(true) &&
-              cv_answers<IsPolicy, Kokkos::MDRangePolicy<Kokkos::Rank<2>>>(true) && cv_answers<IsPolicy, Exec>(false));
-static_assert(cv_answers<IsReducer, Kokkos::Sum<double>>(true) && cv_answers<IsReducer, Kokkos::MinLoc<int, int>>(true) &&
-              cv_answers<IsReducer, double>(false));
+using MinLoc = Kokkos::MinLoc<int, int>;
+using MDPolicy = Kokkos::MDRangePolicy<Kokkos::Rank<2>>;
+using UnmanagedAtomic = Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::Atomic>;
+#define KOKKOS_TEST_CV(TRAIT, T, EXPECTED)                                                                    \
+  static_assert(cv_answers<T>([](auto t) { return Kokkos::TRAIT<typename decltype(t)::type>::value; }, EXPECTED), \
+                #TRAIT " on cv-qualified " #T)
+KOKKOS_TEST_CV(is_execution_space, Exec, true);
+KOKKOS_TEST_CV(is_execution_space, Mem, false);
+KOKKOS_TEST_CV(is_execution_space, int, false);
+KOKKOS_TEST_CV(is_memory_space, Mem, true);
+KOKKOS_TEST_CV(is_memory_space, Exec, false);
+KOKKOS_TEST_CV(is_memory_space, Dev, false);
+KOKKOS_TEST_CV(is_space, Exec, true);
+KOKKOS_TEST_CV(is_space, Mem, true);
+KOKKOS_TEST_CV(is_space, Dev, true);
+KOKKOS_TEST_CV(is_space, Policy, false);
+KOKKOS_TEST_CV(is_device, Dev, true);
+KOKKOS_TEST_CV(is_device, Exec, false);
+KOKKOS_TEST_CV(is_memory_traits, Kokkos::MemoryManaged, true);
+KOKKOS_TEST_CV(is_memory_traits, UnmanagedAtomic, true);
+KOKKOS_TEST_CV(is_memory_traits, Mem, false);
+KOKKOS_TEST_CV(is_array_layout, Kokkos::LayoutLeft, true);
+KOKKOS_TEST_CV(is_array_layout, Kokkos::LayoutStride, true);
+KOKKOS_TEST_CV(is_array_layout, Mem, false);
+KOKKOS_TEST_CV(is_execution_policy, Policy, true);
+KOKKOS_TEST_CV(is_execution_policy, Team, true);
+KOKKOS_TEST_CV(is_execution_policy, MDPolicy, true);
+KOKKOS_TEST_CV(is_execution_policy, Exec, false);
+KOKKOS_TEST_CV(is_reducer, Kokkos::Sum<double>, true);
+KOKKOS_TEST_CV(is_reducer, MinLoc, true);
+KOKKOS_TEST_CV(is_reducer, double, false);
+#undef KOKKOS_TEST_CV
 
 // The _v forms agree with the class templates.
 static_assert(Kokkos::is_execution_space_v<const Exec> && Kokkos::is_memory_space_v<volatile Mem> &&
