@@ -94,4 +94,15 @@ TEST(Concepts, ConstQualifiedArgumentsAreClassified) {
   EXPECT_EQ(classify_forwarded(Exec()), 1);
 }
 
+// Kokkos::InvalidType: the empty placeholder type Kokkos names in template argument lists.
+static_assert(std::is_empty_v<Kokkos::InvalidType> && !std::is_void_v<Kokkos::InvalidType>);
+static_assert(!Kokkos::is_execution_space_v<Kokkos::InvalidType> && !Kokkos::is_memory_space_v<Kokkos::InvalidType>);
+
+TEST(Concepts, InvalidTypeIsAnOrdinaryEmptyType) {
+  Kokkos::InvalidType a, b = a;
+  (void)b;
+  EXPECT_EQ(sizeof(Kokkos::InvalidType), 1u);
+  EXPECT_TRUE((std::is_same_v<std::conditional_t<true, Kokkos::InvalidType, int>, Kokkos::InvalidType>));
+}
+
 }  // namespace

@@ -787,4 +787,19 @@ KOKKOS_INLINE_FUNCTION void atomic_dec(T* const dest) {
   atomic_decrement(dest);
 }
 
+// A plain read or write through a volatile access, which the compiler may neither elide nor
+// merge with other accesses; unlike the atomics it orders nothing and is not indivisible.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T volatile_load(const volatile T* const src) {
+  return *src;
+}
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void volatile_store(volatile T* const dst, const T& val) {
+  *dst = val;
+}
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void volatile_store(volatile T* const dst, const volatile T& val) {
+  *dst = val;
+}
+
 }  // namespace Kokkos

@@ -7,6 +7,9 @@
 namespace Kokkos {
 class HostSpace;
 
+// Kokkos' placeholder for "no type given" in template argument lists, distinct from void.
+struct InvalidType {};
+
 // Tag of the execution space constructors that make an independent instance, e.g.
 // Kokkos::Serial(Kokkos::NewInstance{}).
 struct NewInstance {
