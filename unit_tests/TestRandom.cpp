@@ -131,6 +131,44 @@ TYPED_TEST(RandomPoolTest, ZeroSeedIsKokkosDefaultSeed) {
   EXPECT_EQ(c.impl_num_states(), HostSpace().concurrency());
 }
 
+// From an execution space instance: the instance allocates and seeds the states, one per worker
+// of the instance, with the same streams as the seed alone gives; work submitted to the
+// instance afterwards draws from the seeded states.
+TYPED_TEST(RandomPoolTest, FromExecutionSpaceInstance) {
+  using Pool = TypeParam;
+  static_assert(std::is_same_v<typename Pool::execution_space, HostSpace>);
+  const HostSpace exec;
+  Pool pool(exec, 2024);
+  EXPECT_EQ(pool.impl_num_states(), exec.concurrency());
+  for (int s = 0; s < pool.impl_num_states(); ++s) {
+    const auto ref = reference_stream<Pool>(2024, s, 8);
+    auto gen = pool.get_state(s);
+    for (int k = 0; k < 8; ++k) ASSERT_EQ(gen.urand64(), ref[k] - 1) << "state " << s;
+    pool.free_state(gen);
+  }
+
+  Pool by_init;
+  by_init.init(exec, 0, 3);
+  Pool by_seed;
+  by_seed.init(1318319, 3);
+  EXPECT_EQ(by_init.impl_num_states(), 3);
+  for (int s = 0; s < 3; ++s) {
+    auto a = by_init.get_state(s), b = by_seed.get_state(s);
+    for (int k = 0; k < 8; ++k) EXPECT_EQ(a.urand64(), b.urand64()) << "state " << s;
+  }
+
+  Kokkos::View<double*, Kokkos::HostSpace> draws("draws", 1000);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<HostSpace>(exec, 0, 1000), KOKKOS_LAMBDA(int i) {
+        auto gen = pool.get_state();
+        draws(i) = gen.drand(1.0, 2.0);
+        pool.free_state(gen);
+      });
+  exec.fence();
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(draws(i) >= 1.0 && draws(i) < 2.0) << draws(i);
+  EXPECT_THROW(Pool().init(exec, 7, 0), std::runtime_error);
+}
+
 TEST(Random, GeneratorFromStateMatchesDefinition) {
   Kokkos::Random_XorShift64<HostSpace> gen(42);
   RefXorShift64Star ref{42};

@@ -137,18 +137,23 @@ template <class DeviceType, class Generator>
 class RandomPool {
  public:
   using device_type = typename DeviceType::device_type;
+  using execution_space = typename device_type::execution_space;
   using generator_type = Generator;
 
   RandomPool() = default;
   // One state per worker of the device's execution space.
-  RandomPool(std::uint64_t seed) { init(seed, typename device_type::execution_space().concurrency()); }
+  RandomPool(std::uint64_t seed) { init(seed, execution_space().concurrency()); }
+  // One state per worker of `exec`, which allocates and fills them: work later submitted to
+  // `exec` sees the seeded pool.
+  RandomPool(const execution_space& exec, std::uint64_t seed) { init(exec, seed, exec.concurrency()); }
 
+  void init(std::uint64_t seed, int num_states) { init(execution_space(), seed, num_states); }
   // Seeds the states as Kokkos does (see impl/Kokkos_RandomDraws.hpp), so a seed gives
   // Kokkos' streams.
-  void init(std::uint64_t seed, int num_states) {
+  void init(const execution_space& exec, std::uint64_t seed, int num_states) {
     m_slots.init(Generator::impl_pool_name, num_states);
     m_states = View<std::uint64_t**, device_type>(
-        view_alloc(std::string(Generator::impl_pool_name) + "::state", WithoutInitializing), num_states, row);
+        view_alloc(exec, std::string(Generator::impl_pool_name) + "::state", WithoutInitializing), num_states, row);
     auto host = create_mirror_view(WithoutInitializing, m_states);
     Random_XorShift64<DefaultHostExecutionSpace> seeder(seed == 0 ? random_default_seed : seed);
     for (int i = 0; i < random_seed_discard; ++i) seeder.rand();
@@ -156,7 +161,9 @@ class RandomPool {
       for (int w = 0; w < Generator::impl_seeded_words; ++w) host(s, w) = random_seed_word(seeder);
       for (int w = Generator::impl_seeded_words; w < row; ++w) host(s, w) = 0;
     }
-    deep_copy(m_states, host);
+    deep_copy(exec, m_states, host);
+    // The host seeds are freed on return, so the copy out of them must be complete.
+    exec.fence("Kokkos random pool: init");
   }
 
   // This thread's generator, until free_state.
