@@ -105,6 +105,59 @@ TEST(Half, LayoutAndTraits) {
   EXPECT_EQ(bhalf_t().impl_bits(), 0);
 }
 
+// The numeric traits Kokkos defines for the half types: distinguished values are
+// bit_comparison_type patterns that convert to the type; each is checked against its defining
+// property, computed in the type itself.
+template <class H>
+void check_half_numeric_traits(int digits, int min_exponent, int max_exponent) {
+  namespace KE = Kokkos::Experimental;
+  using Bits = typename H::bit_comparison_type;
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(KE::epsilon_v<H>)>, Bits>);
+  static_assert(std::is_same_v<decltype(KE::infinity<const H>::value), const Bits>);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(KE::digits_v<H>)>, int>);
+  const H one(1.0f), two(2.0f), eps = KE::epsilon_v<H>;
+  EXPECT_TRUE(one + eps != one);
+  EXPECT_TRUE(one + eps / two == one) << "epsilon is the gap above 1";
+  EXPECT_EQ(static_cast<double>(eps), std::ldexp(1.0, 1 - digits));
+  EXPECT_EQ(static_cast<float>(H(KE::round_error_v<H>)), 0.5f);
+  const H max = KE::finite_max<H>::value, lowest = KE::finite_min<H>::value, inf = KE::infinity<H>::value;
+  EXPECT_TRUE(std::isinf(static_cast<float>(inf)) && static_cast<float>(inf) > 0);
+  EXPECT_EQ(lowest, -max);
+  EXPECT_TRUE(max < inf);
+  EXPECT_EQ(H::impl_from_bits(std::uint16_t(KE::finite_max_v<H>.value + 1u)).impl_bits(), inf.impl_bits())
+      << "the largest finite value is the pattern below infinity";
+  EXPECT_EQ(static_cast<double>(max), std::ldexp(2.0 - std::ldexp(1.0, 1 - digits), max_exponent - 1));
+  const H norm_min = KE::norm_min_v<H>;
+  EXPECT_EQ(static_cast<double>(norm_min), std::ldexp(1.0, min_exponent - 1));
+  EXPECT_TRUE(static_cast<float>(norm_min / two) > 0) << "below norm_min lie the subnormals";
+  const float qnan = static_cast<float>(H(KE::quiet_NaN_v<H>)), snan = static_cast<float>(H(KE::signaling_NaN_v<H>));
+  EXPECT_TRUE(std::isnan(qnan) && std::isnan(snan));
+  EXPECT_NE(KE::quiet_NaN_v<H>.value, KE::signaling_NaN_v<H>.value);
+  EXPECT_EQ(KE::digits_v<H>, digits);
+  EXPECT_EQ(KE::digits10<H>::value, int(std::floor((digits - 1) * std::log10(2.0))));
+  EXPECT_EQ(KE::radix_v<H>, 2);
+  EXPECT_EQ(KE::min_exponent_v<H>, min_exponent);
+  EXPECT_EQ(KE::max_exponent_v<H>, max_exponent);
+}
+
+TEST(Half, NumericTraits) {
+  check_half_numeric_traits<half_t>(11, -13, 16);
+  check_half_numeric_traits<bhalf_t>(8, -125, 128);
+  // Usable in constant expressions and kernels, like the traits of float.
+  constexpr half_t eps = Kokkos::Experimental::epsilon<half_t>::value;
+  static_assert(eps.impl_bits() == 0x1400);
+  static_assert(Kokkos::Experimental::infinity_v<bhalf_t>.value == 0x7F80);
+  Kokkos::View<float*, Kokkos::HostSpace> out("out", 2);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 1), KOKKOS_LAMBDA(int) {
+        out(0) = static_cast<float>(half_t(Kokkos::Experimental::finite_max_v<half_t>));
+        out(1) = static_cast<float>(bhalf_t(Kokkos::Experimental::epsilon_v<bhalf_t>));
+      });
+  Kokkos::fence();
+  EXPECT_EQ(out(0), 65504.0f);
+  EXPECT_EQ(out(1), 0.0078125f);
+}
+
 template <class H, class Format>
 void check_type_against_format() {
   for (std::uint32_t b = 0; b < 65536; ++b) {

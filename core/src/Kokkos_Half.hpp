@@ -88,11 +88,19 @@ struct bhalf_storage
 template <class T>
 inline constexpr bool is_float_or_double_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+// A bit pattern of a 16-bit format, as Kokkos' numeric traits give half values: a constant
+// expression on every back end, convertible to the half type, with no arithmetic of its own.
+template <class FloatType>
+struct BitComparisonWrapper {
+  std::uint16_t value;
+};
+
 // The 16-bit value type: Storage says how to hold the bits and convert them.
 template <class Storage>
 class alignas(2) floating_point_wrapper {
  public:
   using impl_type = typename Storage::type;
+  using bit_comparison_type = BitComparisonWrapper<floating_point_wrapper>;
 
  private:
   impl_type val;
@@ -109,6 +117,8 @@ class alignas(2) floating_point_wrapper {
       default;
 
   KOKKOS_INLINE_FUNCTION constexpr floating_point_wrapper(impl_type rhs) : val(rhs) {}
+  KOKKOS_INLINE_FUNCTION constexpr floating_point_wrapper(bit_comparison_type rhs)
+      : val(Storage::from_bits(rhs.value)) {}
   // Implicit from floating-point and integer values (as Kokkos), explicit from bool.
   template <class T, std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, int> = 0>
   KOKKOS_INLINE_FUNCTION constexpr floating_point_wrapper(T rhs) : val(Storage::from_double(static_cast<double>(rhs))) {}
@@ -232,6 +242,39 @@ template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
 KOKKOS_INLINE_FUNCTION constexpr T cast_from_bhalf(bhalf_t val) {
   return static_cast<T>(val);
 }
+
+// Numeric traits: the traits Kokkos defines for half_t and bhalf_t, distinguished values as
+// bit_comparison_type bit patterns (as in Kokkos), characteristics as int.  Kokkos defines no
+// denorm_min, reciprocal_overflow_threshold, max_digits10 or *_exponent10 for them.
+namespace Impl {
+#define KOKKOS_IMPL_HALF_TRAIT(TRAIT, TYPE, VALUE_TYPE, VALUE) \
+  template <>                                                 \
+  struct TRAIT##_helper<TYPE> {                               \
+    static constexpr VALUE_TYPE value{VALUE};                 \
+  };
+#define KOKKOS_IMPL_HALF_TRAITS(TYPE, INF, LOWEST, MAX, EPS, ROUND, NORM_MIN, QNAN, SNAN, DIGITS, DIGITS10, MIN_EXP, \
+                                MAX_EXP)                                                                           \
+  KOKKOS_IMPL_HALF_TRAIT(infinity, TYPE, TYPE::bit_comparison_type, INF)                                          \
+  KOKKOS_IMPL_HALF_TRAIT(finite_min, TYPE, TYPE::bit_comparison_type, LOWEST)                                     \
+  KOKKOS_IMPL_HALF_TRAIT(finite_max, TYPE, TYPE::bit_comparison_type, MAX)                                        \
+  KOKKOS_IMPL_HALF_TRAIT(epsilon, TYPE, TYPE::bit_comparison_type, EPS)                                           \
+  KOKKOS_IMPL_HALF_TRAIT(round_error, TYPE, TYPE::bit_comparison_type, ROUND)                                     \
+  KOKKOS_IMPL_HALF_TRAIT(norm_min, TYPE, TYPE::bit_comparison_type, NORM_MIN)                                     \
+  KOKKOS_IMPL_HALF_TRAIT(quiet_NaN, TYPE, TYPE::bit_comparison_type, QNAN)                                        \
+  KOKKOS_IMPL_HALF_TRAIT(signaling_NaN, TYPE, TYPE::bit_comparison_type, SNAN)                                    \
+  KOKKOS_IMPL_HALF_TRAIT(digits, TYPE, int, DIGITS)                                                               \
+  KOKKOS_IMPL_HALF_TRAIT(digits10, TYPE, int, DIGITS10)                                                           \
+  KOKKOS_IMPL_HALF_TRAIT(radix, TYPE, int, 2)                                                                     \
+  KOKKOS_IMPL_HALF_TRAIT(min_exponent, TYPE, int, MIN_EXP)                                                        \
+  KOKKOS_IMPL_HALF_TRAIT(max_exponent, TYPE, int, MAX_EXP)
+// binary16: 65504, 2^-10, 0.5, 2^-14; 11 significand bits.
+KOKKOS_IMPL_HALF_TRAITS(half_t, 0x7C00, 0xFBFF, 0x7BFF, 0x1400, 0x3800, 0x0400, 0x7E00, 0x7D00, 11, 3, -13, 16)
+// bfloat16: 3.3895e38, 2^-7, 0.5, 2^-126; 8 significand bits (Kokkos 4.6 says 2, and digits10
+// 1, miscounting the stored 7 fraction bits; these are numeric_limits' values).
+KOKKOS_IMPL_HALF_TRAITS(bhalf_t, 0x7F80, 0xFF7F, 0x7F7F, 0x3C00, 0x3F00, 0x0080, 0x7FC0, 0x7FA0, 8, 2, -125, 128)
+#undef KOKKOS_IMPL_HALF_TRAITS
+#undef KOKKOS_IMPL_HALF_TRAIT
+}  // namespace Impl
 
 }  // namespace Kokkos::Experimental
 
