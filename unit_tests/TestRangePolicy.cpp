@@ -2,6 +2,10 @@
 #include "TestCommon.hpp"
 
 #include <atomic>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -105,12 +109,100 @@ TEST(RangePolicy, Accessors) {
   static_assert(!Kokkos::is_execution_policy_v<int>);
 }
 
-// Reversed bounds are an empty range with a warning, as in Kokkos 4.6 (TestPolicyConstructors).
-TEST(RangePolicy, BadBoundsThrowWithMessage) {
-  EXPECT_THROW((Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>(0, 1LL << 40)),
-               std::runtime_error);
-  Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> p(0, 1);
-  EXPECT_THROW(p.set_chunk_size(-1), std::runtime_error);
+// Bounds whose value the index type does not hold, as Kokkos 4.6 checks them: with deprecated
+// code 4 (the default build) the converted value and a warning (then, reversed after the
+// conversion, an empty range); without it Kokkos::abort with the same message.
+struct RoundTripChanges {  // converts both ways, but the way back loses the value
+  RoundTripChanges(int const* p) : v(*p) {}
+  RoundTripChanges(int) : v(0) {}
+  operator int() const { return v; }
+  int v;
+};
+struct OneWay {  // converts to the index type only: nothing to check
+  OneWay(int const* p) : v(*p) {}
+  operator int() const { return v; }
+  int v;
+};
+
+using UIntPolicy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<unsigned>>;
+using IntPolicy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>;
+const std::string conversion_error = "Kokkos::RangePolicy bound type error: an unsafe implicit conversion is performed";
+
+// The policy's [begin, end) and what it printed to stderr.
+template <class Make>
+auto construct_capturing(Make make) {
+  testing::internal::CaptureStderr();
+  auto policy = make();
+  return std::make_pair(policy, testing::internal::GetCapturedStderr());
+}
+
+#if defined(KOKKOS_ENABLE_DEPRECATED_CODE_4)
+TEST(RangePolicy, UnsafeBoundConversionsWarnAndConvert) {
+#if defined(KOKKOS_ENABLE_DEPRECATION_WARNINGS)
+  const bool warns = Kokkos::show_warnings();
+#else
+  const bool warns = false;
+#endif
+  auto expect_message = [&](const std::string& err, const std::string& text) {
+    if (warns) EXPECT_NE(err.find(text), std::string::npos) << err;
+    else EXPECT_TRUE(err.empty()) << err;
+  };
+  {  // -1 to unsigned is 4294967295, above the end: then an empty range
+    auto [p, err] = construct_capturing([] { return UIntPolicy(-1, 10); });
+    EXPECT_EQ(p.begin(), 0u);
+    EXPECT_EQ(p.end(), 0u);
+    expect_message(err, conversion_error + " on a bound (-1), which may not preserve its original value.");
+    expect_message(err, "The lower bound (4294967295) is greater than the upper bound (10).");
+  }
+  {
+    auto [p, err] = construct_capturing([] { return IntPolicy(0u, std::numeric_limits<unsigned>::max()); });
+    EXPECT_EQ(p.begin(), 0);
+    EXPECT_EQ(p.end(), 0);
+    expect_message(err, conversion_error + " on a bound (4294967295)");
+  }
+  {  // narrowing: 2^40 is 0 as an int
+    auto [p, err] = construct_capturing([] { return IntPolicy(0, std::size_t(1) << 40, Kokkos::ChunkSize(4)); });
+    EXPECT_EQ(p.end(), 0);
+    EXPECT_EQ(p.chunk_size(), 4);
+    expect_message(err, conversion_error + " on a bound (1099511627776)");
+  }
+  {
+    using U32 = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::uint32_t>>;
+    auto [p, err] = construct_capturing(
+        [] { return U32(Kokkos::DefaultHostExecutionSpace(), std::numeric_limits<std::int64_t>::min(), 0); });
+    expect_message(err, conversion_error + " on a bound (-9223372036854775808)");
+  }
+  {
+    const int n = 1;
+    auto [p, err] = construct_capturing([&] { return Kokkos::RangePolicy<>(0, RoundTripChanges(&n)); });
+    EXPECT_EQ(p.end(), 1);
+    expect_message(err, conversion_error);
+  }
+}
+#else
+TEST(RangePolicyDeathTest, UnsafeBoundConversionsAbort) {
+  testing::FLAGS_gtest_death_test_style = "threadsafe";
+  EXPECT_DEATH((void)UIntPolicy(-1, 10), "unsafe implicit conversion is performed on a bound \\(-1\\)");
+  EXPECT_DEATH((void)IntPolicy(0, std::size_t(1) << 40), "on a bound \\(1099511627776\\)");
+  EXPECT_DEATH((void)IntPolicy(5, 2), "The lower bound \\(5\\) is greater than the upper bound \\(2\\)");
+}
+#endif
+
+TEST(RangePolicy, SafeBoundsAreSilent) {
+  const int n = 7;
+  auto [p, err] = construct_capturing([&] { return Kokkos::RangePolicy<>(0, OneWay(&n)); });
+  EXPECT_EQ(p.end(), 7);
+  EXPECT_TRUE(err.empty()) << err;
+  auto [q, err2] = construct_capturing([] { return IntPolicy(std::size_t(3), std::int64_t(1) << 30); });
+  EXPECT_EQ(q.begin(), 3);
+  EXPECT_EQ(q.end(), 1 << 30);
+  EXPECT_TRUE(err2.empty()) << err2;
+  auto [r, err3] = construct_capturing([] { return UIntPolicy(0, std::numeric_limits<unsigned>::max()); });
+  EXPECT_EQ(r.end(), std::numeric_limits<unsigned>::max());
+  EXPECT_TRUE(err3.empty()) << err3;
+  static_assert(!std::is_constructible_v<IntPolicy, int, const char*>);
+  Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace> s(0, 1);
+  EXPECT_THROW(s.set_chunk_size(-1), std::runtime_error);
 }
 
 }  // namespace

@@ -16,11 +16,13 @@ struct ChunkSize {
   explicit ChunkSize(int v) : value(v) {}
 };
 
-// Bounds with begin > end: as Kokkos 4.6 (with its default deprecated-code-4 build) does, a
-// warning and an empty range [0, 0).
 template <class... Properties>
 class RangePolicy : public Impl::PolicyOccupancy {
   using traits = Impl::PolicyTraits<Properties...>;
+  template <class IB, class IE>
+  static constexpr bool bounds_convert_v =
+      std::is_convertible_v<IB, typename traits::index_type::type> &&
+      std::is_convertible_v<IE, typename traits::index_type::type>;
 
  public:
   using execution_policy = RangePolicy<Properties...>;
@@ -48,20 +50,21 @@ class RangePolicy : public Impl::PolicyOccupancy {
                   "Kokkos::RangePolicy: conversion between policies of different execution spaces");
   }
 
-  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  // Bounds of any type that converts to the index type, as in Kokkos.
+  template <class IB, class IE, class = std::enable_if_t<bounds_convert_v<IB, IE>>>
   RangePolicy(const execution_space& space, IB begin, IE end) : m_space(space) {
     set_bounds(begin, end);
   }
-  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  template <class IB, class IE, class = std::enable_if_t<bounds_convert_v<IB, IE>>>
   RangePolicy(IB begin, IE end) {
     set_bounds(begin, end);
   }
-  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  template <class IB, class IE, class = std::enable_if_t<bounds_convert_v<IB, IE>>>
   RangePolicy(const execution_space& space, IB begin, IE end, ChunkSize chunk) : m_space(space) {
     set_bounds(begin, end);
     set_chunk_size(chunk.value);
   }
-  template <class IB, class IE, class = std::enable_if_t<std::is_integral_v<IB> && std::is_integral_v<IE>>>
+  template <class IB, class IE, class = std::enable_if_t<bounds_convert_v<IB, IE>>>
   RangePolicy(IB begin, IE end, ChunkSize chunk) {
     set_bounds(begin, end);
     set_chunk_size(chunk.value);
@@ -84,24 +87,49 @@ class RangePolicy : public Impl::PolicyOccupancy {
   }
 
  private:
+  // Kokkos 4.6's bound checks.  A bound whose value the index type does not hold (a narrowing
+  // or sign-changing conversion, or a class type whose round trip changes it) is an error:
+  // Kokkos::abort, or, with deprecated code 4 (the default), the converted value with a warning
+  // under deprecation warnings.  Bounds reversed after conversion give the same choice between
+  // abort and an empty range [0, 0) with a warning.
   template <class IB, class IE>
-  void set_bounds(IB begin, IE end) {
-    if (!fits<IB>(begin) || !fits<IE>(end)) {
-      Impl::throw_runtime_exception("Kokkos::RangePolicy bounds error: [" + std::to_string(begin) + ", " +
-                                    std::to_string(end) + ") does not fit the policy's index type");
-    }
-    if (std::cmp_greater(begin, end)) {
-      Impl::log_warning("Kokkos::RangePolicy bounds error: The lower bound (" + std::to_string(begin) +
-                        ") is greater than the upper bound (" + std::to_string(end) + "); the range is empty.");
-      m_begin = m_end = 0;
-      return;
-    }
+  void set_bounds(const IB& begin, const IE& end) {
+    check_conversion_safety(begin);
+    check_conversion_safety(end);
     m_begin = static_cast<member_type>(begin);
     m_end = static_cast<member_type>(end);
+    if (m_begin > m_end) {
+      const std::string msg = "Kokkos::RangePolicy bounds error: The lower bound (" + std::to_string(m_begin) +
+                              ") is greater than the upper bound (" + std::to_string(m_end) + ").";
+      report_bound_error(msg);
+      m_begin = m_end = 0;
+    }
   }
   template <class I>
-  static bool fits(I value) {
-    return std::in_range<member_type>(value);
+  static void check_conversion_safety(const I& bound) {
+    if constexpr (std::is_convertible_v<member_type, I>) {
+      bool unsafe;
+      std::string text;
+      if constexpr (std::is_integral_v<I>) {
+        unsafe = !std::in_range<member_type>(bound);
+        text = std::to_string(bound);
+      } else {
+        unsafe = static_cast<I>(static_cast<member_type>(bound)) != bound;
+        text = std::to_string(static_cast<member_type>(bound));
+      }
+      if (unsafe) {
+        report_bound_error(
+            "Kokkos::RangePolicy bound type error: an unsafe implicit conversion is performed on a bound (" + text +
+            "), which may not preserve its original value.");
+      }
+    }
+  }
+  static void report_bound_error([[maybe_unused]] const std::string& msg) {
+#if !defined(KOKKOS_ENABLE_DEPRECATED_CODE_4)
+    Kokkos::abort((msg + "\n").c_str());
+#elif defined(KOKKOS_ENABLE_DEPRECATION_WARNINGS)
+    Impl::log_warning(msg);
+#endif
   }
 
   execution_space m_space{};
