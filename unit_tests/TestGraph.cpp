@@ -475,6 +475,70 @@ TYPED_TEST(Graph, ThenTaskIsOneLaunchOnTheSubmissionsInstance) {
   g_names = nullptr;
 }
 
+// Kokkos 4.7's graph tutorial shape: a graph built on an instance (Graph<Exec>{exec}, nodes
+// added from root_node()), a diamond of kernels, and host nodes that read what their
+// predecessors wrote and write what their successors read.
+TYPED_TEST(Graph, ThenHostRunsOnTheHostBetweenItsPredecessorsAndSuccessors) {
+  using Space = TypeParam;
+  using M = typename Space::memory_space;
+  for (const bool fusion_on : {true, false}) {
+    KE::set_fusion_enabled(fusion_on);
+    const int n = 100;
+    const Space exec = KE::partition_space(Space(), 1, 1)[0];
+    V<Space> a("a", n), b("b", n), c("c", n);
+    Kokkos::View<double, M> scale("scale");
+    Kokkos::View<double, M> total("total");
+    std::vector<double> seen_by_host;
+    int host_calls = 0;
+    KE::Graph<Space> graph{exec};
+    auto fill = graph.root_node().then_parallel_for("fill", Kokkos::RangePolicy<Space>(0, n),
+                                                    KOKKOS_LAMBDA(int i) { a(i) = i; });
+    // Reads the fill's result and chooses the scale the next kernel uses.
+    auto choose = fill.then_host("choose scale", [&]() {
+      ++host_calls;
+      seen_by_host.assign(a.data(), a.data() + n);
+      scale() = a(n - 1) + 1;
+    });
+    auto left = choose.then_parallel_for("left", Kokkos::RangePolicy<Space>(0, n),
+                                         KOKKOS_LAMBDA(int i) { b(i) = a(i) * scale(); });
+    auto right = fill.then_parallel_for("right", Kokkos::RangePolicy<Space>(0, n),
+                                        KOKKOS_LAMBDA(int i) { c(i) = -a(i); });
+    auto sum = KE::when_all(left, right).then_parallel_reduce(
+        "sum", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(int i, double& s) { s += b(i) + c(i); }, total);
+    double total_seen = -1;
+    sum.then_host("report", [&]() { total_seen = total(); });
+    EXPECT_EQ(host_calls, 0);  // building the graph runs nothing
+    for (int submission = 1; submission <= 2; ++submission) {
+      Kokkos::deep_copy(a, 0.0);
+      total_seen = -1;
+      graph.submit();
+      exec.fence();
+      EXPECT_EQ(host_calls, submission);
+      ASSERT_EQ(seen_by_host.size(), std::size_t(n));
+      for (int i = 0; i < n; ++i) EXPECT_EQ(seen_by_host[i], i);
+      // sum over i of i * n - i = (n - 1) * (n * (n - 1) / 2)
+      EXPECT_EQ(total_seen, double(n - 1) * (n * (n - 1) / 2));
+    }
+  }
+}
+
+// A host node accepts any host callable (not only a KOKKOS_LAMBDA), and a graph whose only
+// node is a host node needs no launch.
+TYPED_TEST(Graph, ThenHostTakesAnyHostCallable) {
+  using Space = TypeParam;
+  struct Counter {
+    int* calls;
+    void operator()() const { ++*calls; }
+  };
+  int calls = 0;
+  KE::Graph<Space> graph{Space{}};
+  EXPECT_EQ(graph.get_execution_space(), Space{});
+  graph.root_node().then_host(std::string("count"), Counter{&calls}).then_host("again", Counter{&calls});
+  graph.submit();
+  graph.submit(Space{});
+  EXPECT_EQ(calls, 4);
+}
+
 TEST(GraphBadInput, MisuseIsReported) {
   KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   using Space = Kokkos::DefaultHostExecutionSpace;
@@ -496,6 +560,8 @@ TEST(GraphBadInput, MisuseIsReported) {
   KE::GraphNodeRef<Space> dangling;
   EXPECT_THROW(dangling.then_parallel_for(10, KOKKOS_LAMBDA(int i) { x(i) = i; }), std::runtime_error);
   EXPECT_THROW(dangling.then("dangling", KOKKOS_LAMBDA() { x(0) = 1; }), std::runtime_error);
+  EXPECT_THROW(a.then_host("late", [] {}), std::runtime_error);
+  EXPECT_THROW(dangling.then_host("dangling", [] {}), std::runtime_error);
 }
 
 }  // namespace

@@ -23,7 +23,9 @@
 // planned for its own instance's workers: it runs there.  then(label, functor) adds a single
 // task, `functor()` (a KOKKOS_FUNCTION void operator()() const) called exactly once per
 // submission, as a one-iteration launch on the submission's instance (on Cuda a one-thread
-// kernel).
+// kernel).  then_host(label, functor) (Kokkos 4.7) adds a host node: `functor()`, any host
+// callable, runs on the calling thread once per submission, after the submission's instance
+// has been fenced, so it sees everything its predecessors wrote.
 //
 // Built on the fusion layer (<Kokkos_Fusion.hpp>): when a node's policy declares its accesses
 // (Kokkos::Experimental::with_accesses), a submission records the graph's nodes into a fusion
@@ -219,6 +221,21 @@ class GraphNodeRef {
     requires std::is_invocable_r_v<void, const std::decay_t<Functor>&>
   auto then(Functor&& functor) const {
     return then(std::string(), execution_space{}, std::forward<Functor>(functor));
+  }
+
+  // ---- then_host (Kokkos 4.7): functor() called on the host, once per submission ----
+  // The submission's instance is fenced first: the predecessors' launches may still be running
+  // (on Cuda) or recorded in a fusion window, and the host callable must see their results.
+  template <class Label, class Functor>
+    requires(std::is_constructible_v<std::string, Label> &&
+             std::is_invocable_r_v<void, const std::decay_t<Functor>&>)
+  auto then_host(Label&& label, Functor&& functor) const {
+    return add_launch(false, [label = std::string(std::forward<Label>(label)),
+                              functor = std::decay_t<Functor>(std::forward<Functor>(functor))](
+                                 const execution_space& on) {
+      on.fence("Kokkos::Experimental::GraphNodeRef::then_host: before " + label);
+      functor();
+    });
   }
 
   // ---- then_parallel_for ----
