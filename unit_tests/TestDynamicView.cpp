@@ -1,12 +1,17 @@
 // Kokkos::Experimental::DynamicView: growth in chunks without moving elements, shrinking,
 // copies sharing the extent, deep_copy, mirrors, concurrent element access, and (bounds
-// checking forced on here) accesses beyond the allocated chunks.
+// checking forced on here) accesses beyond the allocated chunks; subviews of a range, and
+// Kokkos::sort over a range of a DynamicView.
 #define KOKKOS_IMPL_FORCE_BOUNDS_CHECK
 #include "TestCommon.hpp"
 
 #include <Kokkos_DynamicView.hpp>
+#include <Kokkos_Sort.hpp>
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -109,6 +114,65 @@ TYPED_TEST(DynamicViewSpace, KernelsAcrossGrowthAndConcurrentAccess) {
   Space().fence();
   for (int k = 0; k < 100; ++k) ASSERT_EQ(a(k * 37), 2000) << k;
   for (int k = 0; k < 1000; ++k) ASSERT_EQ(a(4000 + k), k);
+}
+
+// A subview is the range's own elements, indexed from zero, across chunk boundaries; kernels
+// write the DynamicView through it; a subview of a subview composes the offsets.
+TYPED_TEST(DynamicViewSpace, SubviewOfARangeIsTheRangesElements) {
+  using Space = TypeParam;
+  DynamicView<int*, Space> a("sub", 8, 1024);  // chunks of 8
+  a.resize_serial(100);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, 100), KOKKOS_LAMBDA(int i) { a(i) = i; });
+  Space().fence();
+  auto mid = Kokkos::subview(a, std::make_pair(5, 29));  // crosses three chunk boundaries
+  static_assert(std::is_same_v<decltype(mid), Kokkos::Experimental::DynamicSubview<int*, Space>>);
+  EXPECT_EQ(mid.extent(0), 24u);
+  EXPECT_EQ(mid.label(), "sub");
+  EXPECT_FALSE(mid.span_is_contiguous());
+  for (int i = 0; i < 24; ++i) ASSERT_EQ(mid(i), 5 + i);
+  Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, 24), KOKKOS_LAMBDA(int i) { mid(i) = -mid(i); });
+  Space().fence();
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(a(i), (i >= 5 && i < 29) ? -i : i) << i;
+  auto inner = Kokkos::subview(mid, std::make_pair(std::size_t(3), std::size_t(10)));
+  EXPECT_EQ(inner.extent(0), 7u);
+  for (int i = 0; i < 7; ++i) ASSERT_EQ(inner(i), -(8 + i));
+  auto all = Kokkos::subview(a, Kokkos::ALL);
+  EXPECT_EQ(all.extent(0), 100u);
+  EXPECT_EQ(all(99), 99);
+  EXPECT_EQ(Kokkos::subview(a, std::make_pair(100, 100)).extent(0), 0u);  // empty, at the end
+  EXPECT_THROW(Kokkos::subview(a, std::make_pair(0, 101)), std::runtime_error);
+  EXPECT_THROW(Kokkos::subview(a, std::make_pair(30, 20)), std::runtime_error);
+  EXPECT_THROW(Kokkos::subview(mid, std::make_pair(0, 25)), std::runtime_error);
+  EXPECT_THROW(Kokkos::subview(mid, std::make_pair(4, 3)), std::runtime_error);
+}
+
+// Kokkos::sort(exec, dynamic_view, begin, end) and sort(dynamic_view, begin, end) sort exactly
+// [begin, end), across chunks; everything outside it is untouched.
+TYPED_TEST(DynamicViewSpace, SortARangeAcrossChunks) {
+  using Space = TypeParam;
+  const int n = 3000;
+  DynamicView<double*, Space> a("sort", 64, 1 << 14);
+  a.resize_serial(n);
+  std::vector<double> reference(n);
+  for (int i = 0; i < n; ++i) reference[i] = double((i * 7919) % 1009) - 500.5;  // with repeats
+  for (int i = 0; i < n; ++i) a(i) = reference[i];
+  const Space exec;
+  Kokkos::sort(exec, a, 100, 2900);
+  exec.fence();
+  std::sort(reference.begin() + 100, reference.begin() + 2900);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(a(i), reference[i]) << i;
+
+  for (int i = 0; i < n; ++i) a(i) = reference[i] = double(n - i);
+  Kokkos::sort(a, 0, n);  // the whole extent
+  std::sort(reference.begin(), reference.end());
+  for (int i = 0; i < n; ++i) ASSERT_EQ(a(i), reference[i]) << i;
+
+  Kokkos::sort(exec, a, 7, 7);  // empty and one-element ranges change nothing
+  Kokkos::sort(exec, a, 7, 8);
+  exec.fence();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(a(i), reference[i]) << i;
+  EXPECT_THROW(Kokkos::sort(exec, a, 0, n + 1), std::runtime_error);
+  EXPECT_THROW(Kokkos::sort(exec, a, 10, 5), std::runtime_error);
 }
 
 TEST(DynamicView, DeepCopyAndMirrors) {

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace Kokkos {
 namespace Experimental {
@@ -223,6 +224,80 @@ class DynamicView : public ViewTraits<DataType, P...> {
 #endif
 };
 
+// A fixed range [begin, begin + extent) of a DynamicView, indexed from zero: what
+// Kokkos::subview(dynamic_view, pair) returns (a kdag addition: Kokkos has no DynamicView
+// subview).  Its elements are the DynamicView's own, so it is not contiguous (data() is null)
+// and it does not follow a later resize: a resize that drops the range's chunks leaves it
+// dangling, like a reference to an element.
+template <class DataType, class... P>
+class DynamicSubview : public ViewTraits<DataType, P...> {
+ public:
+  using parent_type = DynamicView<DataType, P...>;
+  using reference_type = typename parent_type::reference_type;
+  using pointer_type = typename parent_type::pointer_type;
+  static constexpr Kokkos::Impl::integral_constant<std::size_t, 1> rank = {};
+
+  DynamicSubview() = default;
+  DynamicSubview(const parent_type& parent, std::size_t begin, std::size_t end)
+      : m_parent(parent), m_begin(begin), m_extent(end - begin) {
+    if (begin > end || end > parent.extent(0)) {
+      Kokkos::Impl::throw_runtime_exception("Kokkos::subview(DynamicView, [" + std::to_string(begin) + ", " +
+                                            std::to_string(end) + ")): not a range of \"" + parent.label() +
+                                            "\", whose extent is " + std::to_string(parent.extent(0)));
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION std::size_t size() const noexcept { return m_extent; }
+  template <class iType>
+  KOKKOS_INLINE_FUNCTION std::size_t extent(const iType& r) const {
+    return r == 0 ? m_extent : 1;
+  }
+  template <class iType>
+  KOKKOS_INLINE_FUNCTION int extent_int(const iType& r) const {
+    return static_cast<int>(extent(r));
+  }
+  KOKKOS_INLINE_FUNCTION constexpr bool span_is_contiguous() const { return false; }
+  KOKKOS_INLINE_FUNCTION constexpr pointer_type data() const { return nullptr; }
+  KOKKOS_INLINE_FUNCTION std::size_t begin_offset() const { return m_begin; }
+  KOKKOS_INLINE_FUNCTION const parent_type& parent() const { return m_parent; }
+  std::string label() const { return m_parent.label(); }
+
+  template <class I0, class... Args>
+  KOKKOS_INLINE_FUNCTION reference_type operator()(const I0& i0, const Args&... args) const {
+    return m_parent(m_begin + std::size_t(i0), args...);
+  }
+
+ private:
+  parent_type m_parent;
+  std::size_t m_begin = 0;
+  std::size_t m_extent = 0;
+};
+
+}  // namespace Experimental
+
+// subview(dynamic_view, pair) / subview(dynamic_view, ALL) and the same of such a range: a
+// DynamicSubview of the DynamicView.
+template <class D, class... P, class B, class E>
+Experimental::DynamicSubview<D, P...> subview(const Experimental::DynamicView<D, P...>& v, const std::pair<B, E>& r) {
+  return {v, std::size_t(r.first), std::size_t(r.second)};
+}
+template <class D, class... P>
+Experimental::DynamicSubview<D, P...> subview(const Experimental::DynamicView<D, P...>& v, ALL_t) {
+  return {v, 0, v.extent(0)};
+}
+template <class D, class... P, class B, class E>
+Experimental::DynamicSubview<D, P...> subview(const Experimental::DynamicSubview<D, P...>& v, const std::pair<B, E>& r) {
+  if (std::size_t(r.first) > std::size_t(r.second) || std::size_t(r.second) > v.extent(0)) {
+    Kokkos::Impl::throw_runtime_exception("Kokkos::subview(DynamicSubview, [" + std::to_string(r.first) + ", " +
+                                          std::to_string(r.second) + ")): not a range of the subview, whose extent is " +
+                                          std::to_string(v.extent(0)));
+  }
+  return {v.parent(), v.begin_offset() + std::size_t(r.first), v.begin_offset() + std::size_t(r.second)};
+}
+
+namespace Experimental {
+// So that an unqualified subview(dynamic_view, ...) in generic code finds the overloads above.
+using Kokkos::subview;
 }  // namespace Experimental
 
 template <class>

@@ -104,6 +104,16 @@ void host_parallel_sort(const ExecutionSpace& exec, T* data, std::size_t n, cons
   }
 }
 
+// dst(i) = src(i) for every i of src, on exec; src and dst are anything indexable like a
+// rank-1 View (a DynamicView range too).
+template <class ExecutionSpace, class Src, class Dst>
+void sort_copy(const ExecutionSpace& exec, const Src& src, const Dst& dst) {
+  parallel_for(
+      "Kokkos::sort::copy", RangePolicy<ExecutionSpace>(exec, 0, src.extent(0)),
+      KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
+  exec.fence("Kokkos::sort: copy");
+}
+
 // A contiguous host array holding the view's elements: the view's own data when it is
 // contiguous, else a copy that write_back() returns to the view.
 template <class ExecutionSpace, class ViewType>
@@ -126,13 +136,9 @@ class ContiguousSortData {
     if (m_copy.data() != nullptr) copy(m_copy, m_view);
   }
 
-  // Public only because nvcc refuses a KOKKOS_LAMBDA in a private member function.
   template <class Src, class Dst>
   void copy(const Src& src, const Dst& dst) const {
-    parallel_for(
-        "Kokkos::sort::copy", RangePolicy<ExecutionSpace>(m_exec, 0, src.extent(0)),
-        KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
-    m_exec.fence("Kokkos::sort: contiguous copy");
+    sort_copy(m_exec, src, dst);
   }
 
  private:
@@ -146,7 +152,16 @@ class ContiguousSortData {
 template <class ExecutionSpace, class ViewType, class Compare>
 void sort_view(const ExecutionSpace& exec, const ViewType& view, const Compare& comp) {
   if (view.extent(0) <= 1) return;
-  if constexpr (is_host_backend<ExecutionSpace>::value) {
+  if constexpr (!is_view_v<ViewType>) {
+    // A DynamicView range: its elements are in chunks, so they are sorted in a View of the same
+    // memory space and copied back.
+    using value_type = typename ViewType::non_const_value_type;
+    View<value_type*, typename ViewType::memory_space> values(
+        view_alloc(exec, WithoutInitializing, "Kokkos::sort::range"), view.extent(0));
+    sort_copy(exec, view, values);
+    sort_view(exec, values, comp);
+    sort_copy(exec, values, view);
+  } else if constexpr (is_host_backend<ExecutionSpace>::value) {
     exec.fence("Kokkos::sort: before sorting on the host");
     ContiguousSortData<ExecutionSpace, ViewType> contiguous(exec, view);
     host_parallel_sort(exec, contiguous.data(), contiguous.size(), comp);
