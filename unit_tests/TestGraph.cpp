@@ -539,6 +539,40 @@ TYPED_TEST(Graph, ThenHostTakesAnyHostCallable) {
   EXPECT_EQ(calls, 4);
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// A cuda_capture node between kernels: its functor gets the submission's instance, and the
+// cudaMemcpyAsync it puts on that stream runs after the fill and before the doubling.
+TEST(GraphCuda, CudaCaptureWorkRunsBetweenItsNeighboursOnTheSubmissionsStream) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  using Space = Kokkos::Cuda;
+  const int n = 1000;
+  Kokkos::View<double*, Kokkos::CudaSpace> x("x", n), y("y", n);
+  const Space exec = KE::partition_space(Space(), 1, 1)[0];
+  std::vector<cudaStream_t> streams;
+  KE::Graph<Space> graph{exec};
+  auto fill = graph.root_node().then_parallel_for("fill", Kokkos::RangePolicy<Space>(0, n),
+                                                  KOKKOS_LAMBDA(int i) { x(i) = i + 1; });
+  auto copy = fill.cuda_capture(exec, [&streams, x, y](const Space& on) {
+    streams.push_back(on.cuda_stream());
+    KOKKOS_IMPL_CUDA_SAFE_CALL(
+        cudaMemcpyAsync(y.data(), x.data(), x.size() * sizeof(double), cudaMemcpyDeviceToDevice, on.cuda_stream()));
+  });
+  copy.then_parallel_for("double", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(int i) { y(i) *= 2; });
+  for (int submission = 0; submission < 2; ++submission) {
+    Kokkos::deep_copy(y, 0.0);
+    graph.submit();
+    exec.fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(h(i), 2.0 * (i + 1)) << i;
+  }
+  EXPECT_EQ(streams, (std::vector<cudaStream_t>{exec.cuda_stream(), exec.cuda_stream()}));
+  graph.submit(Space{});  // on another instance: the functor gets that one
+  Space{}.fence();
+  ASSERT_EQ(streams.size(), 3u);
+  EXPECT_EQ(streams.back(), Space{}.cuda_stream());
+}
+#endif
+
 TEST(GraphBadInput, MisuseIsReported) {
   KOKKOS_TEST_REQUIRE_SPACE(Kokkos::DefaultExecutionSpace);  // launches on the default space
   using Space = Kokkos::DefaultHostExecutionSpace;

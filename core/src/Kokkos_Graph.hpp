@@ -25,7 +25,9 @@
 // submission, as a one-iteration launch on the submission's instance (on Cuda a one-thread
 // kernel).  then_host(label, functor) (Kokkos 4.7) adds a host node: `functor()`, any host
 // callable, runs on the calling thread once per submission, after the submission's instance
-// has been fenced, so it sees everything its predecessors wrote.
+// has been fenced, so it sees everything its predecessors wrote.  On Cuda,
+// cuda_capture(exec, functor) (Kokkos 4.7) adds a node whose functor(const Cuda&) issues work on
+// the submission's stream.
 //
 // Built on the fusion layer (<Kokkos_Fusion.hpp>): when a node's policy declares its accesses
 // (Kokkos::Experimental::with_accesses), a submission records the graph's nodes into a fusion
@@ -237,6 +239,23 @@ class GraphNodeRef {
       functor();
     });
   }
+
+#if defined(KOKKOS_ENABLE_CUDA)
+  // ---- cuda_capture (Kokkos 4.7, Cuda graphs): functor(exec) issues work on exec's stream ----
+  // kdag runs a Cuda graph's nodes as launches in order on the submission's stream, so the
+  // functor is called at each submission with that instance: the work it puts on
+  // exec.cuda_stream() (cuBLAS calls, cudaMemcpyAsync, kernels) runs after the predecessors
+  // and before the successors, as Kokkos' captured child graph does.  The functor is kept for
+  // the graph's lifetime, as in Kokkos.
+  template <class Functor>
+    requires(std::is_same_v<ExecutionSpace, Kokkos::Cuda> &&
+             std::is_invocable_v<const std::decay_t<Functor>&, const Kokkos::Cuda&>)
+  auto cuda_capture(const execution_space& exec, Functor&& functor) const {
+    (void)exec;  // the work goes on the instance the graph is submitted on
+    return add_launch(false, [functor = std::decay_t<Functor>(std::forward<Functor>(functor))](
+                                 const execution_space& on) { functor(on); });
+  }
+#endif
 
   // ---- then_parallel_for ----
   template <class Policy, class Functor>
