@@ -117,7 +117,9 @@ def meets(value, goal):
 def table(results, commands, spec):
     """(markdown lines, number of rows without a value)."""
     where = machine(results)
-    lines = ["| benchmark | baseline (same run) | ratio (medians) | goal | command | machine |",
+    dates = sorted(r.get("context", {}).get("date", "") for r in results.values())
+    lines = [f"Measured {dates[0]} to {dates[-1]}." if dates and dates[0] else "Measurement dates not reported.", "",
+             "| benchmark | baseline (same run) | ratio (medians) | goal | command | machine |",
              "|---|---|---|---|---|---|"]
     missing = 0
     for row in spec["rows"]:
@@ -129,7 +131,7 @@ def table(results, commands, spec):
             ok = meets(value, row.get("goal"))
             shown = f"{value:.2f} {row.get('unit', 'x')}" + ("" if ok is None else (" (met)" if ok else " (not met)"))
         exe = row["num"]["exe"]
-        command = commands.get(exe, exe)
+        command = commands.get(exe, exe).replace("|", "\\|")  # a table cell ends at a bare |
         lines.append(f"| {row['what']} | {row['baseline']} | {shown} | {row.get('goal', '')} | `{command}` | {where} |")
     return lines, missing
 

@@ -32,14 +32,14 @@ def entry(name, aggregate, real_time, **counters):
 
 
 def reports():
-    perf_a = {"context": {"num_cpus": 2}, "benchmarks": [
+    perf_a = {"context": {"num_cpus": 2, "date": "2026-11-28T10:48:00"}, "benchmarks": [
         entry("For/real_time", "mean", 900.0, us_per_launch=0.9),
         entry("For/real_time", "median", 600.0, us_per_launch=0.6),
         entry("Fib/real_time", "median", 1200.0),
         entry("Tbb/real_time", "median", 1000.0),
         entry("Pool/real_time", "median", 10.0, x_malloc=0.75),
     ]}
-    graph = {"context": {"num_cpus": 2}, "benchmarks": [
+    graph = {"context": {"num_cpus": 2, "date": "2026-11-28T10:47:00"}, "benchmarks": [
         entry("BM_CoreToCore/manual_time", "median", 1.0, round_trip_ns=120.0)]}
     return {"PerfA": perf_a, "PerfWorkGraph": graph}
 
@@ -70,12 +70,17 @@ class Report(unittest.TestCase):
             results, commands = report.load_results(d, SPEC)
             lines, missing = report.table(results, commands, SPEC)
         self.assertEqual(missing, 0)
-        self.assertEqual(len(lines), 2 + len(SPEC["rows"]))
-        self.assertIn("5.00 round trips (not met)", lines[2])
-        self.assertIn("1.20 x time (not met)", lines[3])
-        self.assertIn("0.75 x rate (not met)", lines[4])
-        self.assertIn("`PerfA --kokkos-num-threads=2 --benchmark_filter=x`", lines[2])
-        self.assertIn("2 cores, core-to-core round trip 120 ns", lines[2])
+        self.assertEqual(len(lines), 4 + len(SPEC["rows"]))
+        self.assertEqual(lines[0], "Measured 2026-11-28T10:47:00 to 2026-11-28T10:48:00.")
+        self.assertIn("5.00 round trips (not met)", lines[4])
+        self.assertIn("1.20 x time (not met)", lines[5])
+        self.assertIn("0.75 x rate (not met)", lines[6])
+        self.assertIn("`PerfA --kokkos-num-threads=2 --benchmark_filter=x`", lines[4])
+        self.assertIn("2 cores, core-to-core round trip 120 ns", lines[4])
+
+    def test_pipes_in_a_command_are_escaped_for_the_table(self):
+        lines, _ = report.table(reports(), {"PerfA": "PerfA --benchmark_filter=^(a|b)/"}, SPEC)
+        self.assertIn("`PerfA --benchmark_filter=^(a\\|b)/`", lines[4])
 
     def test_goals_met(self):
         self.assertTrue(report.meets(2.9, "<= 3"))
@@ -89,8 +94,8 @@ class Report(unittest.TestCase):
         results["PerfA"]["benchmarks"] = [b for b in results["PerfA"]["benchmarks"] if b["run_name"] != "Tbb/real_time"]
         lines, missing = report.table(results, {}, SPEC)
         self.assertEqual(missing, 2)
-        self.assertIn("missing: no report of PerfWorkGraph", lines[2])
-        self.assertIn("missing: no Tbb/real_time in PerfA", lines[3])
+        self.assertIn("missing: no report of PerfWorkGraph", lines[4])
+        self.assertIn("missing: no Tbb/real_time in PerfA", lines[5])
         self.assertIn("round trip not measured", lines[4])
         with tempfile.TemporaryDirectory() as d:
             write(d, results)
