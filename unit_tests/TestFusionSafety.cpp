@@ -7,6 +7,7 @@
 // The programs run on Serial: one thread makes the wrong fused result deterministic (and keeps
 // the races a wrong declaration causes between workers out of ThreadSanitizer's runs).
 #include "FusionTestFixture.hpp"
+#include "GTestExtendedLambda.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
