@@ -126,6 +126,8 @@ struct OneWay {  // converts to the index type only: nothing to check
 
 using UIntPolicy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<unsigned>>;
 using IntPolicy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>;
+// The default execution space is Cuda in the nvcc build, which has no device to construct on here.
+using HostPolicy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
 const std::string conversion_error = "Kokkos::RangePolicy bound type error: an unsafe implicit conversion is performed";
 
 // The policy's [begin, end) and what it printed to stderr.
@@ -174,7 +176,7 @@ TEST(RangePolicy, UnsafeBoundConversionsWarnAndConvert) {
   }
   {
     const int n = 1;
-    auto [p, err] = construct_capturing([&] { return Kokkos::RangePolicy<>(0, RoundTripChanges(&n)); });
+    auto [p, err] = construct_capturing([&] { return HostPolicy(0, RoundTripChanges(&n)); });
     EXPECT_EQ(p.end(), 1);
     expect_message(err, conversion_error);
   }
@@ -190,7 +192,7 @@ TEST(RangePolicyDeathTest, UnsafeBoundConversionsAbort) {
 
 TEST(RangePolicy, SafeBoundsAreSilent) {
   const int n = 7;
-  auto [p, err] = construct_capturing([&] { return Kokkos::RangePolicy<>(0, OneWay(&n)); });
+  auto [p, err] = construct_capturing([&] { return HostPolicy(0, OneWay(&n)); });
   EXPECT_EQ(p.end(), 7);
   EXPECT_TRUE(err.empty()) << err;
   auto [q, err2] = construct_capturing([] { return IntPolicy(std::size_t(3), std::int64_t(1) << 30); });
