@@ -31,7 +31,9 @@
 //   Each also reports what one fused run does (launches_recorded, dispatches,
 //   launches_per_dispatch: the most fusion can give where launch latency is all the time,
 //   device_fused_kernels, device_runs_split, device_runs_unfused, device_graph_replays,
-//   temporaries_eliminated).  The last three check every element: fused bitwise as unfused, the
+//   temporaries_eliminated, and the way the measured choice settled on by the time the benchmark
+//   ends: windows_other_registers, windows_other_tile, windows_unfused_graph, windows_unfused, the
+//   windows of that run that ran another way than the default fused kernels).  The last three check every element: fused bitwise as unfused, the
 //   hand-written version within a stated tolerance (the failed check names the first index
 //   that differs, and the executable exits non-zero).
 // Counters: fused_us, unfused_us, loop_us, speedup_vs_unfused = unfused / fused (the goals:
@@ -114,6 +116,10 @@ void report_fused_run(benchmark::State& state, const Kokkos::Cuda& exec, const s
   state.counters["device_runs_unfused"] = double(s.device_runs_unfused);
   state.counters["device_graph_replays"] = double(s.device_graph_replays);
   state.counters["temporaries_eliminated"] = double(s.temporaries_eliminated);
+  state.counters["windows_other_registers"] = double(s.device_windows_other_registers);
+  state.counters["windows_other_tile"] = double(s.device_windows_other_tile);
+  state.counters["windows_unfused_graph"] = double(s.device_windows_unfused_graph);
+  state.counters["windows_unfused"] = double(s.device_windows_unfused);
 }
 
 // The 20 axpy launches y = a_k x + y; launch k covers [0, n - shrink * k) (shrink 1: no two

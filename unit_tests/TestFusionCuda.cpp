@@ -38,7 +38,18 @@ using Cuda = Kokkos::Cuda;
 using DeviceView = Kokkos::View<double*, Kokkos::CudaSpace>;
 using Policy = Kokkos::RangePolicy<Cuda>;
 
-struct FusionCuda : Kokkos::Test::FusionFixture {};
+// The default fused way for every memoized window: these tests check how it runs (kernels,
+// graphs, counts); the tests of the measured choice between ways turn adaptive dispatch on.
+struct FusionCuda : Kokkos::Test::FusionFixture {
+  void SetUp() override {
+    FusionFixture::SetUp();
+    KE::set_fusion_adaptive_dispatch(false);
+  }
+  void TearDown() override {
+    KE::set_fusion_adaptive_dispatch(true);
+    FusionFixture::TearDown();
+  }
+};
 // Temporary elimination on, every View created in a window a candidate.
 struct FusionCudaTemporaries : FusionCuda {
   void SetUp() override {
@@ -744,6 +755,15 @@ TEST_F(FusionCuda, MemoizedWindowReplaysAsGraphWithChangedViews) {
   EXPECT_GE(s.device_graph_replays, 1u);
 }
 
+// y = a_k x + y / 2 for four a_k: one fused run, the same closures every time it is recorded.
+void record_four_axpys(const DeviceView& x, const DeviceView& y, long n) {
+  for (int k = 0; k < 4; ++k) {
+    const double a = 0.25 * (k + 1);
+    Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
+                         KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + 0.5 * y(i); });
+  }
+}
+
 // The same window (same Views, same scalars) every epoch: from the third on, the graph recorded
 // at the second launches as it is, without recording the window's dispatch again.
 TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
@@ -755,11 +775,7 @@ TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
     const DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
     for (int e = 0; e < epochs; ++e) {
       KE::FusionScope scope;
-      for (int k = 0; k < 4; ++k) {
-        const double a = 0.25 * (k + 1);
-        Kokkos::parallel_for("axpy", KE::with_accesses(Policy(0, n), KE::reads(x), KE::read_writes(y)),
-                             KOKKOS_LAMBDA(long i) { y(i) = a * x(i) + 0.5 * y(i); });
-      }
+      record_four_axpys(x, y, n);
     }
     KE::set_fusion_enabled(true);
     return to_host(y);
@@ -773,6 +789,68 @@ TEST_F(FusionCuda, UnchangedWindowLaunchesItsGraphWithoutRecording) {
   EXPECT_EQ(s.device_graph_instantiations, 1u);
   EXPECT_EQ(s.device_graph_replays, static_cast<std::uint64_t>(epochs - 2));
   EXPECT_EQ(s.device_fused_kernels, static_cast<std::uint64_t>(epochs)) << "a replay counts its kernel";
+}
+
+// ---- the measured choice between ways (impl/fusion/Kokkos_FusionDeviceChoice.hpp) ----------------
+
+// A memoized window's first epoch runs every way three times (the fused kernel in both register
+// policies and both tile shapes, launch by launch as a graph and on the stream), timed with CUDA
+// events; every epoch's results are bitwise those of the unfused launches.
+TEST_F(FusionCuda, MeasuredChoiceRunsEveryWayBitwiseEqual) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  KE::set_fusion_adaptive_dispatch(true);
+  const long n = 30011;
+  constexpr int epochs = 40;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    std::vector<double> out;
+    const DeviceView x = filled("x", n, 1.0), y = filled("y", n, 2.0);
+    for (int e = 0; e < epochs; ++e) {
+      {
+        KE::FusionScope scope;
+        record_four_axpys(x, y, n);
+      }
+      const std::vector<double> h = to_host(y);
+      out.insert(out.end(), h.begin(), h.end());
+    }
+    KE::set_fusion_enabled(true);
+    return out;
+  };
+  const KE::FusionStatistics s = expect_fused_as_unfused(run, "epochs");
+  EXPECT_EQ(s.memo_hits, static_cast<std::uint64_t>(epochs - 1));
+  EXPECT_GE(s.device_windows_other_registers, 3u);
+  EXPECT_GE(s.device_windows_other_tile, 3u);
+  EXPECT_GE(s.device_windows_unfused_graph, 3u);
+  EXPECT_GE(s.device_windows_unfused, 3u);
+}
+
+// A window ending in a reduction cannot be replayed (its result reaches the host at the flush):
+// it chooses between the fused kernel and the launches one by one, with the same bits.
+TEST_F(FusionCuda, MeasuredChoiceOfAWindowEndingInAReduction) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  KE::set_fusion_adaptive_dispatch(true);
+  const long n = 123457;
+  constexpr int epochs = 24;
+  const auto run = [&](bool fused) {
+    KE::set_fusion_enabled(fused);
+    const DeviceView x = filled("x", n, 2.0);
+    std::vector<double> sums;
+    for (int e = 0; e < epochs; ++e) {
+      double sum = 0;
+      KE::FusionScope scope;
+      Kokkos::parallel_for("scale", KE::with_accesses(Policy(0, n), KE::read_writes(x)),
+                           KOKKOS_LAMBDA(long i) { x(i) = 0.999 * x(i) + 0.001; });
+      Kokkos::parallel_reduce("sum of squares", KE::with_accesses(Policy(0, n), KE::reads(x)),
+                              KOKKOS_LAMBDA(long i, double& acc) { acc += x(i) * x(i); }, sum);
+      sums.push_back(sum);
+    }
+    KE::set_fusion_enabled(true);
+    return sums;
+  };
+  const KE::FusionStatistics s = expect_fused_as_unfused(run, "sums");
+  EXPECT_GE(s.device_windows_unfused, 3u);
+  EXPECT_EQ(s.device_windows_unfused_graph + s.device_windows_other_registers + s.device_windows_other_tile, 0u)
+      << "no graph, and a fused reduction has one shape";
 }
 
 // KOKKOS_FUSION=0's switch: nothing is recorded, every launch runs where it is issued.

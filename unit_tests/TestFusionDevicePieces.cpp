@@ -4,22 +4,30 @@
 // splits into kernels (translation units, the parameter space, the most loops per kernel), that
 // a kernel refusing its shape runs its launches one by one, and how a memoized window is
 // recorded and replayed (instantiated once, updated after), a failed recording dispatching the
-// window again directly.  Cuda's own kernels are tested in TestFusionCuda.cpp.
+// window again directly, and how a memoized window chooses its way by timing it on the "device"
+// (impl/fusion/Kokkos_FusionDeviceChoice.hpp), with timings injected by a stand-in timer.  Cuda's
+// own kernels are tested in TestFusionCuda.cpp.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Fusion.hpp>
 
 #include "FusionTestFixture.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace {
 
 namespace KE = Kokkos::Experimental;
+using Kokkos::Impl::FusionDeviceKernelVariant;
 using Kokkos::Impl::FusionDeviceLaunch;
 using Kokkos::Impl::FusionDeviceReplay;
+using Kokkos::Impl::FusionDeviceTimer;
+using Kokkos::Impl::FusionDeviceWay;
 using Kokkos::Impl::FusionLaunch;
 using Kokkos::Impl::FusionTemporary;
 using Arr = Kokkos::View<double*, Kokkos::HostSpace>;
@@ -36,20 +44,29 @@ struct DeviceLog {
   bool fail_while_recording = false;  // a kernel launch fails while recording
   std::vector<std::uint32_t> temporaries_offered;  // per fused kernel: how many it was given
   bool keep_temporaries_materialised = false;      // the kernel cannot hold their tiles
+  std::vector<FusionDeviceKernelVariant> variants;  // per fused kernel: the variant asked for
+  int timings_started = 0;
+  // The work the "device" did, in order, replays included: 'F', 'R', 'T' a fused kernel (default,
+  // other registers, other tile), 'A' a launch alone; `recorded` collects a recording's.
+  std::string work, recorded;
 };
 DeviceLog g_log;
 const char g_instance = 0;
 
+void did(char work) { (g_log.recording ? g_log.recorded : g_log.work) += work; }
 bool begin_recording(const void*) {
   ++g_log.recordings;
   g_log.recording = true;
+  g_log.recorded.clear();
   return true;
 }
 bool end_and_launch(const void*, std::shared_ptr<void>& replay) {
   g_log.recording = false;
   ++g_log.launched_replays;
   const bool instantiated = replay == nullptr;
-  if (instantiated) replay = std::make_shared<int>(0);
+  if (instantiated) replay = std::make_shared<std::string>();
+  *static_cast<std::string*>(replay.get()) = g_log.recorded;
+  g_log.work += g_log.recorded;
   return instantiated;
 }
 void abort_recording(const void*) {
@@ -60,8 +77,51 @@ void launch_as_recorded(const void*, const std::shared_ptr<void>& replay) {
   if (replay == nullptr) throw std::logic_error("launching a replay that was never recorded");
   ++g_log.launched_replays;
   ++g_log.launched_unchanged;
+  g_log.work += *static_cast<const std::string*>(replay.get());
 }
 constexpr FusionDeviceReplay g_replay{&begin_recording, &end_and_launch, &abort_recording, &launch_as_recorded};
+
+// The stand-in device's timer (null: the back end does not time, as in the tests above).  Its
+// time is the injected cost of what ran between the marks: per fused kernel by variant, per
+// launch run alone, less a saving per launch when a graph replays them; it reads as not ready
+// for `polls_until_ready` polls that do not wait.
+struct InjectedCosts {
+  double fused = 100, other_registers = 100, other_tile = 100, alone = 60, graph_saving_per_launch = 0;
+  int polls_until_ready = 0;
+};
+InjectedCosts g_costs;
+struct StandInMark {
+  std::size_t work = 0;
+  int replays = 0;
+  double ns = 0;
+  int polls = 0;
+};
+void* timer_start(const void*) {
+  ++g_log.timings_started;
+  return new StandInMark{g_log.work.size(), g_log.launched_replays};
+}
+void timer_stop(void* m, const void*) {
+  auto& mark = *static_cast<StandInMark*>(m);
+  const bool graph = g_log.launched_replays > mark.replays;
+  for (std::size_t k = mark.work; k < g_log.work.size(); ++k) {
+    switch (g_log.work[k]) {
+      case 'F': mark.ns += g_costs.fused; break;
+      case 'R': mark.ns += g_costs.other_registers; break;
+      case 'T': mark.ns += g_costs.other_tile; break;
+      default: mark.ns += g_costs.alone - (graph ? g_costs.graph_saving_per_launch : 0); break;
+    }
+  }
+}
+bool timer_elapsed(void* m, bool wait, double* ns) {
+  auto& mark = *static_cast<StandInMark*>(m);
+  if (!wait && mark.polls++ < g_costs.polls_until_ready) return false;
+  *ns = mark.ns;
+  return true;
+}
+void timer_release(void* m) { delete static_cast<StandInMark*>(m); }
+constexpr FusionDeviceTimer g_stand_in_timer{&timer_start, &timer_stop, &timer_elapsed, &timer_release};
+const FusionDeviceTimer* g_timer = nullptr;
+bool g_variants_open = true;
 
 // A recorded loop's closure: the stand-in kernels only read its id.
 struct Loop {
@@ -87,11 +147,18 @@ struct StandInBlob {
     self.device.closure_align = 8;
     self.device.run_fused = &run_fused;
     self.device.replay = &g_replay;
+    self.device.timer = g_timer;
+    self.device.other_registers_open = self.device.other_tile_open = g_variants_open;
   }
-  static void execute_alone(const void* self) { g_log.alone.push_back(static_cast<const StandInBlob*>(self)->functor.id); }
+  static void execute_alone(const void* self) {
+    g_log.alone.push_back(static_cast<const StandInBlob*>(self)->functor.id);
+    did('A');
+  }
   static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary*,
-                        std::uint32_t* num_temporaries) {
+                        std::uint32_t* num_temporaries, FusionDeviceKernelVariant variant) {
     if (g_log.refuse_shape) return false;
+    g_log.variants.push_back(variant);
+    did(variant.other_registers ? 'R' : variant.other_tile ? 'T' : 'F');
     g_log.temporaries_offered.push_back(*num_temporaries);
     if (g_log.keep_temporaries_materialised) *num_temporaries = 0;
     if (g_log.recording && g_log.fail_while_recording) throw std::runtime_error("not capturable");
@@ -127,6 +194,9 @@ struct FusionDevicePieces : Kokkos::Test::FusionFixture {
   void SetUp() override {
     FusionFixture::SetUp();
     g_log = DeviceLog{};
+    g_costs = InjectedCosts{};
+    g_timer = nullptr;
+    g_variants_open = true;
     KE::set_fusion_memoization(false);  // the replay tests turn it on
   }
   Arr x{"x", 100}, y{"y", 100};
@@ -274,6 +344,174 @@ TEST_F(FusionDevicePieces, FailedRecordingDispatchesDirectly) {
   const KE::FusionStatistics s = KE::fusion_statistics();
   EXPECT_EQ(s.device_fused_kernels, 2u);
   EXPECT_EQ(s.device_graph_instantiations + s.device_graph_replays, 0u);
+}
+
+// ---- the way of a memoized window, chosen by timing it on the device --------------------------
+
+struct FusionDeviceChoice : FusionDevicePieces {
+  void SetUp() override {
+    FusionDevicePieces::SetUp();
+    KE::set_fusion_memoization(true);
+    KE::set_fusion_adaptive_dispatch(true);
+    g_timer = &g_stand_in_timer;
+  }
+  void TearDown() override {
+    g_timer = nullptr;
+    FusionDevicePieces::TearDown();
+  }
+  // Runs `body` on a thread of its own, whose window memoizes afresh: the plans of other tests
+  // (the same canonical window) keep their choices in this thread's memo.
+  template <class Body>
+  static void in_own_window(const Body& body) {
+    std::thread(body).join();
+  }
+  // One flush of three loops of one unit (one fused kernel) and its way, read from the work
+  // the device did.
+  FusionDeviceWay flush_window() {
+    const std::size_t before = g_log.work.size();
+    const int replays = g_log.launched_replays;
+    {
+      KE::FusionScope scope;
+      for (int k = 0; k < 3; ++k) record<0>(k, x, y);
+    }
+    const std::string work = g_log.work.substr(before);
+    if (work == "F") return FusionDeviceWay::fused;
+    if (work == "R") return FusionDeviceWay::fused_other_registers;
+    if (work == "T") return FusionDeviceWay::fused_other_tile;
+    EXPECT_EQ(work, "AAA") << "one fused kernel, or every launch alone";
+    return g_log.launched_replays > replays ? FusionDeviceWay::unfused_graph : FusionDeviceWay::unfused;
+  }
+  // The ways of `count` flushes.
+  std::vector<FusionDeviceWay> flush_windows(int count) {
+    std::vector<FusionDeviceWay> ways;
+    for (int k = 0; k < count; ++k) ways.push_back(flush_window());
+    return ways;
+  }
+};
+
+int count_of(const std::vector<FusionDeviceWay>& ways, FusionDeviceWay way) {
+  return static_cast<int>(std::count(ways.begin(), ways.end(), way));
+}
+
+// The first epoch (64 memoized flushes after the one that analyses the window) runs every open
+// way three times in a row (the first untimed), then the fastest; the statistics count the
+// windows run another way.
+TEST_F(FusionDeviceChoice, SettlesOnTheFastestWay) {
+  in_own_window([&] {
+    g_costs.alone = 20;  // three launches alone: 60 against 100 for the kernel
+    g_costs.graph_saving_per_launch = 15;  // replayed as a graph: 15
+    const std::vector<FusionDeviceWay> ways = flush_windows(65);
+    EXPECT_EQ(ways[0], FusionDeviceWay::fused) << "the flush that analyses the window chooses nothing";
+    for (FusionDeviceWay way : {FusionDeviceWay::fused, FusionDeviceWay::fused_other_registers,
+                                FusionDeviceWay::fused_other_tile, FusionDeviceWay::unfused, FusionDeviceWay::unfused_graph}) {
+      EXPECT_EQ(count_of({ways.begin() + 1, ways.begin() + 16}, way), 3) << static_cast<int>(way);
+    }
+    for (std::size_t k = 16; k < ways.size(); ++k) EXPECT_EQ(ways[k], FusionDeviceWay::unfused_graph) << k;
+    EXPECT_EQ(g_log.timings_started, 10) << "two timed executions per way";
+    const KE::FusionStatistics s = KE::fusion_statistics();
+    EXPECT_EQ(s.device_windows_unfused_graph, static_cast<std::uint64_t>(count_of(ways, FusionDeviceWay::unfused_graph)));
+    EXPECT_EQ(s.device_windows_unfused, static_cast<std::uint64_t>(count_of(ways, FusionDeviceWay::unfused)));
+    EXPECT_EQ(s.device_windows_other_tile, static_cast<std::uint64_t>(count_of(ways, FusionDeviceWay::fused_other_tile)));
+    EXPECT_EQ(s.device_windows_other_registers,
+              static_cast<std::uint64_t>(count_of(ways, FusionDeviceWay::fused_other_registers)));
+  });
+}
+
+// A fused variant that wins is launched in that variant; when the costs change, the next epoch
+// re-times the ways and follows.
+TEST_F(FusionDeviceChoice, FollowsTheCostsFromEpochToEpoch) {
+  in_own_window([&] {
+    g_costs.other_tile = 40;
+    std::vector<FusionDeviceWay> ways = flush_windows(65);
+    EXPECT_EQ(ways.back(), FusionDeviceWay::fused_other_tile);
+    g_costs.other_tile = 100;
+    g_costs.other_registers = 30;
+    ways = flush_windows(64);  // the second epoch
+    EXPECT_EQ(ways.back(), FusionDeviceWay::fused_other_registers);
+  });
+}
+
+// Timings the device has not finished are read at a later flush; where the choice is about to
+// use them it waits for them, so the late answers change nothing.
+TEST_F(FusionDeviceChoice, LateTimingsAreWaitedForBeforeTheyAreUsed) {
+  in_own_window([&] {
+    g_costs.polls_until_ready = 1000;  // never ready without waiting
+    g_costs.alone = 10;
+    g_costs.graph_saving_per_launch = -5;  // this graph costs more than it saves
+    const std::vector<FusionDeviceWay> ways = flush_windows(40);
+    for (std::size_t k = 16; k < ways.size(); ++k) EXPECT_EQ(ways[k], FusionDeviceWay::unfused) << k;
+    EXPECT_EQ(g_log.timings_started, 10);
+  });
+}
+
+// Closed ways never run: the kernel variants where the back end fixes its knobs.
+TEST_F(FusionDeviceChoice, ClosedVariantsNeverRun) {
+  in_own_window([&] {
+    g_variants_open = false;
+    const std::vector<FusionDeviceWay> ways = flush_windows(65);
+    EXPECT_EQ(count_of(ways, FusionDeviceWay::fused_other_registers), 0);
+    EXPECT_EQ(count_of(ways, FusionDeviceWay::fused_other_tile), 0);
+    EXPECT_EQ(g_log.timings_started, 6) << "fused, unfused_graph and unfused, twice each";
+  });
+}
+
+// Nothing timed where adaptive dispatch is off or the back end has no timer.
+TEST_F(FusionDeviceChoice, TimesOnlyWhereAskedAndAble) {
+  in_own_window([&] {
+    KE::set_fusion_adaptive_dispatch(false);
+    EXPECT_EQ(count_of(flush_windows(30), FusionDeviceWay::fused), 30);
+    EXPECT_EQ(g_log.timings_started, 0);
+    KE::set_fusion_adaptive_dispatch(true);
+    g_timer = nullptr;
+    EXPECT_EQ(count_of(flush_windows(30), FusionDeviceWay::fused), 30);
+    EXPECT_EQ(g_log.timings_started, 0);
+  });
+}
+
+// A window that is neither fused nor replayable has one way: not timed.  (Two launches of
+// different instances... the stand-in has one; a window of one launch has no fused run, and its
+// graph replay is the other way, so it is timed: fused (the graph) against unfused.)
+TEST_F(FusionDeviceChoice, AWindowOfOneLaunchChoosesGraphOrNot) {
+  in_own_window([&] {
+    g_costs.alone = 50;
+    g_costs.graph_saving_per_launch = 40;
+    for (int k = 0; k < 65; ++k) {
+      KE::FusionScope scope;
+      record<0>(0, x, y);
+    }
+    EXPECT_EQ(g_log.timings_started, 4) << "the graph (way fused) and the plain launch, twice each";
+    EXPECT_TRUE(g_log.kernels.empty());
+    EXPECT_EQ(KE::fusion_statistics().device_windows_unfused, 3u) << "its three executions, one untimed";
+  });
+}
+
+// The choice on its own, with a timer whose answers are injected: an unopened way is never
+// handed out, results arrive in order, and a way 1.5x slower than the fastest in two epochs in a
+// row is no longer timed.
+TEST(FusionDeviceDispatchChoice, PrunesAWayTwiceTooSlow) {
+  g_costs = InjectedCosts{};
+  using Choice = Kokkos::Impl::FusionDeviceDispatchChoice;
+  Choice choice;
+  Kokkos::Impl::FusionDeviceWaysOpen open;
+  open.fuses = true;  // fused and unfused only
+  std::vector<int> timed_unfused_per_epoch;
+  g_log = DeviceLog{};
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    int timed_unfused = 0;
+    for (std::uint32_t k = 0; k < choice.epoch_length(); ++k) {
+      const Choice::Decision d = choice.next(g_stand_in_timer, open);
+      ASSERT_TRUE(d.way == FusionDeviceWay::fused || d.way == FusionDeviceWay::unfused);
+      if (!d.timed) continue;
+      timed_unfused += d.way == FusionDeviceWay::unfused;
+      auto* mark = static_cast<StandInMark*>(g_stand_in_timer.start(nullptr));
+      mark->ns = d.way == FusionDeviceWay::fused ? 100 : 200;
+      choice.pending(d.way, mark);
+    }
+    timed_unfused_per_epoch.push_back(timed_unfused);
+  }
+  EXPECT_EQ(timed_unfused_per_epoch, (std::vector<int>{2, 2, 0, 0}));
+  EXPECT_TRUE(choice.dropped(FusionDeviceWay::unfused));
+  EXPECT_EQ(choice.time_ns(FusionDeviceWay::fused), 100);
 }
 
 }  // namespace

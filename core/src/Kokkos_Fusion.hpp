@@ -431,6 +431,9 @@ inline void print_fusion_statistics(std::ostream& os) {
   out << "  device fused kernels     " << s.device_fused_kernels << " (runs split " << s.device_runs_split
       << ", pieces run unfused " << s.device_runs_unfused << "), graph replays " << s.device_graph_replays
       << ", graph instantiations " << s.device_graph_instantiations << "\n";
+  out << "  device windows run       with the other register policy " << s.device_windows_other_registers
+      << ", the other tile " << s.device_windows_other_tile << ", unfused as a graph " << s.device_windows_unfused_graph
+      << ", unfused " << s.device_windows_unfused << "\n";
   out << "  temporaries eliminated   " << s.temporaries_eliminated << " (" << s.temporary_bytes_eliminated
       << " bytes never materialised; chunk buffers at most " << s.temporary_buffer_bytes << " bytes)\n";
   std::uint64_t total = 0;

@@ -38,6 +38,11 @@ struct FusionStatistics {
   // Memoized device windows replayed as one graph (updated in place) and graph instantiations
   // (a window's first replay, or one whose structure the update refused).
   std::uint64_t device_graph_replays = 0, device_graph_instantiations = 0;
+  // Memoized device windows run another way than the default fused one, because that measured
+  // faster on the device (impl/fusion/Kokkos_FusionDeviceChoice.hpp): fused kernels of the other
+  // register policy or tile shape; launch by launch replayed as one graph; launch by launch.
+  std::uint64_t device_windows_other_registers = 0, device_windows_other_tile = 0;
+  std::uint64_t device_windows_unfused_graph = 0, device_windows_unfused = 0;
   std::array<std::uint64_t, Kokkos::Impl::fusion_constraint_count> barriers{};  // by Kokkos::Impl::FusionConstraint
   std::array<std::uint64_t, static_cast<int>(Kokkos::Impl::FusionFlush::count_)> flushes{};  // by Kokkos::Impl::FusionFlush
   std::uint64_t windows_analysed = 0, memo_hits = 0;
@@ -89,6 +94,10 @@ inline FusionStatistics& FusionStatistics::operator+=(const FusionStatistics& o)
   device_runs_unfused += o.device_runs_unfused;
   device_graph_replays += o.device_graph_replays;
   device_graph_instantiations += o.device_graph_instantiations;
+  device_windows_other_registers += o.device_windows_other_registers;
+  device_windows_other_tile += o.device_windows_other_tile;
+  device_windows_unfused_graph += o.device_windows_unfused_graph;
+  device_windows_unfused += o.device_windows_unfused;
   for (std::size_t k = 0; k < barriers.size(); ++k) barriers[k] += o.barriers[k];
   for (std::size_t k = 0; k < flushes.size(); ++k) flushes[k] += o.flushes[k];
   windows_analysed += o.windows_analysed;

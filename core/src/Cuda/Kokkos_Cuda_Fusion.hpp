@@ -46,7 +46,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -285,11 +287,13 @@ inline constexpr std::uint32_t fusion_device_max_temporaries = 16;
 // KOKKOS_FUSION_CUDA_INDICES_PER_THREAD (and the unbounded kernel, three blocks resident): below
 // that size (n = 1e5 and 1e6) one index a thread was as fast or faster in every program (the
 // axpy chain 1.3x at 1e6); at 1e8 eight were 1.45x faster for Black-Scholes, one 1.15x for the
-// axpy chain.  `forced` (1 to the maximum; 0: none) overrides the rule.
-inline int cuda_fused_indices_per_thread(long long n, long long resident_threads, int forced = 0) {
+// axpy chain.  `forced` (1 to the maximum; 0: none) overrides the rule; `other` takes the shape
+// the rule does not (a memoized window times both: FusionDeviceWay::fused_other_tile).
+inline int cuda_fused_indices_per_thread(long long n, long long resident_threads, int forced = 0, bool other = false) {
   if (forced > 0) return std::min(forced, cuda_fused_max_indices_per_thread);
   if (resident_threads < 1) resident_threads = 1;
-  return n / resident_threads >= cuda_fused_max_indices_per_thread ? cuda_fused_max_indices_per_thread : 1;
+  const bool many = n / resident_threads >= cuda_fused_max_indices_per_thread;
+  return many != other ? cuda_fused_max_indices_per_thread : 1;
 }
 
 struct CudaFusedForArgs {
@@ -356,19 +360,73 @@ const cudaFuncAttributes& cuda_fused_kernel_attributes() {
 }
 
 // KOKKOS_FUSION_CUDA_INDICES_PER_THREAD=k (1 to 8) fixes the indices a thread takes per tile,
-// for tuning on a given GPU; unset, 0 or not a number: the rule above.  Read once.
+// for tuning on a given GPU; unset, 0 or not a number: the rule above, and memoized windows time
+// the other shape too.  Read once.
 inline int cuda_fused_forced_indices_per_thread() {
   static const int forced = std::clamp(fusion_env_int("KOKKOS_FUSION_CUDA_INDICES_PER_THREAD", 0), 0,
                                        cuda_fused_max_indices_per_thread);
   return forced;
 }
 
-// Whether fused loops run in the register-bounded kernel (see cuda_fused_min_blocks_per_sm).
-// Read once.
+// Whether fused loops run in the register-bounded kernel by default (see
+// cuda_fused_min_blocks_per_sm); memoized windows time the other kernel too unless
+// KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS is set.  Read once.
 inline bool cuda_fused_bounded_registers() {
   static const bool bounded = fusion_env_int("KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS", 1) != 0;
   return bounded;
 }
+inline bool cuda_fused_registers_fixed() {
+  static const bool fixed = std::getenv("KOKKOS_FUSION_CUDA_BOUNDED_REGISTERS") != nullptr;
+  return fixed;
+}
+
+// ---- timing a memoized window on the device (FusionDeviceTimer) --------------------------------
+// Two events around the window's work on the instance's stream; the time is read once the
+// device has passed the second.  Only the executions a choice times pay for them (a few per
+// epoch).  A failed event call gives an infinite time: that way is never chosen.
+struct CudaFusionTimerMark {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  bool failed = false;
+};
+
+inline void* cuda_fusion_timer_start(const void* instance) {
+  auto* mark = new CudaFusionTimerMark;
+  mark->failed = cudaEventCreate(&mark->start) != cudaSuccess || cudaEventCreate(&mark->stop) != cudaSuccess ||
+                 cudaEventRecord(mark->start, static_cast<const CudaInternal*>(instance)->m_stream) != cudaSuccess;
+  if (mark->failed) (void)cudaGetLastError();
+  return mark;
+}
+inline void cuda_fusion_timer_stop(void* m, const void* instance) {
+  auto* mark = static_cast<CudaFusionTimerMark*>(m);
+  if (!mark->failed && cudaEventRecord(mark->stop, static_cast<const CudaInternal*>(instance)->m_stream) != cudaSuccess) {
+    mark->failed = true;
+    (void)cudaGetLastError();
+  }
+}
+inline bool cuda_fusion_timer_elapsed_ns(void* m, bool wait, double* ns) {
+  auto* mark = static_cast<CudaFusionTimerMark*>(m);
+  *ns = std::numeric_limits<double>::infinity();
+  if (mark->failed) return true;
+  const cudaError_t done = wait ? cudaEventSynchronize(mark->stop) : cudaEventQuery(mark->stop);
+  if (done == cudaErrorNotReady) return false;
+  float ms = 0;
+  if (done == cudaSuccess && cudaEventElapsedTime(&ms, mark->start, mark->stop) == cudaSuccess) {
+    *ns = 1e6 * static_cast<double>(ms);
+  } else {
+    (void)cudaGetLastError();
+  }
+  return true;
+}
+inline void cuda_fusion_timer_release(void* m) {
+  auto* mark = static_cast<CudaFusionTimerMark*>(m);
+  // After Kokkos::finalize the events may already be gone with the context: nothing to report.
+  if (mark->start != nullptr) (void)cudaEventDestroy(mark->start);
+  if (mark->stop != nullptr) (void)cudaEventDestroy(mark->stop);
+  (void)cudaGetLastError();
+  delete mark;
+}
+inline constexpr FusionDeviceTimer cuda_fusion_timer{&cuda_fusion_timer_start, &cuda_fusion_timer_stop,
+                                                     &cuda_fusion_timer_elapsed_ns, &cuda_fusion_timer_release};
 
 // How many blocks of `block` threads without dynamic shared memory a multiprocessor holds for
 // a kernel, queried once per kernel (its block size is fixed by its attributes).
@@ -581,6 +639,9 @@ struct CudaFusionForBlob {
     self.device.body_address = &cuda_fused_body_address<Functor, Policy, Unit>;
     self.device.run_fused = &run_fused;
     self.device.replay = &cuda_fusion_replay;
+    self.device.timer = &cuda_fusion_timer;
+    self.device.other_registers_open = !cuda_fused_registers_fixed();
+    self.device.other_tile_open = cuda_fused_forced_indices_per_thread() == 0;
   }
   static void execute_alone(const void* self) {
     const auto& s = *static_cast<const CudaFusionForBlob*>(self);
@@ -588,15 +649,15 @@ struct CudaFusionForBlob {
   }
   // launches[0, count) are loops of this unit over the same range on the same instance.
   static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
-                        std::uint32_t* num_temporaries) {
-    return cuda_fused_bounded_registers()
+                        std::uint32_t* num_temporaries, FusionDeviceKernelVariant variant) {
+    return cuda_fused_bounded_registers() != variant.other_registers
                ? run_fused_in<&cuda_fused_for_kernel<Unit, cuda_fused_min_blocks_per_sm>>(launches, count, temporaries,
-                                                                                          num_temporaries)
-               : run_fused_in<&cuda_fused_for_kernel<Unit, 1>>(launches, count, temporaries, num_temporaries);
+                                                                                          num_temporaries, variant)
+               : run_fused_in<&cuda_fused_for_kernel<Unit, 1>>(launches, count, temporaries, num_temporaries, variant);
   }
   template <auto kernel>
   static bool run_fused_in(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
-                           std::uint32_t* num_temporaries) {
+                           std::uint32_t* num_temporaries, FusionDeviceKernelVariant variant) {
     const auto& last = *static_cast<const CudaFusionForBlob*>(launches[count - 1].blob);
     CudaInternal* internal = last.policy.space().impl_internal_space_instance();
     const int device = internal->m_cudaDev;
@@ -610,7 +671,8 @@ struct CudaFusionForBlob {
     while (block > attr.maxThreadsPerBlock) block /= 2;
     const long long resident = static_cast<long long>(limits.sm_count) * cuda_fused_blocks_per_sm<kernel>(block) * block;
     args->tile = static_cast<long long>(block) * cuda_fused_indices_per_thread(args->end - args->begin, resident,
-                                                                              cuda_fused_forced_indices_per_thread());
+                                                                              cuda_fused_forced_indices_per_thread(),
+                                                                              variant.other_tile);
     // Eliminated temporaries: the tile shrinks until theirs fit the block's shared memory, or
     // they stay in device memory (materialised: the Views' allocations are real).
     std::size_t shmem = 0;
@@ -658,6 +720,7 @@ struct CudaFusionReduceBlob {
     self.device.unit = &cuda_fusion_unit_anchor;
     self.device.instance = self.policy.space().impl_internal_space_instance();
     self.device.run_fused = &run_fused;  // its closure travels in the reduction's driver
+    self.device.timer = &cuda_fusion_timer;
   }
   static void execute_alone(const void* self) {
     const auto& s = *static_cast<const CudaFusionReduceBlob*>(self);
@@ -668,7 +731,7 @@ struct CudaFusionReduceBlob {
   // Eliminated temporaries stay materialised here: a thread's indices are the plain
   // reduction's, a grid apart, with no tile a block could keep on chip.
   static bool run_fused(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary*,
-                        std::uint32_t* num_temporaries) {
+                        std::uint32_t* num_temporaries, FusionDeviceKernelVariant) {
     *num_temporaries = 0;
     using Args = CudaFusedReduceArgs<Driver>;
     if constexpr (sizeof(Args) > cuda_max_kernel_parameter_bytes) {

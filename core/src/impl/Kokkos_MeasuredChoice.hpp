@@ -83,6 +83,13 @@ class MeasuredChoice {
   double time_ns(int way) const { return m_ns[static_cast<std::size_t>(way)]; }
   bool pruned(int way) const { return m_pruned[static_cast<std::size_t>(way)]; }
   std::uint32_t epoch_length() const { return m_epoch; }
+  // Where the next execution falls in its epoch (0: it starts one), and how many executions at
+  // the start of an epoch may time a way: a caller whose timings arrive late (a device's) has
+  // them recorded before the choice uses them, at an epoch's start and once sampling is over.
+  std::uint32_t position() const { return m_executions; }
+  std::uint32_t sampling_length() const {
+    return static_cast<std::uint32_t>(m_ways) * (m_options.warmup_per_way + m_options.samples_per_way);
+  }
 
   // The fastest way timed this epoch; before any has been, the last epoch's (way 0 at first):
   // the slots of pruned or ineligible ways at the start of an epoch run the settled choice.

@@ -30,6 +30,7 @@
 // neighbouring worker's block (`halo_lo`, `halo_hi`) run after all workers have finished.  A
 // run has at most one such split and no reduction.
 #include <Kokkos_Macros.hpp>
+#include <impl/fusion/Kokkos_FusionDeviceChoice.hpp>
 #include <impl/fusion/Kokkos_FusionDispatchChoice.hpp>
 
 #include <Kokkos_FusionPrivilege.hpp>
@@ -149,6 +150,7 @@ struct FusionPlan {
   std::vector<FusionRun> runs;
   std::vector<FusionWave> waves;  // sorted by first_run; runs in no wave run in order
   std::array<std::uint32_t, fusion_constraint_count> barriers{};
+  mutable FusionDeviceDispatchChoice device_dispatch;  // a device window's way, learnt while memoized
 };
 
 inline bool fusion_writes(Privilege p) { return p == Privilege::write || p == Privilege::read_write; }

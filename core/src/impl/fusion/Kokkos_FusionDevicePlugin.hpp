@@ -2,6 +2,7 @@
 // What a device back end plugs into the fusion window: a launch's device record and the replay
 // of a memoized window as one unit of work (Cuda/Kokkos_Cuda_Fusion.hpp implements both).
 #include <impl/fusion/Kokkos_FusionAnalysis.hpp>
+#include <impl/fusion/Kokkos_FusionDeviceChoice.hpp>
 #include <impl/fusion/Kokkos_FusionTemporaries.hpp>
 
 #include <cstddef>
@@ -36,13 +37,17 @@ struct FusionDeviceLaunch {
   std::uint32_t closure_bytes = 0, closure_align = 1;
   const void* (*body_address)() = nullptr;  // a loop's body in `unit`'s module (device address)
   const FusionDeviceReplay* replay = nullptr;  // set for launches whose windows can be replayed
+  const FusionDeviceTimer* timer = nullptr;    // set where memoized windows choose their way by timing
+  // Whether run_fused offers the other register policy and the other tile shape
+  // (FusionDeviceKernelVariant; closed where the user fixed the knob).
+  bool other_registers_open = false, other_tile_open = false;
   // Runs launches[0, count) as one kernel, launches[count - 1] being this launch and the others
-  // loops of the same unit; false when the kernel cannot take the shape the launches need
-  // (nothing ran).  The run's eliminated temporaries, when the kernel is the whole run, are
-  // temporaries[0, *num_temporaries); a kernel that keeps them materialised instead (it cannot
-  // hold their tiles) sets *num_temporaries to 0.
+  // loops of the same unit, in the kernel variant asked for; false when the kernel cannot take
+  // the shape the launches need (nothing ran).  The run's eliminated temporaries, when the
+  // kernel is the whole run, are temporaries[0, *num_temporaries); a kernel that keeps them
+  // materialised instead (it cannot hold their tiles) sets *num_temporaries to 0.
   bool (*run_fused)(const FusionLaunch* launches, std::uint32_t count, const FusionTemporary* temporaries,
-                    std::uint32_t* num_temporaries) = nullptr;
+                    std::uint32_t* num_temporaries, FusionDeviceKernelVariant variant) = nullptr;
 };
 // How verify mode (Kokkos_FusionVerify.hpp) reads and writes the memory of a window with
 // launches on a device back end: synchronize waits for all the device's work; copy copies

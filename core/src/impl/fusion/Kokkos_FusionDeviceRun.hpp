@@ -25,7 +25,8 @@ namespace Kokkos::Impl {
 // change (a kernel calls only its own translation unit's code), where a skewed run's tail starts
 // (the head's kernel has finished every index before the tail's reads its neighbours), and where
 // the next launch's closure no longer fits the kernel's parameter space.  A piece of one launch
-// runs as the plain launch.
+// runs as the plain launch; so does every launch where this flush's way does not fuse
+// (m_device_way), its eliminated temporaries then materialised.
 inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const {
   const FusionLaunch* launches = m_launches.data() + run.first;
   const auto alone = [&](std::uint32_t from, std::uint32_t to) {
@@ -50,7 +51,9 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
   }
   std::uint32_t materialised_anyway = temporaries.count;
   bool split = false;
-  for (std::uint32_t from = 0; from < run.count;) {
+  const FusionDeviceKernelVariant variant = fusion_device_kernel_variant(m_device_way);
+  if (!fusion_device_way_fuses(m_device_way)) alone(0, run.count);
+  for (std::uint32_t from = 0; from < run.count && fusion_device_way_fuses(m_device_way);) {
     const FusionDeviceLaunch& first = *launches[from].device;
     std::size_t bytes = aligned(0, first) + first.closure_bytes;
     std::uint32_t to = from + 1;
@@ -71,7 +74,7 @@ inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::
       // Temporaries stay on chip only when one kernel runs every launch that touches them.
       std::uint32_t kept_on_chip = from == 0 && to == run.count ? temporaries.count : 0;
       const auto body = [&] {
-        ran = owner.device->run_fused(launches + from, to - from, temporaries.first, &kept_on_chip);
+        ran = owner.device->run_fused(launches + from, to - from, temporaries.first, &kept_on_chip, variant);
       };
       if (KOKKOS_IMPL_LIKELY(m_report_names[run.first + from].empty())) {
         body();
@@ -154,7 +157,7 @@ void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const Fusi
   const void* instance = m_launches[0].device->instance;
   DeviceReplay* kept = nullptr;
   for (DeviceReplay& r : m_device_replays) {
-    if (r.plan == &plan) kept = &r;
+    if (r.plan == &plan && r.way == m_device_way) kept = &r;
   }
   const bool signed_window = device_signature(m_signature);
   if (kept != nullptr && kept->graph != nullptr && signed_window && kept->signature == m_signature) {
@@ -189,6 +192,7 @@ void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const Fusi
       if (m_device_replays.size() >= FusionMemo::max_entries) m_device_replays.clear();
       kept = &m_device_replays.emplace_back();
       kept->plan = &plan;
+      kept->way = m_device_way;
     }
     // What run_all added (execute_on_device may take back temporaries find_temporaries counted).
     kept->waves = delta.waves - before.waves;
@@ -209,6 +213,79 @@ void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const Fusi
   }
   delta = before;
   run_all();  // directly; an error that was not the recording's shows here
+}
+
+// A memoized window whose way is chosen by timing it on the device: every launch on one device
+// instance whose back end times (FusionDeviceLaunch::timer).  Null otherwise.
+inline const FusionDeviceLaunch* FusionWindow::device_choosing_launch() const {
+  if (m_launches.empty() || !m_in_flight.empty() || m_launches[0].device == nullptr) return nullptr;
+  const FusionDeviceLaunch* first = m_launches[0].device;
+  if (first->timer == nullptr) return nullptr;
+  for (const FusionLaunch& l : m_launches) {
+    if (l.device == nullptr || l.device->instance != first->instance || l.device->timer != first->timer) return nullptr;
+  }
+  return first;
+}
+
+// Which ways differ for this window: the kernel variants where a fused kernel of loops runs (a
+// fused reduction keeps the plain reduction's shape), the unfused ways where something fuses or
+// a graph replays the window.
+inline FusionDeviceWaysOpen FusionWindow::device_ways_open(const FusionPlan& plan, const FusionDeviceLaunch& device,
+                                                           bool graph) const {
+  FusionDeviceWaysOpen open;
+  open.graph = graph;
+  for (const FusionRun& run : plan.runs) {
+    if (run.count < 2) continue;
+    open.fuses = true;
+    if (m_summaries[run.first + run.count - 1].kind == FusionLaunchKind::range_for) {
+      open.other_registers = open.other_registers || device.other_registers_open;
+      open.other_tile = open.other_tile || device.other_tile_open;
+    }
+  }
+  return open;
+}
+
+// Runs the window the way its plan's device choice says (replayed as a graph where the way and
+// the window allow), timing it on the device when the choice asks.
+inline void FusionWindow::run_on_device_measured(const FusionPlan& plan, const FusionDeviceLaunch& device,
+                                                 const FusionDeviceReplay* replay, Experimental::FusionStatistics& delta,
+                                                 bool adapt) {
+  const FusionDeviceTimer& timer = *device.timer;
+  const auto run_all = [&] { run_plan(plan, adapt, delta); };
+  const FusionDeviceWaysOpen open = device_ways_open(plan, device, replay != nullptr);
+  if (!FusionDeviceDispatchChoice::is_open(FusionDeviceWay::unfused, open)) {  // one way only: nothing to time
+    if (replay != nullptr) replay_on_device(*replay, plan, delta, run_all);
+    else run_all();
+    return;
+  }
+  const FusionDeviceDispatchChoice::Decision d = plan.device_dispatch.next(timer, open);
+  struct Way {
+    FusionDeviceWay& way;
+    ~Way() { way = FusionDeviceWay::fused; }
+  } restore{m_device_way};
+  m_device_way = d.way;
+  void* mark = d.timed ? timer.start(device.instance) : nullptr;
+  try {
+    if (replay != nullptr && d.way != FusionDeviceWay::unfused) {
+      replay_on_device(*replay, plan, delta, run_all);
+    } else {
+      run_all();
+    }
+  } catch (...) {
+    if (mark != nullptr) timer.release(mark);
+    throw;
+  }
+  if (mark != nullptr) {
+    timer.stop(mark, device.instance);
+    plan.device_dispatch.pending(d.way, mark);
+  }
+  switch (d.way) {
+    case FusionDeviceWay::fused: break;
+    case FusionDeviceWay::fused_other_registers: ++delta.device_windows_other_registers; break;
+    case FusionDeviceWay::fused_other_tile: ++delta.device_windows_other_tile; break;
+    case FusionDeviceWay::unfused_graph: ++delta.device_windows_unfused_graph; break;
+    case FusionDeviceWay::unfused: ++delta.device_windows_unfused; break;
+  }
 }
 
 }  // namespace Kokkos::Impl

@@ -427,6 +427,10 @@ class FusionWindow {
   void prepare(const FusionRun& run, FusedRun& fused) const;
   void execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const;
   const FusionDeviceReplay* device_replay() const;
+  const FusionDeviceLaunch* device_choosing_launch() const;
+  FusionDeviceWaysOpen device_ways_open(const FusionPlan& plan, const FusionDeviceLaunch& device, bool graph) const;
+  void run_on_device_measured(const FusionPlan& plan, const FusionDeviceLaunch& device, const FusionDeviceReplay* replay,
+                              Experimental::FusionStatistics& delta, bool adapt);
   bool device_signature(std::vector<unsigned char>& out) const;
   template <class RunAll>
   void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
@@ -496,6 +500,7 @@ class FusionWindow {
   // and what dispatching the window added to the statistics.
   struct DeviceReplay {
     const FusionPlan* plan = nullptr;
+    FusionDeviceWay way = FusionDeviceWay::fused;  // the ways record different graphs
     std::shared_ptr<void> graph;
     std::vector<unsigned char> signature;
     std::uint64_t waves = 0, fused_kernels = 0, runs_split = 0, runs_unfused = 0;
@@ -503,6 +508,8 @@ class FusionWindow {
   };
   std::vector<DeviceReplay> m_device_replays;
   std::vector<unsigned char> m_signature;  // this flush's (device_signature)
+  // The way this flush runs a device window (FusionDeviceDispatchChoice), read by execute_on_device.
+  FusionDeviceWay m_device_way = FusionDeviceWay::fused;
 };
 
 inline FusionWindow& FusionWindow::this_thread_window() {
@@ -560,11 +567,13 @@ inline void FusionWindow::flush(FusionFlush reason) {
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
   const bool adapt = &plan != &unmemoized && fusion_adapts_dispatch();
   const FusionDeviceReplay* replay = memo_hit ? device_replay() : nullptr;
-  const auto run_all = [&] { run_plan(plan, adapt, delta); };
-  if (replay != nullptr) {
-    replay_on_device(*replay, plan, delta, run_all);
+  const FusionDeviceLaunch* choosing = adapt && memo_hit ? device_choosing_launch() : nullptr;
+  if (choosing != nullptr) {
+    run_on_device_measured(plan, *choosing, replay, delta, adapt);
+  } else if (replay != nullptr) {
+    replay_on_device(*replay, plan, delta, [&] { run_plan(plan, adapt, delta); });
   } else {
-    run_all();
+    run_plan(plan, adapt, delta);
   }
   if (unfused) verify_compare(*unfused, plan);
   FusionConfig& config = fusion_config();
