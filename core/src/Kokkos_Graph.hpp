@@ -16,6 +16,12 @@
 // the nodes in that order.  Reductions deliver into a View or a reducer over a View (a
 // reducer over a host scalar could not complete asynchronously in Kokkos: it is rejected).
 //
+// On Cuda (Kokkos 4.7/5) instantiate() records the nodes into a CUDA graph by stream capture,
+// native_graph() and native_graph_exec() give its handles, Graph(exec, cudaGraph_t) adds Kokkos
+// nodes after a graph built with the CUDA API, and a submission is one cudaGraphLaunch; graphs
+// with nodes that cannot be recorded (reductions, scans, team policies) run as below, and
+// then_host nodes become host nodes of the graph: see Cuda/Kokkos_Cuda_Graph.hpp.
+//
 // A submission runs every node on one instance: submit(exec) on `exec`, submit() on the
 // graph's own (the one given to create_graph), whatever instance a node's policy was built
 // with; the policy keeps its bounds, chunk size, schedule, work tag and declared accesses
@@ -40,6 +46,7 @@
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Concepts.hpp>
 #include <Kokkos_ExecPolicy.hpp>
+#include <Kokkos_MDRangePolicy.hpp>
 #include <Kokkos_Parallel.hpp>
 #include <Kokkos_Parallel_Reduce.hpp>
 #include <Kokkos_Parallel_Scan.hpp>
@@ -77,7 +84,25 @@ struct GraphNodeRecord {
   std::function<void(const ExecutionSpace&)> launch;
   std::vector<std::size_t> predecessors;
   bool declares_accesses = false;
+  // A then_host node's callable alone, for a back end that enqueues it in a native graph.
+  std::function<void()> host_call;
+  // Why the node cannot be recorded into a native graph (null: it can).
+  const char* not_capturable = nullptr;
 };
+
+// A back end's native graph (Cuda: Cuda/Kokkos_Cuda_Graph.hpp); the host back ends have none.
+template <class ExecutionSpace>
+class GraphNative {
+ public:
+  static constexpr bool enabled = false;
+  void note_node(const char*) {}
+};
+
+inline constexpr const char graph_reduce_not_capturable[] =
+    "a parallel_reduce or parallel_scan node (its partials use the instance's shared scratch)";
+inline constexpr const char graph_for_not_capturable[] =
+    "a parallel_for node over a TeamPolicy or WorkGraphPolicy (team scratch is grown with a synchronisation; a "
+    "WorkGraphPolicy runs on its own instance)";
 
 // Calls launch(policy), with the policy moved to `exec` when it names another instance (the
 // copy only then: a policy with declared accesses carries its declarations).
@@ -100,10 +125,22 @@ struct GraphThenFunctor {
   KOKKOS_FUNCTION void operator()(std::int64_t) const { task(); }
 };
 
+}  // namespace Kokkos::Impl
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <Cuda/Kokkos_Cuda_Graph.hpp>
+#endif
+
+namespace Kokkos::Impl {
+
 template <class ExecutionSpace>
 class GraphImpl {
  public:
   explicit GraphImpl(ExecutionSpace exec) : m_exec(std::move(exec)) { m_nodes.emplace_back(); }  // the root
+  template <class Native>
+  GraphImpl(ExecutionSpace exec, Native native) : m_exec(std::move(exec)), m_native(native) {
+    m_nodes.emplace_back();
+  }
 
   const ExecutionSpace& execution_space() const { return m_exec; }
 
@@ -114,15 +151,26 @@ class GraphImpl {
           "build the whole graph first");
     }
     m_any_declared = m_any_declared || node.declares_accesses;
+    m_native.note_node(node.not_capturable);
     m_nodes.push_back(std::move(node));
     return m_nodes.size() - 1;
   }
 
-  void instantiate() { m_instantiated = true; }
+  void instantiate() {
+    if (m_instantiated) return;
+    m_instantiated = true;
+    if constexpr (GraphNative<ExecutionSpace>::enabled) {
+      m_native.instantiate(m_exec, [this](const ExecutionSpace& exec) { record_nodes(exec); });
+    }
+  }
 
-  // Runs every node on `exec`, in creation order.
+  // Runs every node on `exec`: as one native graph where the back end recorded one, otherwise
+  // in creation order.
   void submit(const ExecutionSpace& exec) {
     instantiate();
+    if constexpr (GraphNative<ExecutionSpace>::enabled) {
+      if (m_native.launch(exec)) return;
+    }
     const FusionScopeHooks& hooks = fusion_scope_hooks();
     const bool record = m_any_declared && hooks.open != nullptr;
     if (record) hooks.open();
@@ -139,9 +187,23 @@ class GraphImpl {
 
   std::size_t size() const { return m_nodes.size(); }
   const std::vector<std::size_t>& predecessors(std::size_t node) const { return m_nodes[node].predecessors; }
+  GraphNative<ExecutionSpace>& native() { return m_native; }
 
  private:
+  // The nodes as a native recording sees them: no fusion window (see Kokkos_Cuda_Graph.hpp), a
+  // host node enqueued rather than called after a fence.
+  void record_nodes(const ExecutionSpace& exec) {
+    for (GraphNodeRecord<ExecutionSpace>& node : m_nodes) {
+      if (node.host_call) {
+        GraphNative<ExecutionSpace>::enqueue_host_call(exec, &node.host_call);
+      } else if (node.launch) {
+        node.launch(exec);
+      }
+    }
+  }
+
   ExecutionSpace m_exec;
+  GraphNative<ExecutionSpace> m_native;
   std::vector<GraphNodeRecord<ExecutionSpace>> m_nodes;
   bool m_instantiated = false;
   bool m_any_declared = false;
@@ -165,6 +227,28 @@ struct [[nodiscard]] Graph {
 
   Graph(ExecutionSpace exec = ExecutionSpace{})
       : m_impl(std::make_shared<Kokkos::Impl::GraphImpl<ExecutionSpace>>(std::move(exec))) {}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+  // Kokkos 4.7: a graph whose Kokkos nodes run after every node of `native` (a graph built with
+  // the CUDA API); the Graph owns it from here on and destroys it.
+  Graph(ExecutionSpace exec, cudaGraph_t native)
+    requires std::is_same_v<ExecutionSpace, Kokkos::Cuda>
+      : m_impl(std::make_shared<Kokkos::Impl::GraphImpl<ExecutionSpace>>(std::move(exec), native)) {}
+
+  // Kokkos 4.7: the CUDA graph, the same handle before and after instantiate() (the Kokkos nodes
+  // are recorded into it then), and the executable graph (null before instantiate()).  Both
+  // throw for a graph that runs as in-order launches (see Cuda/Kokkos_Cuda_Graph.hpp).
+  cudaGraph_t native_graph()
+    requires std::is_same_v<ExecutionSpace, Kokkos::Cuda>
+  {
+    return m_impl->native().native_graph();
+  }
+  cudaGraphExec_t native_graph_exec()
+    requires std::is_same_v<ExecutionSpace, Kokkos::Cuda>
+  {
+    return m_impl->native().native_graph_exec();
+  }
+#endif
 
   const ExecutionSpace& get_execution_space() const { return m_impl->execution_space(); }
 
@@ -232,21 +316,24 @@ class GraphNodeRef {
     requires(std::is_constructible_v<std::string, Label> &&
              std::is_invocable_r_v<void, const std::decay_t<Functor>&>)
   auto then_host(Label&& label, Functor&& functor) const {
-    return add_launch(false, [label = std::string(std::forward<Label>(label)),
-                              functor = std::decay_t<Functor>(std::forward<Functor>(functor))](
-                                 const execution_space& on) {
-      on.fence("Kokkos::Experimental::GraphNodeRef::then_host: before " + label);
-      functor();
-    });
+    auto shared = std::make_shared<std::decay_t<Functor>>(std::forward<Functor>(functor));
+    return add_launch(
+        false,
+        [label = std::string(std::forward<Label>(label)), shared](const execution_space& on) {
+          on.fence("Kokkos::Experimental::GraphNodeRef::then_host: before " + label);
+          (*shared)();
+        },
+        nullptr, [shared] { (*shared)(); });
   }
 
 #if defined(KOKKOS_ENABLE_CUDA)
   // ---- cuda_capture (Kokkos 4.7, Cuda graphs): functor(exec) issues work on exec's stream ----
-  // kdag runs a Cuda graph's nodes as launches in order on the submission's stream, so the
-  // functor is called at each submission with that instance: the work it puts on
-  // exec.cuda_stream() (cuBLAS calls, cudaMemcpyAsync, kernels) runs after the predecessors
-  // and before the successors, as Kokkos' captured child graph does.  The functor is kept for
-  // the graph's lifetime, as in Kokkos.
+  // The work it puts on exec.cuda_stream() (cuBLAS calls, cudaMemcpyAsync, kernels) runs after
+  // the predecessors and before the successors.  In a graph recorded as a CUDA graph the functor
+  // is called once, by instantiate(), with the graph's own instance, and its work is replayed by
+  // every submission, as in Kokkos (which calls it when the node is added); in a graph that runs
+  // as in-order launches (Cuda/Kokkos_Cuda_Graph.hpp) it is called at each submission with the
+  // submission's instance.  The functor is kept for the graph's lifetime, as in Kokkos.
   template <class Functor>
     requires(std::is_same_v<ExecutionSpace, Kokkos::Cuda> &&
              std::is_invocable_v<const std::decay_t<Functor>&, const Kokkos::Cuda&>)
@@ -262,10 +349,15 @@ class GraphNodeRef {
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
   auto then_parallel_for(std::string label, Policy&& policy, Functor&& functor) const {
     check_space<Policy>();
-    return add_launch(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
-                                           functor = std::decay_t<Functor>(functor)](const execution_space& exec) {
-      Kokkos::Impl::graph_launch_on(policy, exec, [&](const auto& p) { Kokkos::parallel_for(label, p, functor); });
-    });
+    using policy_t = std::remove_cvref_t<Policy>;
+    constexpr bool recordable = is_range_policy<policy_t>::value || is_mdrange_policy<policy_t>::value;
+    return add_launch(
+        declares<Policy>(),
+        [label = std::move(label), policy = policy_t(policy),
+         functor = std::decay_t<Functor>(functor)](const execution_space& exec) {
+          Kokkos::Impl::graph_launch_on(policy, exec, [&](const auto& p) { Kokkos::parallel_for(label, p, functor); });
+        },
+        recordable ? nullptr : Kokkos::Impl::graph_for_not_capturable);
   }
   template <class Policy, class Functor>
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
@@ -297,12 +389,14 @@ class GraphNodeRef {
             "used in a graph (it would be read before the graph runs); construct the reducer from a View");
       }
     }
-    return add_launch(declares<Policy>(), [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
-                                           functor = std::decay_t<Functor>(functor),
-                                           result = result_t(result)](const execution_space& exec) {
-      Kokkos::Impl::graph_launch_on(policy, exec,
-                                    [&](const auto& p) { Kokkos::parallel_reduce(label, p, functor, result); });
-    });
+    return add_launch(
+        declares<Policy>(),
+        [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy), functor = std::decay_t<Functor>(functor),
+         result = result_t(result)](const execution_space& exec) {
+          Kokkos::Impl::graph_launch_on(policy, exec,
+                                        [&](const auto& p) { Kokkos::parallel_reduce(label, p, functor, result); });
+        },
+        Kokkos::Impl::graph_reduce_not_capturable);
   }
   template <class Policy, class Functor, class ReturnType>
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
@@ -326,10 +420,13 @@ class GraphNodeRef {
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
   auto then_parallel_scan(std::string label, Policy&& policy, Functor&& functor) const {
     check_space<Policy>();
-    return add_launch(false, [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
-                              functor = std::decay_t<Functor>(functor)](const execution_space& exec) {
-      Kokkos::Impl::graph_launch_on(policy, exec, [&](const auto& p) { Kokkos::parallel_scan(label, p, functor); });
-    });
+    return add_launch(
+        false,
+        [label = std::move(label), policy = std::remove_cvref_t<Policy>(policy),
+         functor = std::decay_t<Functor>(functor)](const execution_space& exec) {
+          Kokkos::Impl::graph_launch_on(policy, exec, [&](const auto& p) { Kokkos::parallel_scan(label, p, functor); });
+        },
+        Kokkos::Impl::graph_reduce_not_capturable);
   }
   template <class Policy, class Functor>
     requires is_execution_policy_v<std::remove_cvref_t<Policy>>
@@ -374,12 +471,16 @@ class GraphNodeRef {
   }
 
   template <class Launch>
-  GraphNodeRef<ExecutionSpace> add_launch(bool declares_accesses, Launch&& launch) const {
+  GraphNodeRef<ExecutionSpace> add_launch(bool declares_accesses, Launch&& launch,
+                                          const char* not_capturable = nullptr,
+                                          std::function<void()> host_call = {}) const {
     std::shared_ptr<impl_t> g = impl_graph();
     Kokkos::Impl::GraphNodeRecord<ExecutionSpace> node;
     node.launch = std::forward<Launch>(launch);
     node.predecessors.push_back(m_node);
     node.declares_accesses = declares_accesses;
+    node.not_capturable = not_capturable;
+    node.host_call = std::move(host_call);
     return GraphNodeRef<ExecutionSpace>::impl_make(g, g->add_node(std::move(node)));
   }
 
