@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -89,15 +91,15 @@ TEST(CudaGraph, FromANativeGraphItsNodesRunFirst) {
   DeviceView out("out", n);
   cudaGraph_t native = nullptr;
   KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphCreate(&native, 0));
-  cudaMemsetParams memset{};
-  memset.dst = bytes.data();
-  memset.value = 1;  // every byte: each int reads 0x01010101
-  memset.elementSize = 1;
-  memset.width = n * sizeof(int);
-  memset.height = 1;
-  memset.pitch = 0;
+  cudaMemsetParams params{};
+  params.dst = bytes.data();
+  params.value = 1;  // every byte: each int reads 0x01010101
+  params.elementSize = 1;
+  params.width = n * sizeof(int);
+  params.height = 1;
+  params.pitch = 0;
   cudaGraphNode_t memset_node = nullptr;
-  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphAddMemsetNode(&memset_node, native, nullptr, 0, &memset));
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphAddMemsetNode(&memset_node, native, nullptr, 0, &params));
 
   KE::Graph graph(Space(), native);  // Kokkos' spelling; the Graph owns `native` from here on
   static_assert(std::is_same_v<decltype(graph), KE::Graph<Space>>);

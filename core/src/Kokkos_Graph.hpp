@@ -203,8 +203,9 @@ class GraphImpl {
   }
 
   ExecutionSpace m_exec;
-  GraphNative<ExecutionSpace> m_native;
   std::vector<GraphNodeRecord<ExecutionSpace>> m_nodes;
+  // After the nodes: destroyed first, as its host nodes call into them.
+  GraphNative<ExecutionSpace> m_native;
   bool m_instantiated = false;
   bool m_any_declared = false;
 };

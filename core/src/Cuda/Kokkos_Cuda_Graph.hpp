@@ -76,7 +76,7 @@ class GraphNative<Kokkos::Cuda> {
   // graph gets an executable graph, so that it runs first.
   void instantiate(const Kokkos::Cuda& exec, const std::function<void(const Kokkos::Cuda&)>& run_nodes) {
     if (m_fallback.empty()) record(exec, run_nodes);
-    if (m_graph == nullptr) return;
+    if (m_graph == nullptr || (!m_fallback.empty() && !m_from_user)) return;
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphInstantiate(&m_exec, m_graph, 0));
   }
 
@@ -161,10 +161,6 @@ class GraphNative<Kokkos::Cuda> {
     }
     (void)cudaGetLastError();
     m_fallback = "a node whose launch could not be recorded (" + failure + ")";
-    if (!m_from_user) {
-      KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphDestroy(m_graph));
-      m_graph = nullptr;
-    }
 #endif
   }
 
