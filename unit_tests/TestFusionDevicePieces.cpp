@@ -88,6 +88,7 @@ constexpr FusionDeviceReplay g_replay{&begin_recording, &end_and_launch, &abort_
 struct InjectedCosts {
   double fused = 100, other_registers = 100, other_tile = 100, alone = 60, graph_saving_per_launch = 0;
   int polls_until_ready = 0;
+  bool cannot_time = false;  // start() returns null (Cuda: the stream is being captured)
 };
 InjectedCosts g_costs;
 struct StandInMark {
@@ -98,6 +99,7 @@ struct StandInMark {
 };
 void* timer_start(const void*) {
   ++g_log.timings_started;
+  if (g_costs.cannot_time) return nullptr;
   return new StandInMark{g_log.work.size(), g_log.launched_replays};
 }
 void timer_stop(void* m, const void*) {
@@ -441,6 +443,17 @@ TEST_F(FusionDeviceChoice, LateTimingsAreWaitedForBeforeTheyAreUsed) {
     const std::vector<FusionDeviceWay> ways = flush_windows(40);
     for (std::size_t k = 16; k < ways.size(); ++k) EXPECT_EQ(ways[k], FusionDeviceWay::unfused) << k;
     EXPECT_EQ(g_log.timings_started, 10);
+  });
+}
+
+// Where the device cannot time (start() returns null) nothing is measured, and the window keeps
+// the default fused way once the ways have had their turns.
+TEST_F(FusionDeviceChoice, UntimedWaysAreNeverChosen) {
+  in_own_window([&] {
+    g_costs.cannot_time = true;
+    g_costs.alone = 1;  // would win if it were measured
+    const std::vector<FusionDeviceWay> ways = flush_windows(40);
+    for (std::size_t k = 16; k < ways.size(); ++k) EXPECT_EQ(ways[k], FusionDeviceWay::fused) << k;
   });
 }
 

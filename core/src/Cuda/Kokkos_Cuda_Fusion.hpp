@@ -390,6 +390,14 @@ struct CudaFusionTimerMark {
 };
 
 inline void* cuda_fusion_timer_start(const void* instance) {
+  // Inside someone's stream capture an event would become a node of their graph, and reading
+  // it would invalidate the capture: not timed.
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(static_cast<const CudaInternal*>(instance)->m_stream, &status) != cudaSuccess ||
+      status != cudaStreamCaptureStatusNone) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
   auto* mark = new CudaFusionTimerMark;
   mark->failed = cudaEventCreate(&mark->start) != cudaSuccess || cudaEventCreate(&mark->stop) != cudaSuccess ||
                  cudaEventRecord(mark->start, static_cast<const CudaInternal*>(instance)->m_stream) != cudaSuccess;
@@ -540,6 +548,15 @@ struct CudaFusionGraph {
 inline bool cuda_fusion_begin_capture(const void* instance) {
   CudaFusionCapture& capture = cuda_fusion_capture();
   capture.untouched.clear();
+  // A stream someone else captures (a user's cudaStreamBeginCapture around Kokkos launches):
+  // a capture cannot start inside it; the window is dispatched into theirs.
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(cuda_fusion_stream(instance), &status) != cudaSuccess ||
+      status != cudaStreamCaptureStatusNone) {
+    (void)cudaGetLastError();
+    capture.recording = false;
+    return false;
+  }
   capture.recording = cudaStreamBeginCapture(cuda_fusion_stream(instance), cudaStreamCaptureModeRelaxed) == cudaSuccess;
   if (capture.recording) return true;
   (void)cudaGetLastError();  // a stream that cannot be captured (the legacy stream): dispatch directly

@@ -51,6 +51,9 @@ class GraphNative<Kokkos::Cuda> {
   GraphNative(const GraphNative&) = delete;
   GraphNative& operator=(const GraphNative&) = delete;
   ~GraphNative() {
+    // A submission may still be running, its host nodes calling into the Graph's nodes: wait for
+    // it as Kokkos' Graph destructor fences (submissions may be on any instance of the device).
+    if (m_launched) KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaDeviceSynchronize());
     if (m_exec != nullptr) KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaGraphExecDestroy(m_exec));
     if (m_graph != nullptr) KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaGraphDestroy(m_graph));
   }
@@ -83,7 +86,10 @@ class GraphNative<Kokkos::Cuda> {
   // Launches the recorded graph; false when the nodes must be run in order (the user's native
   // graph, if any, has then been launched first).
   bool launch(const Kokkos::Cuda& exec) {
-    if (m_exec != nullptr) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphLaunch(m_exec, exec.cuda_stream()));
+    if (m_exec != nullptr) {
+      KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphLaunch(m_exec, exec.cuda_stream()));
+      m_launched = true;
+    }
     return m_fallback.empty();
   }
 
@@ -167,6 +173,7 @@ class GraphNative<Kokkos::Cuda> {
   cudaGraph_t m_graph = nullptr;
   cudaGraphExec_t m_exec = nullptr;
   bool m_from_user = false;
+  bool m_launched = false;
   std::string m_fallback;  // non-empty: why the nodes run as in-order launches
 };
 

@@ -46,9 +46,10 @@ inline bool fusion_device_way_fuses(FusionDeviceWay way) {
 }
 
 // How a device back end times work on an instance's stream: start and stop put marks on the
-// stream (start returns a handle owning both); elapsed_ns reads the time between them once the
-// device has passed the stop mark (false while it has not, unless `wait`: it then waits);
-// release gives the handle back.
+// stream (start returns a handle owning both, or null where it cannot time now: the execution
+// is then not timed); elapsed_ns reads the time between them once the device has passed the
+// stop mark (false while it has not, unless `wait`: it then waits); release gives the handle
+// back.
 struct FusionDeviceTimer {
   void* (*start)(const void* instance) = nullptr;
   void (*stop)(void* mark, const void* instance) = nullptr;
