@@ -55,6 +55,10 @@ struct WorkGraphWork {
 // deferred plan at the plan's second launch, picks the schedule (timing it when the functor's
 // choice asks), and after the workers return turns a stall into an abort that names the cycle.
 // `completion_slots`: WorkGraphQueue::completion_slots (0 for a host back end's threads).
+// `levels_way`: the back end can run the per-level way instead (Kokkos_WorkGraphLevels.hpp; a
+// device's parallel_for): the launch's owner then first chooses between the ways, by timing
+// them too, for checked graphs without priorities; runs_levels() says which it took (the
+// queue is then not prepared: the back end runs plan().level_sets and calls finish()).
 template <class Policy>
 class WorkGraphLaunch {
   using Plan = typename Policy::impl_plan_type;
@@ -62,14 +66,16 @@ class WorkGraphLaunch {
   static constexpr bool host_memory = SpaceAccessibility<HostSpace, typename Policy::memory_space>::accessible;
 
  public:
-  WorkGraphLaunch(const Policy& policy, int workers, const void* functor_key, int completion_slots = 0)
+  WorkGraphLaunch(const Policy& policy, int workers, const void* functor_key, int completion_slots = 0,
+                  bool levels_way = false)
       : m_policy(policy), m_plan(*policy.impl_plan()) {
-    prepare_launch(policy, std::max(workers, 1), functor_key, completion_slots);
+    prepare_launch(policy, std::max(workers, 1), functor_key, completion_slots, levels_way);
     m_work = work();
   }
 
  private:
-  void prepare_launch(const Policy& policy, int needed, const void* functor_key, int completion_slots) {
+  void prepare_launch(const Policy& policy, int needed, const void* functor_key, int completion_slots,
+                      bool levels_way) {
     if (!m_plan.busy.exchange(true, std::memory_order_acquire)) {
       m_owns_shared = true;
       if (m_plan.deferred.launches++ > 0) m_plan.plan_fully(policy.graph());
@@ -80,12 +86,24 @@ class WorkGraphLaunch {
       if (m_plan.state.max_workers < needed || m_plan.state.completion_slots != completion_slots) {
         m_plan.state = m_plan.make_state(needed, completion_slots);
       }
-      m_state = m_plan.state;
-      m_choice = &m_plan.choice_for(functor_key);
-      const MeasuredChoice::Decision d = m_choice->next();
-      m_schedule = d.way;
-      m_timed = d.timed;
-      m_queue = m_plan.prepare(m_state, m_schedule, policy.space());
+      if constexpr (!host_memory) {
+        // An unchecked graph needs the persistent kernel's stall detection; priorities are
+        // only a hint, but the queue is what honours them.
+        if (levels_way && m_plan.checked && m_plan.num_priorities == 1) {
+          m_ways = &m_plan.device_ways_for(functor_key);
+          const MeasuredChoice::Decision w = m_ways->next(m_plan.levels_eligible);
+          m_way_timed = w.timed;
+          m_levels = w.way == WorkGraphDeviceWays::levels;
+        }
+      }
+      if (!m_levels) {
+        m_state = m_plan.state;
+        m_choice = &m_plan.choice_for(functor_key);
+        const MeasuredChoice::Decision d = m_choice->next();
+        m_schedule = d.way;
+        m_timed = d.timed;
+        m_queue = m_plan.prepare(m_state, m_schedule, policy.space());
+      }
     } else {
       // Another launch of this policy is running (another host thread, or a launch from inside
       // its own functor): this one gets state of its own, and leaves the choice to that one.
@@ -99,7 +117,7 @@ class WorkGraphLaunch {
       m_queue = m_plan.prepare(m_state, m_schedule, policy.space());
     }
     m_prepared = true;
-    if (m_timed) {
+    if (m_timed || m_way_timed) {
       // A device launch is timed from an idle stream to its fence in finish().
       if constexpr (!host_memory) policy.space().fence("Kokkos::WorkGraphPolicy: fence before a timed launch");
       m_start = Clock::now();
@@ -127,6 +145,14 @@ class WorkGraphLaunch {
     return w;
   }
 
+  // Whether this launch runs the per-level way (the constructor's levels_way), over plan()'s
+  // level sets.
+  bool runs_levels() const { return m_levels; }
+  const Plan& plan() const { return m_plan; }
+  // The choice between the ways this launch made (null where it made none), for the back end's
+  // per-(plan, functor type) state (WorkGraphDeviceWays::recording).
+  WorkGraphDeviceWays* ways() const { return m_ways; }
+
   template <class RunItems>
   void run_worker(int rank, int size, const RunItems& run_items) const {
     m_work.run_worker(rank, size, run_items);
@@ -136,11 +162,18 @@ class WorkGraphLaunch {
   // launch means a cycle the constructor did not check.
   void finish() const {
     if (!m_prepared) return;
-    if (m_timed) {
+    if (m_timed || m_way_timed) {
       if constexpr (!host_memory) m_policy.space().fence("Kokkos::WorkGraphPolicy: fence after a timed launch");
-      m_choice->record(m_schedule, std::chrono::duration<double, std::nano>(Clock::now() - m_start).count());
-      m_plan.preferred.store(m_choice->fastest(), std::memory_order_relaxed);
+      const double ns = std::chrono::duration<double, std::nano>(Clock::now() - m_start).count();
+      if (m_timed) {
+        m_choice->record(m_schedule, ns);
+        m_plan.preferred.store(m_choice->fastest(), std::memory_order_relaxed);
+      }
+      // A persistent launch's time is a sample of that way whichever schedule ran: the
+      // schedules' own choice converges to the fastest of them meanwhile.
+      if (m_way_timed) m_ways->record(m_levels ? WorkGraphDeviceWays::levels : WorkGraphDeviceWays::persistent, ns);
     }
+    if (m_levels) return;  // a checked graph: nothing can stall
     std::int32_t stalled = 0;
     if constexpr (host_memory) {
       stalled = *m_queue.stalled();
@@ -183,12 +216,15 @@ class WorkGraphLaunch {
   WorkGraphQueue m_queue;
   WorkGraphWork m_work;
   MeasuredChoice* m_choice = nullptr;
+  WorkGraphDeviceWays* m_ways = nullptr;
   int m_schedule = 0;
   typename Plan::OrderKind m_order_kind = Plan::OrderKind::stored;
   bool m_serial = false;
   bool m_prepared = false;
   bool m_owns_shared = false;
-  bool m_timed = false;
+  bool m_timed = false;      // the schedules' choice times this launch
+  bool m_way_timed = false;  // the ways' choice does
+  bool m_levels = false;
   Clock::time_point m_start;
 };
 

@@ -13,6 +13,7 @@
 #include <impl/Kokkos_MeasuredChoice.hpp>
 #include <impl/Kokkos_PolicyTraits.hpp>
 #include <impl/workgraph/Kokkos_WorkGraphAnalysis.hpp>
+#include <impl/workgraph/Kokkos_WorkGraphLevels.hpp>
 #include <impl/workgraph/Kokkos_WorkGraphQueue.hpp>
 #include <impl/workgraph/Kokkos_WorkGraphUnits.hpp>
 
@@ -306,6 +307,25 @@ struct WorkGraphPlan {
   };
   Deferred deferred;
 
+  // On a device memory space, without priorities, once plan_fully has run: the items by level
+  // for the per-level way (Kokkos_WorkGraphLevels.hpp), the item array in the memory space
+  // (level_sets.items is then empty), and whether the way is worth timing.  Host memory
+  // spaces have none: their back ends run the queue only.
+  WorkGraphLevelSets level_sets;
+  ints level_items;
+  bool levels_eligible = false;
+  std::vector<std::pair<const void*, WorkGraphDeviceWays>> device_ways;
+
+  void set_level_sets(WorkGraphLevelSets sets) {
+    levels_eligible = !sets.offsets.empty() && work_graph_levels_worth_timing(sets.num_items, sets.num_levels());
+    level_items = ints();
+    if (levels_eligible && !sets.ranges) {
+      level_items = schedule_type::to_space("Kokkos::WorkGraphPolicy::level_items", sets.items);
+      sets.items = std::vector<std::int32_t>();
+    }
+    level_sets = std::move(sets);
+  }
+
   void set_schedules(std::vector<schedule_type> s) {
     schedules = std::move(s);
     choices.clear();
@@ -319,6 +339,21 @@ struct WorkGraphPlan {
     }
     return choices.emplace_back(key, MeasuredChoice(static_cast<int>(schedules.size()), choice_options)).second;
   }
+  // The choice between a device's ways (WorkGraphDeviceWays) of the functor type `key` (the
+  // owner of `busy` only).
+  WorkGraphDeviceWays& device_ways_for(const void* key) {
+    for (auto& w : device_ways) {
+      if (w.first == key) return w.second;
+    }
+    return device_ways.emplace_back(key, WorkGraphDeviceWays(choice_options)).second;
+  }
+  const WorkGraphDeviceWays* device_ways_of(const void* key) const {
+    for (const auto& w : device_ways) {
+      if (w.first == key) return &w.second;
+    }
+    return nullptr;
+  }
+
   const MeasuredChoice* choice_of(const void* key) const {
     for (const auto& c : choices) {
       if (c.first == key) return &c.second;
@@ -343,6 +378,9 @@ struct WorkGraphPlan {
                                                                                   entries.data()};
     if (d.order.level.empty()) work_graph_numbered_levels(g, d.numbered_forward, d.order);
     const std::uint8_t* item_priority = d.priority.empty() ? nullptr : d.priority.data();
+    if constexpr (!host_memory) {
+      if (item_priority == nullptr) set_level_sets(work_graph_level_sets(d.order, num_items));
+    }
     std::vector<WorkGraphUnits> planned;
     if (d.workers > 1) planned = work_graph_plan_units(g, d.order, item_priority, d.workers, 0, d.independent_items);
     std::vector<schedule_type> s;
