@@ -22,6 +22,16 @@
 // kernels may not give (the launch then waits until it is).  Without that, launches are
 // asynchronous, except those the policy's measured choice between schedules times (fenced).
 //
+// parallel_for has a second way (impl/workgraph/Kokkos_WorkGraphLevels.hpp): one kernel per
+// level of the graph, over that level's items, recorded once per (plan, functor type) into a
+// CUDA graph by stream capture and replayed while the functor's bytes are unchanged (re-captured
+// and updated in place when they change).  Launches time both ways and run the faster
+// (WorkGraphLaunch, WorkGraphDeviceWays), where the plan found the levels wide enough.
+// parallel_reduce keeps the persistent kernel: its threads accumulate over every item they run
+// within one launch and combine once at its end; a kernel per level would need a partial per
+// level and thread, combined after the last, another reduction scheme than the ones the range
+// reductions share.
+//
 // A reduction accumulates per thread over every item the thread runs and combines as the range
 // reductions do (Kokkos_Cuda_ReduceScan.hpp); which items a thread runs depends on timing, so
 // the result is exact for exact joins but not bitwise reproducible for floating point.
@@ -31,11 +41,15 @@
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
 #include <Cuda/Kokkos_Cuda_ReduceScan.hpp>
 #include <impl/Kokkos_ParallelDispatch.hpp>
+#include <impl/workgraph/Kokkos_WorkGraphLaunch.hpp>
 #include <impl/workgraph/Kokkos_WorkGraphQueue.hpp>
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace Kokkos::Impl {
 
@@ -105,6 +119,133 @@ inline unsigned cuda_work_graph_grid(int device, std::int32_t units, int block, 
   return cuda_one_wave(device, static_cast<long long>(units > 0 ? units : 1) * cuda_warp_size, block, blocks_per_sm);
 }
 
+// ---- parallel_for: one kernel per level ---------------------------------------------------------
+
+// One level's kernel: its threads stride over the level's items.  The driver is a kernel
+// parameter, so that a recorded graph holds its own copy and a replay needs no memory of ours.
+template <class Functor, class Policy>
+struct CudaWorkGraphLevelDriver {
+  using Tag = typename Policy::work_tag;
+  using I = typename Policy::index_type;
+  Functor functor;
+
+  __device__ void operator()(const std::int32_t* items, std::int32_t b, std::int32_t e) const {
+    const auto stride = static_cast<std::int32_t>(gridDim.x * blockDim.x);
+    const auto rank = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
+    cuda_work_graph_lane_items(items, b, e, rank, stride,
+                               [&](std::int32_t i) { invoke_functor<Tag>(functor, static_cast<I>(i)); });
+  }
+};
+
+template <class Driver>
+__global__ void cuda_work_graph_level_kernel(const Driver driver, const std::int32_t* items, std::int32_t b,
+                                             std::int32_t e) {
+  driver(items, b, e);
+}
+
+// The per-level way passes its driver by value: kernel parameters of CUDA before 12.1 (and of
+// drivers that do not take more) hold 4 KB; a larger functor keeps the persistent kernel.
+inline constexpr std::size_t cuda_work_graph_level_param_limit = 4000;
+inline constexpr int cuda_work_graph_level_block = 256;
+
+// The recorded level loop of one (plan, functor type): WorkGraphDeviceWays::recording.
+struct CudaWorkGraphLevelRecording {
+  cudaGraphExec_t exec = nullptr;
+  std::vector<unsigned char> driver;  // the bytes of the driver it was recorded with
+  bool failed = false;                // capture is refused here: the loop runs directly
+
+  CudaWorkGraphLevelRecording() = default;
+  CudaWorkGraphLevelRecording(const CudaWorkGraphLevelRecording&) = delete;
+  CudaWorkGraphLevelRecording& operator=(const CudaWorkGraphLevelRecording&) = delete;
+  ~CudaWorkGraphLevelRecording() {
+    // Possibly after the runtime shut down (a plan outliving finalize): errors are ignored.
+    if (exec != nullptr) (void)cudaGraphExecDestroy(exec);
+    (void)cudaGetLastError();
+  }
+};
+
+// Runs `launch`'s level sets with `driver` on `stream`: replays the recording when the driver's
+// bytes are those it was recorded with, else records (or re-records and updates in place), and
+// runs the loop directly where capture fails.
+template <class Driver, class Launch>
+void cuda_work_graph_run_levels(const Driver& driver, const Launch& launch, int device, cudaStream_t stream) {
+  const auto& plan = launch.plan();
+  const WorkGraphLevelSets& sets = plan.level_sets;
+  const std::int32_t* items = sets.ranges ? nullptr : plan.level_items.data();
+  auto loop = [&] {
+    for (std::int32_t l = 0; l < sets.num_levels(); ++l) {
+      const WorkGraphLevelSets::Span span = sets.span(l);
+      const std::int32_t width = span.b <= span.e ? span.e - span.b : span.b - span.e;
+      if (width == 0) continue;
+      const unsigned grid = cuda_one_wave(device, width, cuda_work_graph_level_block);
+      cuda_work_graph_level_kernel<Driver><<<grid, cuda_work_graph_level_block, 0, stream>>>(driver, items, span.b, span.e);
+    }
+  };
+  work_graph_device_counters.level_launches.fetch_add(1, std::memory_order_relaxed);
+  WorkGraphDeviceWays& ways = *launch.ways();
+  if (!ways.recording) ways.recording = std::make_shared<CudaWorkGraphLevelRecording>();
+  auto& rec = *static_cast<CudaWorkGraphLevelRecording*>(ways.recording.get());
+  auto direct = [&] {
+    loop();
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
+  };
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&driver);
+  const bool same = rec.exec != nullptr && rec.driver.size() == sizeof(Driver) &&
+                    std::memcmp(rec.driver.data(), bytes, sizeof(Driver)) == 0;
+  if (!same && !rec.failed) {
+    // A stream already capturing (an enclosing recording) takes the kernels as they are.
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess || status != cudaStreamCaptureStatusNone) {
+      (void)cudaGetLastError();
+      direct();
+      return;
+    }
+    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess) {
+      (void)cudaGetLastError();
+      rec.failed = true;
+      direct();
+      return;
+    }
+    loop();
+    cudaGraph_t graph = nullptr;
+    const bool captured = cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph != nullptr;
+    (void)cudaGetLastError();
+    bool ready = false;
+    if (captured) {
+      work_graph_device_counters.recordings.fetch_add(1, std::memory_order_relaxed);
+      if (rec.exec != nullptr) {
+        cudaGraphExecUpdateResultInfo info{};
+        ready = cudaGraphExecUpdate(rec.exec, graph, &info) == cudaSuccess;
+        if (!ready) {
+          (void)cudaGetLastError();
+          (void)cudaGraphExecDestroy(rec.exec);
+          rec.exec = nullptr;
+        }
+      }
+      if (!ready) {
+        ready = cudaGraphInstantiate(&rec.exec, graph, 0) == cudaSuccess;
+        if (!ready) {
+          (void)cudaGetLastError();
+          rec.exec = nullptr;
+        }
+      }
+    }
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    if (!ready) {
+      // The capture ran nothing: the loop runs now, and later launches run it directly.
+      rec.failed = true;
+      direct();
+      return;
+    }
+    rec.driver.assign(bytes, bytes + sizeof(Driver));
+  } else if (rec.failed) {
+    direct();
+    return;
+  }
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphLaunch(rec.exec, stream));
+  work_graph_device_counters.graph_replays.fetch_add(1, std::memory_order_relaxed);
+}
+
 // ---- parallel_for -------------------------------------------------------------------------------
 
 template <class Functor, class Policy>
@@ -127,6 +268,7 @@ template <class Functor, class... P>
 class ParallelFor<Functor, WorkGraphPolicy<P...>, Kokkos::Cuda> {
   using Policy = WorkGraphPolicy<P...>;
   using Driver = CudaWorkGraphForDriver<Functor, Policy>;
+  using LevelDriver = CudaWorkGraphLevelDriver<Functor, Policy>;
   using Bounds = typename Policy::launch_bounds;
 
   const Functor& m_functor;
@@ -144,7 +286,16 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, Kokkos::Cuda> {
     const unsigned wave =
         cuda_work_graph_grid(device, static_cast<std::int32_t>(m_policy.num_items()), shape.block, shape.blocks_per_sm);
     const WorkGraphLaunch<Policy> launch(m_policy, static_cast<int>(wave) * (shape.block / cuda_warp_size),
-                                         &work_graph_functor_key<Functor>, work_graph_completion_slots_v<Kokkos::Cuda>);
+                                         &work_graph_functor_key<Functor>, work_graph_completion_slots_v<Kokkos::Cuda>,
+                                         sizeof(LevelDriver) <= cuda_work_graph_level_param_limit);
+    if constexpr (sizeof(LevelDriver) <= cuda_work_graph_level_param_limit) {
+      if (launch.runs_levels()) {
+        const LevelDriver driver = cuda_make_driver([&] { return LevelDriver{m_functor}; });
+        cuda_work_graph_run_levels(driver, launch, device, internal->m_stream);
+        launch.finish();
+        return;
+      }
+    }
     const WorkGraphWork work = launch.work();
     const unsigned grid = cuda_work_graph_grid(device, work.queue.num_units, shape.block, shape.blocks_per_sm);
     const Driver driver = cuda_make_driver([&] { return Driver{m_functor, work}; });
