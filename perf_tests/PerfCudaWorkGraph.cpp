@@ -1,6 +1,8 @@
-// Work DAGs on the GPU: WorkGraphPolicy<Kokkos::Cuda> (one persistent kernel whose
-// warps pull ready units from a device queue) beside the level-synchronous baseline (one
-// parallel_for per topological level, each over that level's items), measured interleaved in
+// Work DAGs on the GPU: WorkGraphPolicy<Kokkos::Cuda>, which times two ways and runs the faster
+// (one persistent kernel whose warps pull ready units from a device queue, or one kernel per
+// level recorded into a CUDA graph: impl/workgraph/Kokkos_WorkGraphLevels.hpp), beside the
+// level-synchronous baseline (one parallel_for per topological level, each over that level's
+// items, launched one by one), measured interleaved in
 // the same run on the same graph and functor, each pass followed by a fence:
 //
 //   CudaWorkGraph/Wavefront  1000 x 1000 grid, (i, j) after (i-1, j) and (i, j-1): 1999 levels
@@ -11,6 +13,14 @@
 //            levelsync_ms      the level-synchronous pass
 //            vs_levelsync      levelsync_ms / workgraph_ms (> 1: the work graph is faster; goal)
 //            items_per_s       items per second of the work graph
+//            way               the way the work graph settled on: 0 the persistent queue,
+//                              1 one kernel per level (-1: it made no choice)
+//            level_launches    launches of the work graph that ran the per-level way
+//            graph_replays     of those, launches of the recorded CUDA graph
+// Before measuring, the policy is launched warm_launches (72) times: its second launch plans
+// (levels included), the ways' and schedules' first samples follow, and 72 covers the first
+// epoch of the measured choices (64 launches) and the next epoch's re-timing of each way (3
+// launches each), so that the measured launches run the settled way.
 // Both results are checked against a sequential pass on the host (the functors are
 // deterministic, so every value must match bitwise).  Every benchmark skips, naming why, where
 // no GPU is visible.
@@ -35,6 +45,7 @@ using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Cuda>;
 
 constexpr std::int32_t tree_items = (1 << 20) - 1;
 constexpr std::int32_t side = 1000;
+constexpr int warm_launches = 72;
 
 // Each item reads its predecessors' values in `values` and writes its own.
 struct TreeItem {
@@ -149,8 +160,10 @@ void run(benchmark::State& state, const Shape& shape) {
     }
     exec.fence("PerfCudaWorkGraph: level-synchronous");
   };
-  // The policy's second launch plans fully, and its first launches time the schedules.
-  for (int warm = 0; warm < 12; ++warm) work_graph_pass();
+  // The policy's second launch plans fully, and its first launches time the ways and schedules.
+  auto& counters = Kokkos::Impl::work_graph_device_counters;
+  const std::uint64_t level_launches = counters.level_launches.load(), graph_replays = counters.graph_replays.load();
+  for (int warm = 0; warm < warm_launches; ++warm) work_graph_pass();
   std::vector<double> m;
   for (auto _ : state) m = perf::interleaved_medians(10, {work_graph_pass, level_sync_pass});
 
@@ -172,6 +185,10 @@ void run(benchmark::State& state, const Shape& shape) {
   state.counters["items_per_s"] = static_cast<double>(shape.n) / m[0];
   state.counters["levels"] = static_cast<double>(shape.level_begin.size() - 1);
   state.counters["units"] = static_cast<double>(policy.impl_num_units());
+  const auto* ways = policy.impl_plan()->device_ways_of(&Kokkos::Impl::work_graph_functor_key<Item>);
+  state.counters["way"] = ways != nullptr ? ways->choice().fastest() : -1;  // -1: no choice made
+  state.counters["level_launches"] = static_cast<double>(counters.level_launches.load() - level_launches);
+  state.counters["graph_replays"] = static_cast<double>(counters.graph_replays.load() - graph_replays);
 }
 
 void Wavefront(benchmark::State& state) {
