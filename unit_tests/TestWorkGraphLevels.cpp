@@ -10,6 +10,7 @@
 #include <Kokkos_WorkGraphPolicy.hpp>
 #include <impl/workgraph/Kokkos_WorkGraphLevels.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -83,17 +84,18 @@ Edges layers(std::int32_t count, std::int32_t width) {
   }
   return e;
 }
+// 2n random edges, each from the lower of two random positions of a shuffled numbering to the
+// higher (a duplicate edge now and then is allowed).
 Edges random_dag(std::int32_t n, unsigned seed) {
   std::mt19937 rng(seed);
-  std::vector<std::int32_t> perm(static_cast<std::size_t>(n));
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<std::int32_t> label(static_cast<std::size_t>(n));
+  std::iota(label.begin(), label.end(), 0);
+  std::shuffle(label.begin(), label.end(), rng);
+  std::uniform_int_distribution<std::int32_t> position(0, n - 1);
   Edges e;
-  for (std::int32_t b = 1; b < n; ++b) {
-    for (unsigned k = rng() % 4; k > 0; --k) {
-      const auto a = static_cast<std::int32_t>(rng() % static_cast<unsigned>(b));
-      e.emplace_back(perm[static_cast<std::size_t>(a)], perm[static_cast<std::size_t>(b)]);
-    }
+  while (e.size() < 2 * static_cast<std::size_t>(n)) {
+    const std::int32_t x = position(rng), y = position(rng);
+    if (x != y) e.emplace_back(label[static_cast<std::size_t>(std::min(x, y))], label[static_cast<std::size_t>(std::max(x, y))]);
   }
   return e;
 }
