@@ -18,9 +18,9 @@
 //            level_launches    launches of the work graph that ran the per-level way
 //            graph_replays     of those, launches of the recorded CUDA graph
 // Before measuring, the policy is launched warm_launches (72) times: its second launch plans
-// (levels included), the ways' and schedules' first samples follow, and 72 covers the first
-// epoch of the measured choices (64 launches) and the next epoch's re-timing of each way (3
-// launches each), so that the measured launches run the settled way.
+// (levels included) and starts the choice between the ways, whose first epoch (64 launches) and
+// the next epoch's re-timing of each way (3 launches each) end before the 72nd, so that the
+// measured launches run the settled way.
 // Both results are checked against a sequential pass on the host (the functors are
 // deterministic, so every value must match bitwise).  Every benchmark skips, naming why, where
 // no GPU is visible.

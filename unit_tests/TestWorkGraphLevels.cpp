@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -290,6 +291,36 @@ TEST(WorkGraphLevels, HostPlansKeepNone) {
   policy.impl_plan_fully();
   EXPECT_TRUE(policy.impl_plan()->level_sets.offsets.empty());
   EXPECT_FALSE(policy.impl_plan()->levels_eligible);
+}
+
+// What a device plan keeps (the plan's arrays in HostSpace here): the item array only where the
+// way is worth timing and the levels are not index ranges.
+TEST(WorkGraphLevels, PlanKeepsItemsOnlyWhereWorthTiming) {
+  auto kept = [](const HostGraph& g, const WorkGraphOrder& o) {
+    auto plan = std::make_unique<Kokkos::Impl::WorkGraphPlan<Kokkos::HostSpace>>();
+    plan->set_level_sets(Kokkos::Impl::work_graph_level_sets(o, g.n));
+    return plan;
+  };
+  const HostGraph wide(100 * 100, wavefront(100));  // 199 levels of 50 items on average
+  const auto w = kept(wide, wide.kahn());
+  EXPECT_TRUE(w->levels_eligible);
+  EXPECT_EQ(w->level_items.extent(0), static_cast<std::size_t>(wide.n));
+  EXPECT_TRUE(w->level_sets.items.empty());
+  EXPECT_EQ(w->level_sets.num_levels(), 199);
+
+  const std::int32_t n = (1 << 12) - 1;
+  const HostGraph t(n, tree(n));
+  const auto r = kept(t, t.numbered(false));
+  EXPECT_TRUE(r->levels_eligible);
+  EXPECT_EQ(r->level_items.extent(0), 0u);
+  EXPECT_TRUE(r->level_sets.ranges);
+
+  const HostGraph c(1000, chain(1000));
+  const auto k = kept(c, c.kahn());
+  EXPECT_FALSE(k->levels_eligible);
+  EXPECT_EQ(k->level_items.extent(0), 0u);
+
+  EXPECT_FALSE(kept(c, WorkGraphOrder{})->levels_eligible);  // no levels known
 }
 
 }  // namespace

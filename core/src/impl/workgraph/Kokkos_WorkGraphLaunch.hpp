@@ -88,10 +88,12 @@ class WorkGraphLaunch {
       }
       if constexpr (!host_memory) {
         // An unchecked graph needs the persistent kernel's stall detection; priorities are
-        // only a hint, but the queue is what honours them.
-        if (levels_way && m_plan.checked && m_plan.num_priorities == 1) {
+        // only a hint, but the queue is what honours them.  Where the levels are not worth
+        // timing (or not known yet) no choice is made: timing the queue alone would only add
+        // fences to asynchronous launches.
+        if (levels_way && m_plan.checked && m_plan.num_priorities == 1 && m_plan.levels_eligible) {
           m_ways = &m_plan.device_ways_for(functor_key);
-          const MeasuredChoice::Decision w = m_ways->next(m_plan.levels_eligible);
+          const MeasuredChoice::Decision w = m_ways->next(true);
           m_way_timed = w.timed;
           m_levels = w.way == WorkGraphDeviceWays::levels;
         }
