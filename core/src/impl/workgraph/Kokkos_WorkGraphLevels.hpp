@@ -99,14 +99,14 @@ inline bool work_graph_levels_worth_timing(std::int64_t n, std::int32_t levels) 
 // only ever grow).
 struct WorkGraphDeviceCounters {
   std::atomic<std::uint64_t> level_launches{0};  // launches that ran the per-level way
-  std::atomic<std::uint64_t> graph_replays{0};   // of those, replays of a recorded CUDA graph
+  std::atomic<std::uint64_t> graph_replays{0};   // of those, launches of a recorded CUDA graph
   std::atomic<std::uint64_t> recordings{0};      // captures (first ones and re-captures)
 };
 inline WorkGraphDeviceCounters work_graph_device_counters;
 
 // The choice between the persistent queue and one kernel per level, for one functor type over
-// one plan: a MeasuredChoice with the plan's options, timing each way's launches (the second
-// launch on: the first plans the levels).  A way the caller says is not eligible for a launch is
+// one plan: a MeasuredChoice with the plan's options, timing each way's launches from the plan's
+// second launch (which plans the levels) on.  A way the caller says is not eligible for a launch is
 // neither timed nor chosen for it.  `recording` is the back end's per-(plan, functor type)
 // state of the per-level way (the Cuda back end keeps its recorded graph there).
 class WorkGraphDeviceWays {
