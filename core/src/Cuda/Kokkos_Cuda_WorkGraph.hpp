@@ -36,6 +36,7 @@
 // reductions do (Kokkos_Cuda_ReduceScan.hpp); which items a thread runs depends on timing, so
 // the result is exact for exact joins but not bitwise reproducible for floating point.
 #include <Kokkos_WorkGraphPolicy.hpp>
+#include <Cuda/Kokkos_Cuda_Closure.hpp>
 #include <Cuda/Kokkos_Cuda_Instance.hpp>
 #include <Cuda/Kokkos_Cuda_KernelLaunch.hpp>
 #include <Cuda/Kokkos_Cuda_Parallel_Range.hpp>
@@ -151,7 +152,7 @@ inline constexpr int cuda_work_graph_level_block = 256;
 // The recorded level loop of one (plan, functor type): WorkGraphDeviceWays::recording.
 struct CudaWorkGraphLevelRecording {
   cudaGraphExec_t exec = nullptr;
-  std::vector<unsigned char> driver;  // the bytes of the driver it was recorded with
+  std::vector<unsigned char> driver;  // the driver it was recorded with (CudaDeviceClosure's bytes)
   bool failed = false;                // capture is refused here: the loop runs directly
 
   CudaWorkGraphLevelRecording() = default;
@@ -189,7 +190,10 @@ void cuda_work_graph_run_levels(const Driver& driver, const Launch& launch, int 
     loop();
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
   };
-  const auto* bytes = reinterpret_cast<const unsigned char*>(&driver);
+  // A KOKKOS_LAMBDA's host wrapper differs from copy to copy in bytes the device never reads.
+  CudaDeviceClosure<Driver> closure;
+  closure.assign(driver);
+  const unsigned char* bytes = closure.bytes;
   const bool same = rec.exec != nullptr && rec.driver.size() == sizeof(Driver) &&
                     std::memcmp(rec.driver.data(), bytes, sizeof(Driver)) == 0;
   if (!same && !rec.failed) {
