@@ -1,6 +1,7 @@
-// The task DAG on the GPU against the same program on the host back end, measured interleaved
-// in the same run (built only with Kokkos_ENABLE_CUDA; skips, naming why, where no GPU is
-// visible):
+// The task DAG on the GPU against the same program on the host back end, or against one plain
+// kernel, measured interleaved in the same run (built only with Kokkos_ENABLE_CUDA; skips,
+// naming why, where no GPU is visible).  A wrong answer fails the benchmark
+// (perf::fail_result_check), so that it is never mistaken for a skip.
 //
 //   CudaTaskDag/Fib/<n>  seed 001's naive Fibonacci(n) (each call a task, when_all + respawn:
 //                        2 * F(n+1) - 1 tasks and half as many when_all aggregates) on
@@ -8,25 +9,75 @@
 //                        for n = 20 (21,891 tasks) and n = 30 (2,692,537 tasks).
 //                        Counters: gpu_tasks_per_s, host_tasks_per_s, ratio_gpu_to_host.
 //
+//   CudaTaskDag/Wavefront/<b>  a blocked wavefront over an NT x NT grid of b x b tiles of
+//                        doubles (NT = 64, b = 16, 32, 64: 4096 tiles, 4096 TaskTeam tasks and
+//                        3969 two-way when_alls per run).  Tile (i,j) waits for (i-1,j) and
+//                        (i,j-1) and fills its block from the row above it (the last row of
+//                        (i-1,j), or the boundary row) and the column left of it (the last column
+//                        of (i,j-1), or the boundary column):
+//                          a(r,c) = (top(c) + left(r)) / 4 + (1 / 2b) sum_k top((c+k) mod b) * left((r+k) mod b),
+//                        O(b^3) per tile, the team's ranks splitting the b x b elements
+//                        (TeamThreadRange over them, row-major: on the GPU a warp's 32 lanes
+//                        read 32 consecutive doubles of the row and one of the column).  The
+//                        host spawns every tile in wavefront order (host_spawn); the run is the
+//                        spawns plus wait().  GPU: TaskScheduler<Cuda>, the matrix in CudaSpace;
+//                        host: TaskScheduler<DefaultHostExecutionSpace>, the matrix in HostSpace.
+//                        Every block is checked against a serial host reference (to 1e-9) before and after
+//                        the timed runs (the interior set to NaN before the first).
+//                        Counters: gpu_ms, host_ms (median ms per run),
+//                        ratio_gpu_to_host = host_ms / gpu_ms (> 1: the GPU wins),
+//                        tiles_per_s_gpu, tiles_per_s_host.
+//
+//   CudaTaskDag/Granularity/<work>  N = 2^16 independent TaskSingle leaf tasks, leaf i running
+//                        `work` steps of the dependent chain x = x * a + b from x = (i mod 1024) / 1024
+//                        and storing x in slot i of a CudaSpace View, spawned inside the GPU by
+//                        an 8-ary tree of spawner tasks (task_spawn in device code: 102,985
+//                        tasks in all, one host_spawn of the root), vs the same arithmetic in ONE
+//                        plain kernel, parallel_for(RangePolicy<Cuda>(0, N)), an index per
+//                        thread (the GPU's ideal), for work = 2^4, 2^6, ..., 2^16.  Both Views are
+//                        checked slot by slot against the closed form of the chain.
+//                        Counters: task_us, kernel_us (median us per run: root spawn + wait(),
+//                        launch + fence), efficiency = kernel_us / task_us (1: the tasks cost
+//                        nothing over the kernel), work (the steps per leaf, for reading
+//                        efficiency against it), leaf_ns = task_us * 1000 / N (wall time per leaf,
+//                        all tasks overlapping), tasks (leaves and spawners).  Where a chain is a
+//                        few hundred ns the run is the queue's; where it is long the run is the
+//                        workers' lanes: a TaskSingle task runs on lane 0 of a warp, so at best
+//                        one chain per warp runs where the kernel runs 32.
+//
 // Where the GPU's time goes: every task is a few instructions, so the run is bound by the
 // ready lists (a lock-bit pop on each; impl/tasking/Kokkos_DeviceTaskQueue.hpp), the pool's atomics,
 // and the UVM pages of the pool and the queue.  On the first H200 run, with one ready list per
-// priority for all ~4000 warps, this benchmark did not finish in 60 s, and TestTaskFib's timing
+// priority for all ~4000 warps, CudaTaskDag/Fib did not finish in 60 s, and TestTaskFib's timing
 // (about a million tasks per fib(0..26) sweep, five sweeps in some 90 s) puts that queue at
 // roughly 60,000 tasks/s: most of a minute per fib(30).  n = 20 finishes in seconds even then.
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfCudaSkip.hpp"
 #include "PerfInterleaved.hpp"
+#include "PerfResultCheck.hpp"
 
 #include "../unit_tests/TaskFibonacci.hpp"
 
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
 
+using gpu_t = Kokkos::TaskScheduler<Kokkos::Cuda>;
+using host_t = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
+
+// The schedulers every benchmark here uses: a 256 MiB pool, blocks of 64 to 1024 bytes.
+template <class Scheduler>
+Scheduler make_scheduler() {
+  return Scheduler(typename Scheduler::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
+}
+
+// ---- Fib ----------------------------------------------------------------------------------------
 template <class Scheduler>
 using Fibonacci = Kokkos::Test::TaskFibonacci<Scheduler>;
 using Kokkos::Test::serial_fibonacci;
@@ -43,10 +94,8 @@ void run_fib(const Scheduler& sched, long n) {
 
 void Fib(benchmark::State& state) {
   if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
-  using gpu_t = Kokkos::TaskScheduler<Kokkos::Cuda>;
-  using host_t = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
-  gpu_t gpu(gpu_t::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
-  host_t host(host_t::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
+  gpu_t gpu = make_scheduler<gpu_t>();
+  host_t host = make_scheduler<host_t>();
   const long n = state.range(0);
   const double tasks = 2.0 * double(serial_fibonacci(n + 1)) - 1;  // the calls of the naive recursion
   std::vector<double> m;
@@ -56,6 +105,255 @@ void Fib(benchmark::State& state) {
   state.counters["ratio_gpu_to_host"] = m[1] / m[0];
 }
 
+// The median seconds per run of `a` and of `b`, interleaved, after one untimed run of each;
+// `check(when)` (which reports a failure itself) runs after that first run and after the timed
+// runs.  Empty where a check failed.
+std::vector<double> checked_medians(benchmark::State& state, const std::function<void()>& a,
+                                    const std::function<void()>& b, const std::function<bool(const char*)>& check) {
+  a();
+  b();
+  if (!check("first run")) return {};
+  std::vector<double> m;
+  for (auto _ : state) m = perf::interleaved_medians(3, {a, b});
+  if (!check("after the timed runs")) return {};
+  return m;
+}
+
+// ---- Wavefront ----------------------------------------------------------------------------------
+// The matrix: (NT*b + 1) x (NT*b + 1) doubles, row-major, row 0 and column 0 the boundary, tile
+// (i,j) rows and columns 1 + i*b .. and 1 + j*b ...
+constexpr int wavefront_nt = 64;
+
+// Element (r,c) of a tile from the row above it (top[0..b)) and the column left of it
+// (left[k * ld], k in [0, b)): the tasks and the serial reference share it.
+KOKKOS_INLINE_FUNCTION double tile_element(const double* top, const double* left, long ld, int b, int r, int c) {
+  double s = 0;
+  for (int k = 0; k < b; ++k) {
+    const int kc = c + k < b ? c + k : c + k - b;
+    const int kr = r + k < b ? r + k : r + k - b;
+    s += top[kc] * left[kr * ld];
+  }
+  return 0.25 * (top[c] + left[r * ld]) + (0.5 / b) * s;
+}
+
+KOKKOS_INLINE_FUNCTION long wavefront_ld(int b) { return long(wavefront_nt) * b + 1; }
+
+template <class Scheduler>
+struct WavefrontTile {
+  double* a;  // the matrix, wavefront_ld(b)^2 doubles in the scheduler's execution space's memory
+  int b, i, j;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type& member) const {
+    const long ld = wavefront_ld(b);
+    double* block = a + (1 + long(i) * b) * ld + 1 + long(j) * b;
+    const double* top = block - ld;
+    const double* left = block - 1;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, b * b), [&](int e) {
+      const int r = e / b, c = e % b;
+      block[r * ld + c] = tile_element(top, left, ld, b, r, c);
+    });
+  }
+};
+
+// The boundary row and column (values in [0, 1), so every element stays in [0, 1]), the
+// interior `interior`.
+std::vector<double> wavefront_initial(int b, double interior) {
+  const long ld = wavefront_ld(b);
+  std::vector<double> a(std::size_t(ld * ld), interior);
+  for (long k = 0; k < ld; ++k) {
+    a[std::size_t(k)] = double(k % 7) / 7;
+    a[std::size_t(k * ld)] = double(k % 5) / 5;
+  }
+  return a;
+}
+
+std::vector<double> wavefront_reference(int b) {
+  std::vector<double> a = wavefront_initial(b, 0);
+  const long ld = wavefront_ld(b);
+  for (int i = 0; i < wavefront_nt; ++i)
+    for (int j = 0; j < wavefront_nt; ++j) {
+      double* block = a.data() + (1 + long(i) * b) * ld + 1 + long(j) * b;
+      for (int r = 0; r < b; ++r)
+        for (int c = 0; c < b; ++c) block[r * ld + c] = tile_element(block - ld, block - 1, ld, b, r, c);
+    }
+  return a;
+}
+
+// Spawns every tile from the host in wavefront order and waits; empty, or why it failed.
+template <class Scheduler>
+std::string run_wavefront(const Scheduler& sched, double* a, int b) {
+  using future_t = typename Scheduler::template future_type<void>;
+  constexpr int nt = wavefront_nt;
+  std::vector<future_t> f(std::size_t(nt) * nt);
+  std::string why;
+  for (int i = 0; i < nt && why.empty(); ++i)
+    for (int j = 0; j < nt && why.empty(); ++j) {
+      future_t dep;
+      if (i > 0 && j > 0) {
+        const future_t pred[2] = {f[std::size_t((i - 1) * nt + j)], f[std::size_t(i * nt + j - 1)]};
+        dep = Kokkos::when_all(pred, 2);
+        if (dep.is_null()) why = "when_all failed (pool full)";
+      } else if (i > 0 || j > 0) {
+        dep = i > 0 ? f[std::size_t((i - 1) * nt + j)] : f[std::size_t(j - 1)];
+      }
+      const WavefrontTile<Scheduler> tile{a, b, i, j};
+      auto& t = f[std::size_t(i * nt + j)];
+      t = dep.is_null() ? Kokkos::host_spawn(Kokkos::TaskTeam(sched), tile)
+                        : Kokkos::host_spawn(Kokkos::TaskTeam(sched, dep), tile);
+      if (why.empty() && t.is_null()) why = "host_spawn failed (pool full)";
+    }
+  Kokkos::wait(sched);  // what was spawned runs even after a failure
+  return why;
+}
+
+// Empty, or where `got` first differs from the reference.
+template <class View>
+std::string wavefront_mismatch(const View& a, const std::vector<double>& ref) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  for (std::size_t k = 0; k < ref.size(); ++k)
+    if (!(std::abs(h(k) - ref[k]) <= 1e-9))  // nvcc contracts to FMA, the host compiler need not
+      return "element " + std::to_string(k) + " is " + std::to_string(h(k)) + ", the serial reference " +
+             std::to_string(ref[k]);
+  return {};
+}
+
+template <class Space>
+Kokkos::View<double*, Space> wavefront_matrix(const std::vector<double>& init) {
+  Kokkos::View<double*, Space> a("wavefront", init.size());
+  Kokkos::deep_copy(a, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(init.data(), init.size()));
+  return a;
+}
+
+void Wavefront(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  const int b = int(state.range(0));
+  const std::vector<double> ref = wavefront_reference(b);
+  const std::vector<double> init = wavefront_initial(b, std::numeric_limits<double>::quiet_NaN());
+  gpu_t gpu = make_scheduler<gpu_t>();
+  host_t host = make_scheduler<host_t>();
+  auto a_gpu = wavefront_matrix<Kokkos::CudaSpace>(init);
+  auto a_host = wavefront_matrix<Kokkos::HostSpace>(init);
+  std::string why_gpu, why_host;
+  auto gpu_run = [&] { if (why_gpu.empty()) why_gpu = run_wavefront(gpu, a_gpu.data(), b); };
+  auto host_run = [&] { if (why_host.empty()) why_host = run_wavefront(host, a_host.data(), b); };
+  auto check = [&](const char* when) {
+    if (why_gpu.empty()) why_gpu = wavefront_mismatch(a_gpu, ref);
+    if (why_host.empty()) why_host = wavefront_mismatch(a_host, ref);
+    if (!why_gpu.empty()) return perf::fail_result_check(state, std::string("GPU wavefront ") + when + ": " + why_gpu), false;
+    if (!why_host.empty()) return perf::fail_result_check(state, std::string("host wavefront ") + when + ": " + why_host), false;
+    return true;
+  };
+  const std::vector<double> m = checked_medians(state, gpu_run, host_run, check);
+  if (m.empty()) return;
+  const double tiles = double(wavefront_nt) * wavefront_nt;
+  state.counters["gpu_ms"] = m[0] * 1e3;
+  state.counters["host_ms"] = m[1] * 1e3;
+  state.counters["ratio_gpu_to_host"] = m[1] / m[0];
+  state.counters["tiles_per_s_gpu"] = tiles / m[0];
+  state.counters["tiles_per_s_host"] = tiles / m[1];
+}
+
+// ---- Granularity --------------------------------------------------------------------------------
+constexpr int granularity_leaves = 1 << 16;
+constexpr int granularity_fanout = 8;
+constexpr double chain_a = 0.9999, chain_b = 1e-4;  // x -> 1, staying in [0, 1]
+
+KOKKOS_INLINE_FUNCTION double chain_start(int i) { return double(i % 1024) / 1024; }
+
+KOKKOS_INLINE_FUNCTION double chain(int i, int work) {
+  double x = chain_start(i);
+  for (int k = 0; k < work; ++k) x = x * chain_a + chain_b;
+  return x;
+}
+
+// Spawns its range's subranges (granularity_fanout of them) until one index is left, whose
+// chain it runs.  A spawn that finds the pool full counts in *failures.
+struct ChainTree {
+  gpu_t sched;
+  double* out;
+  int* failures;
+  int lo, hi, work;
+
+  KOKKOS_INLINE_FUNCTION void operator()(gpu_t::member_type&) {
+    if (hi - lo == 1) {
+      out[lo] = chain(lo, work);
+      return;
+    }
+    const int step = (hi - lo + granularity_fanout - 1) / granularity_fanout;
+    for (int s = lo; s < hi; s += step) {
+      const auto f = Kokkos::task_spawn(Kokkos::TaskSingle(sched),
+                                        ChainTree{sched, out, failures, s, s + step < hi ? s + step : hi, work});
+      if (f.is_null()) Kokkos::atomic_add(failures, 1);
+    }
+  }
+};
+
+// The tasks a ChainTree over [lo, hi) spawns, itself included.
+long chain_tree_tasks(int lo, int hi) {
+  if (hi - lo == 1) return 1;
+  const int step = (hi - lo + granularity_fanout - 1) / granularity_fanout;
+  long n = 1;
+  for (int s = lo; s < hi; s += step) n += chain_tree_tasks(s, s + step < hi ? s + step : hi);
+  return n;
+}
+
+// Empty, or the first slot that differs from the chain's closed form.
+std::string chain_mismatch(const Kokkos::View<double*, Kokkos::CudaSpace>& out, int work) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  const double an = std::pow(chain_a, work), fixed = chain_b / (1 - chain_a);
+  for (int i = 0; i < granularity_leaves; ++i) {
+    const double x = an * chain_start(i) + (1 - an) * fixed;
+    if (!(std::abs(h(i) - x) <= 1e-9)) return "slot " + std::to_string(i) + " is " + std::to_string(h(i)) + ", not " + std::to_string(x);
+  }
+  return {};
+}
+
+void Granularity(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  const int work = int(state.range(0));
+  constexpr int n = granularity_leaves;
+  gpu_t gpu = make_scheduler<gpu_t>();
+  Kokkos::View<double*, Kokkos::CudaSpace> out_task("task chains", n), out_kernel("kernel chains", n);
+  Kokkos::View<int, Kokkos::CudaSpace> failures("spawn failures");
+  Kokkos::deep_copy(out_task, std::numeric_limits<double>::quiet_NaN());
+  Kokkos::deep_copy(out_kernel, std::numeric_limits<double>::quiet_NaN());
+  std::string why;
+  auto task_run = [&] {
+    const auto root = Kokkos::host_spawn(Kokkos::TaskSingle(gpu), ChainTree{gpu, out_task.data(), failures.data(), 0, n, work});
+    if (root.is_null()) why = "host_spawn of the root failed (pool full)";
+    Kokkos::wait(gpu);
+  };
+  auto kernel_run = [&] {
+    const auto out = out_kernel;
+    Kokkos::parallel_for("chains", Kokkos::RangePolicy<Kokkos::Cuda>(0, n), KOKKOS_LAMBDA(int i) { out(i) = chain(i, work); });
+    Kokkos::fence();
+  };
+  auto check = [&](const char* when) {
+    int failed = 0;
+    Kokkos::deep_copy(failed, failures);
+    if (why.empty() && failed != 0) why = std::to_string(failed) + " task_spawns failed (pool full)";
+    if (why.empty() && !(why = chain_mismatch(out_task, work)).empty()) why = "task chains: " + why;
+    if (why.empty() && !(why = chain_mismatch(out_kernel, work)).empty()) why = "kernel chains: " + why;
+    if (!why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + why), false;
+    return true;
+  };
+  const std::vector<double> m = checked_medians(state, task_run, kernel_run, check);
+  if (m.empty()) return;
+  state.counters["task_us"] = m[0] * 1e6;
+  state.counters["kernel_us"] = m[1] * 1e6;
+  state.counters["efficiency"] = m[1] / m[0];
+  state.counters["work"] = work;
+  state.counters["leaf_ns"] = m[0] * 1e9 / n;
+  state.counters["tasks"] = double(chain_tree_tasks(0, n));
+}
+
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
+BENCHMARK(Wavefront)->Name("CudaTaskDag/Wavefront")->Arg(16)->Arg(32)->Arg(64)->Iterations(1)->UseRealTime();
+BENCHMARK(Granularity)
+    ->Name("CudaTaskDag/Granularity")
+    ->RangeMultiplier(4)
+    ->Range(1 << 4, 1 << 16)
+    ->Iterations(1)
+    ->UseRealTime();
 
 }  // namespace
