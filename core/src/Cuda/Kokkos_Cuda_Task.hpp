@@ -2,17 +2,21 @@
 // The task DAG on Kokkos::Cuda (seed 001 §2.2.4, §2.3): BasicTaskScheduler<Cuda, Kind>, shared
 // by the five scheduler names, over the portable queue of impl/tasking/Kokkos_DeviceTaskQueue.hpp.
 //
-// Memory: the queue object, the pool and so the tasks are in CudaUVMSpace (seed 001 §2.2.4's
-// UVM strategy): host_spawn constructs the closure on the host right in its pool block, futures
-// count references and read results on the host, and the host never touches the DAG while
-// the kernel runs (tasks run inside wait() only).  A closure built on the host must be a
-// standard-layout class (checked at compile time), so that nvcc's and the host compiler's
-// layouts agree.
+// Memory: the pool, and so the tasks, are in CudaUVMSpace (seed 001 §2.2.4's UVM strategy):
+// host_spawn constructs the closure on the host right in its pool block, futures count
+// references and read results on the host, and the host never touches the DAG while the kernel
+// runs (tasks run inside wait() only).  The ready rings and the shard counters are in device
+// memory (CudaTaskQueue); what the host makes ready goes onto the queue object's overflow lists.
+// A closure built on the host must be a standard-layout class (checked at compile time), so
+// that nvcc's and the host compiler's layouts agree.
 //
 // Execution: wait() launches one persistent kernel whose workers are warps (a block of
-// dim3(1, 32): one warp, which is the team of a TaskTeam task, with CudaTeamMember's nested
-// patterns; a TaskSingle task runs on its lane 0).  Lane 0 pops a ready task, the warp runs it,
-// lane 0 respawns or completes it; a worker stops when no task is left.
+// dim3(1, 32), as many as fit on every SM).  A worker claims up to 32 ready tasks from its SM's
+// rings (or steals them); its TaskSingle tasks run at once, one per lane, each with a member
+// that is a team of one; its TaskTeam tasks then run one after the other on the whole warp (the
+// team, with CudaTeamMember's nested patterns).  Spawns, respawns and released waiters go into
+// the worker's stage in shared memory, and from there into the rings once per batch
+// (impl/tasking/Kokkos_DeviceTaskQueue.hpp).  A worker stops when every spawned task completed.
 //
 // No relocatable device code: a task's device entry point must belong to the module (the
 // translation unit) whose kernel calls it.  host_spawn and wait carry a tag type of this
@@ -42,6 +46,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace Kokkos {
 namespace Impl {
@@ -72,10 +77,12 @@ namespace {
 struct CudaTaskModule {};
 }  // namespace
 
-// The running task of a worker (one per block, i.e. per warp) and the module of its kernel.
+// What the lanes of a worker (a block of one warp) share: the task each lane runs (a TaskTeam
+// task: every lane's), the module of its kernel, and its stage (DeviceTaskQueue).
 struct CudaTaskWorkerContext {
-  TaskBase* current;
+  TaskBase* current[32];
   std::uint32_t module;
+  DeviceTaskStage stage;
 };
 
 #if defined(__CUDACC__)
@@ -100,7 +107,27 @@ TaskBase::function_type cuda_task_device_apply() {
 }
 #endif
 
-// A TaskTeam task's team is the warp; a TaskSingle task runs on its lane 0 with the same member.
+// DeviceTaskQueue's view of the worker running: the block's stage on the GPU; none on the host,
+// which cannot reach the rings (device memory).
+struct CudaTaskQueueContext {
+  KOKKOS_INLINE_FUNCTION static DeviceTaskStage* stage() {
+#if defined(__CUDA_ARCH__)
+    return &cuda_task_worker_context().stage;
+#else
+    return nullptr;
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION static bool rings_reachable() {
+#if defined(__CUDA_ARCH__)
+    return true;
+#else
+    return false;
+#endif
+  }
+};
+
+// A TaskTeam task's team is the warp.  A TaskSingle task runs on one lane, the other lanes
+// running other tasks: its member is a team of one (CudaTeamMember::impl_set_team_of_one).
 template <class Scheduler>
 class CudaTaskTeamMember : public CudaTeamMember {
   Scheduler m_scheduler;
@@ -118,72 +145,254 @@ template <class Scheduler>
 struct is_cuda_team_member<CudaTaskTeamMember<Scheduler>> : std::true_type {};
 
 #if defined(__CUDACC__)
+constexpr unsigned cuda_task_full_warp = 0xffffffffu;
+
+template <class T>
+__device__ T* cuda_task_shfl_pointer(T* p, int source) {
+  return reinterpret_cast<T*>(
+      __shfl_sync(cuda_task_full_warp, static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)), source));
+}
+
+// DeviceTaskQueue::claim_ready with a warp's lanes: each lane looks at one shard's ring, so that
+// the home shard and the next 31 (or, with `every_shard`, all of them) are looked at in one
+// step; lane 0 claims up to 32 tickets of the first ring found with tasks.  Every lane returns
+// the same claim.
+template <class Queue>
+__device__ DeviceTaskClaim cuda_task_claim(Queue* queue, int home, int lane, bool every_shard) {
+  const int shards = queue->shards();
+  const int looked_at = every_shard || shards < 32 ? shards : 32;
+  for (int p = 0; p < task_priority_count; ++p) {
+    for (int base = 0; base < looked_at; base += 32) {
+      const int k = base + lane;
+      const bool has_tasks = k < looked_at && queue->ring(p, (home + k) % shards).size() > 0;
+      unsigned found = __ballot_sync(cuda_task_full_warp, has_tasks);
+      while (found != 0u) {
+        const int first_found = __ffs(found) - 1;
+        found &= found - 1u;
+        DeviceTaskClaim c;
+        if (lane == 0) {
+          DeviceTaskRing& r = queue->ring(p, (home + base + first_found) % shards);
+          c.count = r.reserve_pop(32, c.first);
+          c.ring = c.count > 0 ? &r : nullptr;
+        }
+        c.count = __shfl_sync(cuda_task_full_warp, c.count, 0);
+        if (c.count > 0) {
+          c.first = __shfl_sync(cuda_task_full_warp, c.first, 0);
+          c.ring = cuda_task_shfl_pointer(c.ring, 0);
+          return c;
+        }
+      }
+    }
+    DeviceTaskClaim c;
+    c.single = cuda_task_shfl_pointer(lane == 0 ? queue->pop_overflow(p) : nullptr, 0);
+    if (c.single != nullptr) return c;
+  }
+  return DeviceTaskClaim();
+}
+
+// DeviceTaskQueue::flush_stage with a warp's lanes: 32 staged tasks at a time, one reservation
+// per priority for all of them, each lane putting its own.
+template <class Queue>
+__device__ void cuda_task_flush_stage(Queue* queue, DeviceTaskStage& stage, int lane) {
+  __syncwarp();
+  const int staged = stage.staged();
+  for (int base = 0; base < staged; base += 32) {
+    TaskBase* t = base + lane < staged ? stage.tasks[base + lane] : nullptr;
+    const int priority = t != nullptr ? int(t->m_priority) : -1;  // read before any push: it may run at once
+    unsigned below;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
+    for (int p = 0; p < task_priority_count; ++p) {
+      const unsigned mine = __ballot_sync(cuda_task_full_warp, priority == p);
+      if (mine == 0u) continue;
+      DeviceTaskRing& r = queue->ring(p, stage.shard);
+      std::uint32_t ticket = 0;
+      int reserved = 0;
+      if (lane == 0) reserved = r.reserve_push(__popc(mine), ticket);
+      reserved = __shfl_sync(cuda_task_full_warp, reserved, 0);
+      ticket = __shfl_sync(cuda_task_full_warp, ticket, 0);
+      if (priority == p) {
+        if (reserved) {
+          r.put(ticket + __popc(mine & below), t);
+        } else {
+          queue->push_direct(t, stage.shard);
+        }
+      }
+    }
+  }
+  __syncwarp();
+  if (lane == 0) {
+    stage.size = 0;
+    queue->report_counts(stage);
+  }
+  __syncwarp();
+}
+
+template <class T>
+__device__ T cuda_task_warp_sum(T v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(cuda_task_full_warp, v, offset);
+  return v;
+}
+
+// DeviceTaskQueue::finished with a warp's lanes (every lane returns the same answer).
+template <class Queue>
+__device__ bool cuda_task_finished(Queue* queue, int lane) {
+  const int shards = queue->shards();
+  long long completed = 0, spawned = 0;
+  for (int s = lane; s < shards; s += 32) completed += atomic_load_relaxed(&queue->counters(s).completed);
+  completed = cuda_task_warp_sum(completed) + atomic_load_relaxed(&queue->m_host_completed);
+  __threadfence();
+  for (int s = lane; s < shards; s += 32) spawned += atomic_load_relaxed(&queue->counters(s).spawned);
+  spawned = cuda_task_warp_sum(spawned) + atomic_load_relaxed(&queue->m_host_spawned);
+  return __shfl_sync(cuda_task_full_warp, int(completed == spawned), 0) != 0;
+}
+
+__device__ inline int cuda_task_sm_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return static_cast<int>(id);
+}
+
+// The persistent kernel: every block is one warp, a worker.  Its lanes claim up to 32 ready
+// tasks; the TaskSingle ones run at once, one per lane, then the TaskTeam ones one after the
+// other with the whole warp; what they made ready goes from the stage into the home shard's
+// rings.  A worker that finds nothing looks at every shard, then at termination, then sleeps a
+// little longer each time.
 template <class Scheduler, class Module>
 __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler::queue_type* queue,
                                                                std::uint32_t module) {
   using queue_type = typename Scheduler::queue_type;
-  __shared__ TaskBase* s_task;
-  const bool leader = threadIdx.y == 0;
+  const int lane = static_cast<int>(threadIdx.y);
   CudaTaskWorkerContext& context = cuda_task_worker_context();
-  if (leader) {
-    context.current = nullptr;
+  DeviceTaskStage& stage = context.stage;
+  if (lane == 0) {
     context.module = module;
+    stage.reset(cuda_task_sm_id() % queue->shards());
   }
+  context.current[lane] = nullptr;
+  __syncwarp();
   typename Scheduler::member_type member(Scheduler::impl_from_queue(queue));
+  const auto destroy_closure = [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); };
+  unsigned pause = 0;
+  bool every_shard = false;
   while (true) {
-    if (leader) {
-      TaskBase* t = nullptr;
-      unsigned pause = 32;
-      while (!queue->stopped()) {
-        t = queue->pop_ready();
-        if (t != nullptr || queue->finished()) break;
-        __nanosleep(pause);
-        if (pause < 2048) pause *= 2;
+    if (__shfl_sync(cuda_task_full_warp, int(queue->stopped()), 0) != 0) break;
+    const DeviceTaskClaim claim = cuda_task_claim(queue, stage.shard, lane, every_shard);
+    const int claimed = claim.single != nullptr ? 1 : claim.count;
+    if (claimed == 0) {
+      if (!every_shard) {
+        every_shard = true;  // look everywhere before sleeping
+        continue;
       }
-      if (t != nullptr && t->m_module != module) {
-        // Its entry point is another module's code, which this kernel must not call.
-        ::printf("Kokkos::wait(TaskScheduler<Cuda>): a task spawned from translation unit (module) %u met the "
-                 "kernel of module %u\n",
-                 unsigned(t->m_module), unsigned(module));
-        queue->stop(cuda_task_stop_foreign_module, t->m_module);
-        queue->push_ready(t);
-        t = nullptr;
-      }
-      if (queue->stopped()) t = nullptr;
-      s_task = t;
-      context.current = t;
+      if (cuda_task_finished(queue, lane)) break;
+      pause = pause == 0 ? 64 : (pause < 4096 ? 2 * pause : pause);
+      __nanosleep(pause);
+      continue;
     }
-    __syncthreads();
-    TaskBase* const t = s_task;
-    if (t == nullptr) break;
-    if (leader) queue_type::begin_execution(t);
-    __syncthreads();
-    if (t->m_kind == TaskKind::Team || leader) t->m_apply(t, TaskOp::Run, &member);
-    __syncthreads();
-    if (leader) queue->end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
-    __syncthreads();
+    every_shard = false;
+    pause = 0;
+    TaskBase* t = lane < claimed ? queue_type::take(claim, lane) : nullptr;
+    if (t != nullptr && t->m_module != module) {
+      // Its entry point is another module's code, which this kernel must not call.
+      ::printf("Kokkos::wait(TaskScheduler<Cuda>): a task spawned from translation unit (module %u) met the "
+               "kernel of module %u\n",
+               unsigned(t->m_module), unsigned(module));
+      queue->stop(cuda_task_stop_foreign_module, t->m_module);
+      queue->push_direct(t, stage.shard);
+      t = nullptr;
+    }
+    const bool team = t != nullptr && t->m_kind == TaskKind::Team;
+    if (t != nullptr && !team) {
+      queue_type::begin_execution(t);
+      context.current[lane] = t;
+      member.impl_set_team_of_one(true);
+      t->m_apply(t, TaskOp::Run, &member);
+      context.current[lane] = nullptr;
+      queue->end_execution(t, destroy_closure);
+    }
+    unsigned teams = __ballot_sync(cuda_task_full_warp, team);
+    member.impl_set_team_of_one(false);
+    while (teams != 0u) {
+      const int owner = __ffs(teams) - 1;
+      teams &= teams - 1u;
+      TaskBase* const tt = cuda_task_shfl_pointer(t, owner);
+      if (lane == 0) queue_type::begin_execution(tt);
+      context.current[lane] = tt;
+      __syncwarp();
+      tt->m_apply(tt, TaskOp::Run, &member);
+      __syncwarp();
+      context.current[lane] = nullptr;
+      if (lane == 0) queue->end_execution(tt, destroy_closure);
+      __syncwarp();
+    }
+    cuda_task_flush_stage(queue, stage, lane);
   }
+  cuda_task_flush_stage(queue, stage, lane);
 }
 #endif
 
-// The queue of the Cuda scheduler: the portable queue, which also dies with its last user
-// (scheduler handle or task) when that user goes away on the host.
+// The queue of the Cuda scheduler: the portable queue with its rings and counters in device
+// memory (shards: the GPU's SMs), which also dies with its last user (scheduler handle or
+// task) when that user goes away on the host.  The object itself is in CudaUVMSpace: the host
+// spawns into its overflow lists and reads its own counts there between runs.
 template <class MemoryPoolType>
-struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType> {
-  using base = DeviceTaskQueue<MemoryPoolType>;
+struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
+  using base = DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext>;
   using base::base;
+  // Ready tasks one shard's ring of one priority holds before its pushes go to other shards.
+  static constexpr std::uint32_t ring_capacity = 4096;
 
   static CudaTaskQueue* create(const MemoryPoolType& pool) {
+    int device = 0, sm_count = 1;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+    DeviceTaskQueueStorage storage;
+    storage.shards = sm_count > 0 ? sm_count : 1;
+    storage.ring_capacity = ring_capacity;
+    const std::size_t rings = std::size_t(task_priority_count) * storage.shards;
+    const std::size_t slots = DeviceTaskQueueStorage::slot_count(storage.shards, ring_capacity);
+    CudaSpace device_space;
+    storage.rings = static_cast<DeviceTaskRing*>(device_space.allocate("Kokkos::TaskScheduler<Cuda> rings", rings * sizeof(DeviceTaskRing)));
+    storage.slots = static_cast<TaskBase**>(device_space.allocate("Kokkos::TaskScheduler<Cuda> ring slots", slots * sizeof(TaskBase*)));
+    storage.counters = static_cast<DeviceTaskShardCounters*>(
+        device_space.allocate("Kokkos::TaskScheduler<Cuda> shard counters", storage.shards * sizeof(DeviceTaskShardCounters)));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemset(storage.slots, 0, slots * sizeof(TaskBase*)));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemset(storage.counters, 0, storage.shards * sizeof(DeviceTaskShardCounters)));
+    std::vector<DeviceTaskRing> ring_image(rings);
+    base::init_rings(storage, ring_image.data());
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(storage.rings, ring_image.data(), rings * sizeof(DeviceTaskRing), cudaMemcpyHostToDevice));
+
     void* p = CudaUVMSpace().allocate("Kokkos::TaskScheduler<Cuda> queue", sizeof(CudaTaskQueue));
-    CudaTaskQueue* q = ::new (p) CudaTaskQueue(pool);
+    CudaTaskQueue* q = ::new (p) CudaTaskQueue(pool, storage);
     q->m_handles = 1;
     return q;
   }
+  // Scheduler handles made and dropped in device code (task closures, the kernel's members)
+  // are counted per SM, not in m_handles: a task that copies its scheduler would otherwise make
+  // every spawn two atomics on one word.  Their sum only changes while a kernel runs, and
+  // wait() reads it after each (device_handles).
+  std::int64_t m_device_handles = 0;
+  KOKKOS_INLINE_FUNCTION void count_handle(int delta) {
+#if defined(__CUDA_ARCH__)
+    Kokkos::atomic_add(&this->counters(cuda_task_sm_id() % this->shards()).handles, std::int64_t(delta));
+#else
+    Kokkos::atomic_add(&this->m_handles, delta);
+#endif
+  }
+  std::int64_t handles() const { return this->m_handles + m_device_handles; }
+
   // On the host, with no kernel running: frees the queue when nothing refers to it any more.
   void destroy_if_unused() {
-    if (this->m_handles != 0 || this->m_allocated != 0) return;
+    if (handles() != 0 || this->m_alive != 0) return;
+    const DeviceTaskQueueStorage storage = this->m_storage;
     this->~CudaTaskQueue();
     CudaUVMSpace().deallocate("Kokkos::TaskScheduler<Cuda> queue", this, sizeof(CudaTaskQueue));
+    CudaSpace device_space;
+    device_space.deallocate("Kokkos::TaskScheduler<Cuda> shard counters", storage.counters,
+                            storage.shards * sizeof(DeviceTaskShardCounters));
+    device_space.deallocate("Kokkos::TaskScheduler<Cuda> ring slots", storage.slots,
+                            DeviceTaskQueueStorage::slot_count(storage.shards, storage.ring_capacity) * sizeof(TaskBase*));
+    device_space.deallocate("Kokkos::TaskScheduler<Cuda> rings", storage.rings,
+                            std::size_t(task_priority_count) * storage.shards * sizeof(DeviceTaskRing));
   }
   KOKKOS_INLINE_FUNCTION static CudaTaskQueue* queue_of(const TaskBase* t) {
     return static_cast<CudaTaskQueue*>(base::queue_of(t));
@@ -194,6 +403,32 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType> {
     base::release_reference(t);
     KOKKOS_IF_ON_HOST((q->destroy_if_unused();))
     (void)q;
+  }
+
+  // On the host, with no kernel running: the shards' counts summed, the host's added.
+  DeviceTaskShardCounters host_totals() const {
+    std::vector<DeviceTaskShardCounters> shards(static_cast<std::size_t>(this->m_storage.shards));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(shards.data(), this->m_storage.counters,
+                                          shards.size() * sizeof(DeviceTaskShardCounters), cudaMemcpyDeviceToHost));
+    DeviceTaskShardCounters total;
+    total.spawned = this->m_host_spawned;
+    total.completed = this->m_host_completed;
+    total.allocated = this->m_host_allocated;
+    total.freed = this->m_host_freed;
+    total.failures = this->m_host_failures;
+    for (const DeviceTaskShardCounters& c : shards) {
+      total.handles += c.handles;  // those of device code only: the host's are m_handles
+      total.spawned += c.spawned;
+      total.completed += c.completed;
+      total.allocated += c.allocated;
+      total.freed += c.freed;
+      total.failures += c.failures;
+    }
+    return total;
+  }
+  bool host_finished() const {
+    const DeviceTaskShardCounters total = host_totals();
+    return total.spawned == total.completed;
   }
 };
 
@@ -223,13 +458,12 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
   // A handle on an existing queue: handles are counted on the host and on the device alike
   // (never both at once), and only the host frees.
   KOKKOS_INLINE_FUNCTION explicit BasicTaskScheduler(queue_type* q) noexcept : m_queue(q) {
-    if (m_queue != nullptr) Kokkos::atomic_inc(&m_queue->m_handles);
+    if (m_queue != nullptr) m_queue->count_handle(1);
   }
   KOKKOS_INLINE_FUNCTION void release_handle() noexcept {
     if (m_queue != nullptr) {
-      const std::int32_t left = Kokkos::atomic_fetch_sub(&m_queue->m_handles, 1) - 1;
-      KOKKOS_IF_ON_HOST((if (left == 0) m_queue->destroy_if_unused();))
-      (void)left;
+      m_queue->count_handle(-1);
+      KOKKOS_IF_ON_HOST((m_queue->destroy_if_unused();))
     }
     m_queue = nullptr;
   }
@@ -246,7 +480,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     rhs.m_queue = nullptr;
   }
   KOKKOS_INLINE_FUNCTION BasicTaskScheduler& operator=(const BasicTaskScheduler& rhs) noexcept {
-    if (rhs.m_queue) Kokkos::atomic_inc(&rhs.m_queue->m_handles);
+    if (rhs.m_queue) rhs.m_queue->count_handle(1);
     release_handle();
     m_queue = rhs.m_queue;
     return *this;
@@ -305,9 +539,12 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     return m_queue != nullptr ? m_queue->m_pool.allocate_block_size(queue_type::aggregate_bytes(narg)) : 0;
   }
   int allocation_capacity() const noexcept { return m_queue ? static_cast<int>(m_queue->m_pool.capacity()) : 0; }
-  int allocated_task_count() const noexcept { return m_queue ? m_queue->allocation_count() : 0; }
-  int allocated_task_count_max() const noexcept { return m_queue ? m_queue->allocation_count_max() : 0; }
-  long allocated_task_count_accum() const noexcept { return m_queue ? long(m_queue->allocation_count_accum()) : 0; }
+  int allocated_task_count() const noexcept { return m_queue ? static_cast<int>(m_queue->allocation_count()) : 0; }
+  // The most alive at once as the workers' batches reported it (DeviceTaskQueue).
+  int allocated_task_count_max() const noexcept {
+    return m_queue ? static_cast<int>(m_queue->allocation_count_max()) : 0;
+  }
+  long allocated_task_count_accum() const { return m_queue ? long(m_queue->host_totals().allocated) : 0; }
 
   KOKKOS_INLINE_FUNCTION friend bool operator==(const BasicTaskScheduler& a, const BasicTaskScheduler& b) {
     return a.m_queue == b.m_queue;
@@ -478,7 +715,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
  private:
   KOKKOS_INLINE_FUNCTION static Impl::TaskBase* respawn_target(const void* self) {
 #if defined(__CUDA_ARCH__)
-    Impl::TaskBase* t = Impl::cuda_task_worker_context().current;
+    Impl::TaskBase* t = Impl::cuda_task_worker_context().current[threadIdx.y];
     const char* b = reinterpret_cast<const char*>(t);
     const char* p = static_cast<const char*>(self);
     if (t == nullptr || p <= b || p >= b + t->m_alloc_size)
@@ -502,7 +739,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
   void impl_wait() const {
     if (m_queue == nullptr) Kokkos::abort("Kokkos::wait: the scheduler is empty (default-constructed)");
 #if defined(__CUDACC__)
-    if (m_queue->finished()) return;
+    if (m_queue->host_finished()) return;
     const auto kernel = &Impl::cuda_task_worker_kernel<BasicTaskScheduler, Module>;
     int device = 0, sm_count = 1, per_sm = 0;
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
@@ -513,6 +750,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     kernel<<<workers, dim3(1, 32), 0, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+    m_queue->m_device_handles = m_queue->host_totals().handles;
     if (m_queue->m_stop != Impl::cuda_task_stop_none) {
       char message[320];
       std::snprintf(message, sizeof(message),

@@ -38,7 +38,12 @@ class CudaTeamMember {
 
   KOKKOS_INLINE_FUNCTION int league_rank() const noexcept { return m_league_rank; }
   KOKKOS_INLINE_FUNCTION int league_size() const noexcept { return m_league_size; }
+  // A team of one thread (a TaskSingle task of the GPU scheduler runs on one lane while the
+  // warp's other lanes run other tasks): rank 0 of 1, and the collectives below are trivial.
+  KOKKOS_INLINE_FUNCTION void impl_set_team_of_one(bool one) noexcept { m_team_of_one = one; }
+
   KOKKOS_INLINE_FUNCTION int team_rank() const noexcept {
+    if (m_team_of_one) return 0;
 #if defined(__CUDA_ARCH__)
     return static_cast<int>(threadIdx.y);
 #else
@@ -46,6 +51,7 @@ class CudaTeamMember {
 #endif
   }
   KOKKOS_INLINE_FUNCTION int team_size() const noexcept {
+    if (m_team_of_one) return 1;
 #if defined(__CUDA_ARCH__)
     return static_cast<int>(blockDim.y);
 #else
@@ -77,7 +83,7 @@ class CudaTeamMember {
 
   KOKKOS_INLINE_FUNCTION void team_barrier() const noexcept {
 #if defined(__CUDA_ARCH__)
-    __syncthreads();
+    if (!m_team_of_one) __syncthreads();
 #endif
   }
 
@@ -87,6 +93,7 @@ class CudaTeamMember {
 #if defined(__CUDA_ARCH__)
     __shared__ CudaSharedSlots<ValueType, 1> slot;
     if (source < 0 || source >= team_size()) Kokkos::abort("Kokkos::team_broadcast: source rank is not a rank of the team");
+    if (m_team_of_one) return;
     if (threadIdx.y == static_cast<unsigned>(source) && threadIdx.x == 0) new (&slot[0]) ValueType(value);
     __syncthreads();
     value = slot[0];
@@ -125,6 +132,7 @@ class CudaTeamMember {
   template <class ValueType>
   KOKKOS_INLINE_FUNCTION ValueType team_scan(const ValueType& value, ValueType* const global = nullptr) const noexcept {
 #if defined(__CUDA_ARCH__)
+    if (m_team_of_one) return global != nullptr ? Kokkos::atomic_fetch_add(global, value) : ValueType();
     ValueType total;
     ValueType prefix = impl_scan_rows(value, ValueType(), [](ValueType& dst, const ValueType& src) { dst += src; }, total);
     if (global == nullptr) return prefix;
@@ -162,6 +170,7 @@ class CudaTeamMember {
     using value_type = typename ReducerType::value_type;
     value_type v = value;
 #if defined(__CUDA_ARCH__)
+    if (m_team_of_one) return v;
     if (threadIdx.x != 0) reducer.init(v);
     cuda_block_reduce(v, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
 #else
@@ -176,6 +185,10 @@ class CudaTeamMember {
   KOKKOS_INLINE_FUNCTION ValueType impl_scan_rows(const ValueType& value, const ValueType& identity, const Join& join,
                                                   ValueType& total) const noexcept {
 #if defined(__CUDA_ARCH__)
+    if (m_team_of_one) {
+      total = value;
+      return identity;
+    }
     const ValueType mine = threadIdx.x == 0 ? value : identity;
     const ValueType prefix = cuda_block_exclusive_scan(mine, identity, join, total);
     return cuda_shfl(prefix, 0, static_cast<int>(blockDim.x), impl_row_mask());
@@ -205,6 +218,7 @@ class CudaTeamMember {
   scratch_memory_space m_scratch;
   int m_league_rank;
   int m_league_size;
+  bool m_team_of_one = false;
 };
 
 template <class T>

@@ -2,35 +2,46 @@
 // The task queue of the GPU scheduler (seed 001 §2.3.3), written once against Kokkos atomics
 // so that host threads run and test the very algorithm the CUDA kernel runs.
 //
-// Everything lives in memory the pool reaches: the queue object itself (allocated by its
-// owner in memory both sides can reach, e.g. CudaUVMSpace), the tasks and the when_all
-// aggregates (pool blocks).  No allocation beyond the pool, no std:: containers, only raw
-// pointers and atomics, so every function below is callable on the device.
+// Memory: the tasks and the when_all aggregates are pool blocks; the ready rings and the shard
+// counters are arrays the owner allocates (device memory on a GPU) and hands over with
+// DeviceTaskQueueStorage; the queue object itself holds what the host reads between runs.  No
+// std:: containers, only raw pointers and atomics, so every function below is callable on the
+// device.
 //
-// Ready queues: per priority, ready_shards LIFO linked lists, each head a TaskBase* on a cache
-// line of its own.  A worker pushes onto the list of its lane (Impl::memory_pool_thread_lane:
-// the warp on a GPU, a leased lane on the host) and pops from it first, then from the others in
-// turn, priority by priority from High to Low.  One list per priority served every worker of a
-// GPU (thousands of warps) through one locked head, at well under a million pops a second; a
-// worker's own list also keeps its children close at hand, depth first, which bounds the live
-// tasks as one LIFO list did.  A push is one CAS.  A pop locks the head (CAS to lock_mark()),
-// reads the head's m_next, and stores it: the lock makes the read of m_next safe against the
-// ABA of a plain Treiber pop (the popped task may be completed, freed and reallocated by
-// another worker before a plain CAS would land).  A worker that meets a locked head backs off
-// (a short sleep on a GPU, a yield on the host) instead of re-reading it at once.
+// Workers and shards: a worker (a GPU warp; a host thread in the tests) runs a batch of ready
+// tasks at a time (up to 32 on a warp, one per lane) and has a home shard (its SM).  What its
+// tasks make ready (spawned children, waiters released by a completion, respawns) goes into its
+// DeviceTaskStage, a small buffer in fast memory (shared memory on a GPU), and at the batch's
+// end into its home shard's ring of each priority, one reservation per priority
+// (Kokkos_DeviceReadyRing.hpp).  A full stage or a full ring sends the task on directly: to the
+// next shards' rings, and at last to a locked list of the priority (the overflow list), which
+// keeps the queue unbounded as the pool is the only bound.
+//
+// Taking work (claim_ready): priority by priority from High to Low, the home ring, then up to
+// steal_window other shards' rings, then the overflow list; a worker that finds nothing at any
+// priority that way scans every ring before it looks at termination.  Priorities are
+// scheduler-wide to that extent: a worker takes a lower priority only when its home and the
+// window of shards it looked at have none of a higher one.
+//
+// Counting without a global hot spot: each shard counts its spawns, completions, allocations,
+// frees and refused allocations (DeviceTaskShardCounters); a spawn is counted in its shard at
+// once (before anyone can reach the task), the rest per batch from the stage.  The queue is
+// finished when the completions equal the spawns: finished() sums every shard's completions and
+// then every shard's spawns, which, both being monotonic and a task's spawn being counted
+// before its completion can be, is exact when it says finished.  The count of blocks alive and
+// its high-water mark are global, updated once per batch from the stage's net allocations:
+// allocation_count_max() is the most alive as the batches reported it (it can exceed the true
+// peak by blocks freed in batches not yet reported).
 //
 // Wait lists: TaskBase::m_wait of a task or aggregate, pushed with TaskBase::try_add_waiter and
 // swapped for TaskBase::completed_mark() at completion (the same protocol as the host queue).
-//
-// Termination: m_incomplete counts tasks spawned and not yet complete (ready, waiting or
-// running); aggregates are not counted, since a waiting aggregate always waits on a counted
-// task.  A worker that finds every ready queue empty and m_incomplete == 0 is done.
 //
 // The result of a task must be trivially destructible: a future released on the host may free
 // a task whose functions are device code (the scheduler checks this at compile time).
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Macros.hpp>
 #include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
+#include <impl/tasking/Kokkos_DeviceReadyRing.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
 
 #include <cstddef>
@@ -71,29 +82,107 @@ struct DeviceTaskNode final : TaskResult<Value> {
   }
 };
 
-template <class MemoryPoolType>
+using DeviceTaskRing = DeviceReadyRing<TaskBase>;
+
+// What one shard counted (monotonic, except by the owner between runs).
+struct alignas(DeviceTaskRing::line_bytes) DeviceTaskShardCounters {
+  std::int64_t spawned = 0;    // tasks spawned by its workers
+  std::int64_t completed = 0;  // tasks its workers completed
+  std::int64_t allocated = 0;  // tasks and aggregates its workers allocated
+  std::int64_t freed = 0;      // blocks its workers gave back
+  std::int64_t failures = 0;   // allocations the pool refused its workers
+  std::int64_t handles = 0;    // the owner's count of handles copied and dropped here (it may go below 0)
+};
+
+// A worker's buffer of tasks made ready and counts not yet reported, in the worker's fast
+// memory (no initialisers: a GPU keeps it in shared memory; reset() starts it).  The lanes of a
+// warp add to it at once, hence the atomics.
+struct DeviceTaskStage {
+  static constexpr int capacity = 128;
+  std::int32_t shard;  // the worker's home shard
+  std::int32_t size;   // staged tasks (above capacity: the excess went on directly)
+  std::int32_t completed;
+  std::int32_t allocated;
+  std::int32_t freed;
+  std::int32_t failures;
+  TaskBase* tasks[capacity];
+
+  KOKKOS_INLINE_FUNCTION void reset(std::int32_t home) {
+    shard = home;
+    size = completed = allocated = freed = failures = 0;
+  }
+  KOKKOS_INLINE_FUNCTION bool try_add(TaskBase* t) {
+    const std::int32_t i = atomic_fetch_add_relaxed(&size, 1);
+    if (i >= capacity) return false;
+    tasks[i] = t;
+    return true;
+  }
+  KOKKOS_INLINE_FUNCTION std::int32_t staged() const { return size < capacity ? size : capacity; }
+};
+
+// The arrays a queue works on, allocated by its owner: rings[priority * shards + shard] (their
+// slots `ring_capacity` entries each, null-initialised) and counters[shard] (zeroed).
+struct DeviceTaskQueueStorage {
+  DeviceTaskRing* rings = nullptr;
+  TaskBase** slots = nullptr;  // task_priority_count * shards * ring_capacity entries
+  DeviceTaskShardCounters* counters = nullptr;
+  std::int32_t shards = 1;
+  std::uint32_t ring_capacity = 1024;  // a power of two
+
+  static std::size_t slot_count(std::int32_t shards, std::uint32_t ring_capacity) {
+    return static_cast<std::size_t>(task_priority_count) * static_cast<std::size_t>(shards) * ring_capacity;
+  }
+};
+
+// A claim of ready tasks: `count` tickets from `first` of `ring`, or one task of an overflow
+// list (`ring` null, `single` the task), or nothing.
+struct DeviceTaskClaim {
+  DeviceTaskRing* ring = nullptr;
+  std::uint32_t first = 0;
+  std::int32_t count = 0;
+  TaskBase* single = nullptr;
+};
+
+// `Context::stage()`: the running worker's stage, or null outside a worker (host code);
+// `Context::rings_reachable()`: whether the code running can reach the rings (host code of a GPU
+// scheduler cannot: what it makes ready goes onto the overflow lists, in the queue object).
+template <class MemoryPoolType, class Context>
 struct DeviceTaskQueue {
   using memory_pool = MemoryPoolType;
-  static constexpr int ready_shards = 16;  // ready lists per priority
-  // The line of a GPU's L2 (twice the host's): words written by different workers sit on
-  // different lines, so that one's atomics do not queue behind another's.
-  static constexpr std::size_t line_bytes = 128;
-  struct alignas(line_bytes) ReadyHead {
+  using ring_type = DeviceTaskRing;
+  static constexpr std::size_t line_bytes = DeviceTaskRing::line_bytes;
+  // Other shards' rings a worker looks at, at each priority, before it takes a lower one.
+  static constexpr int steal_window = 32;
+  struct alignas(line_bytes) OverflowHead {
     TaskBase* task = nullptr;
   };
 
   memory_pool m_pool;                  // read only while workers run
   std::uint32_t m_stop = 0;            // nonzero: workers stop (the value says why; see the owner)
   std::uint32_t m_stop_detail = 0;
-  ReadyHead m_ready[task_priority_count][ready_shards];
-  alignas(line_bytes) std::int32_t m_incomplete = 0;  // spawned tasks not yet complete
-  alignas(line_bytes) std::int32_t m_handles = 0;     // scheduler handles (the owner decides what one is)
-  std::int32_t m_allocated = 0;        // tasks and aggregates alive now
-  std::int32_t m_allocated_max = 0;    // the most alive at once
-  std::int64_t m_allocated_accum = 0;  // allocations so far
-  std::int32_t m_spawn_failures = 0;   // allocations the pool refused
+  DeviceTaskQueueStorage m_storage;
+  OverflowHead m_overflow[task_priority_count];
+  alignas(line_bytes) std::int64_t m_alive = 0;  // blocks alive, as the batches reported them
+  std::int64_t m_alive_max = 0;
+  alignas(line_bytes) std::int32_t m_handles = 0;  // scheduler handles (the owner decides what one is)
+  // What host code did (no worker): spawns, allocations, frees, refusals.
+  std::int64_t m_host_spawned = 0;
+  std::int64_t m_host_allocated = 0;
+  std::int64_t m_host_freed = 0;
+  std::int64_t m_host_failures = 0;
+  std::int64_t m_host_completed = 0;
 
-  explicit DeviceTaskQueue(const memory_pool& pool) : m_pool(pool) {}
+  // `storage`: rings and counters for storage.shards shards, set up by init_storage.
+  DeviceTaskQueue(const memory_pool& pool, const DeviceTaskQueueStorage& storage) : m_pool(pool), m_storage(storage) {}
+
+  // Sets the rings of `storage` up in `rings_here` (constructed rings the caller can write, a
+  // copy of storage.rings or that array itself; slots and counters zeroed by the caller).
+  static void init_rings(const DeviceTaskQueueStorage& storage, DeviceTaskRing* rings_here) {
+    const std::int32_t n = task_priority_count * storage.shards;
+    for (std::int32_t r = 0; r < n; ++r)
+      rings_here[r] = DeviceTaskRing(storage.slots + static_cast<std::size_t>(r) * storage.ring_capacity,
+                                     storage.ring_capacity);
+  }
 
   KOKKOS_FORCEINLINE_FUNCTION static TaskBase* lock_mark() {
     return reinterpret_cast<TaskBase*>(~std::uintptr_t(0) - 1);
@@ -104,32 +193,58 @@ struct DeviceTaskQueue {
   KOKKOS_FORCEINLINE_FUNCTION static DeviceTaskQueue* queue_of(const TaskBase* t) {
     return reinterpret_cast<DeviceTaskQueue*>(t->m_queue);
   }
+  KOKKOS_INLINE_FUNCTION std::int32_t shards() const { return m_storage.shards; }
+  KOKKOS_INLINE_FUNCTION DeviceTaskRing& ring(int priority, int shard) const {
+    return m_storage.rings[priority * m_storage.shards + shard];
+  }
+  KOKKOS_INLINE_FUNCTION DeviceTaskShardCounters& counters(int shard) const { return m_storage.counters[shard]; }
 
   // ---- memory ------------------------------------------------------------------------------
-  // A block of `bytes` from the pool, or nullptr (counted as a spawn failure) when it is full.
+  // A block of `bytes` from the pool, or nullptr (counted as a refusal) when it is full.
   KOKKOS_INLINE_FUNCTION void* allocate(std::size_t bytes) {
     void* p = bytes <= m_pool.max_block_size() ? m_pool.allocate(bytes) : nullptr;
-    if (p == nullptr) {
-      Kokkos::atomic_inc(&m_spawn_failures);
-      return nullptr;
+    DeviceTaskStage* stage = Context::stage();
+    if (stage != nullptr) {
+      atomic_fetch_add_relaxed(p != nullptr ? &stage->allocated : &stage->failures, 1);
+    } else if (p != nullptr) {
+      atomic_fetch_add_relaxed(&m_host_allocated, std::int64_t(1));
+      report_alive(1);
+    } else {
+      atomic_fetch_add_relaxed(&m_host_failures, std::int64_t(1));
     }
-    const std::int32_t now = Kokkos::atomic_fetch_add(&m_allocated, 1) + 1;
-    Kokkos::atomic_max(&m_allocated_max, now);
-    Kokkos::atomic_inc(&m_allocated_accum);
     return p;
   }
-  // Uncounted before the block goes back: counted after, another worker's allocation of the
-  // same block could make the count exceed the pool's blocks.
   KOKKOS_INLINE_FUNCTION void deallocate(TaskBase* t) {
-    Kokkos::atomic_dec(&m_allocated);
+    // Reported before the block goes back: after, another worker's allocation of the same
+    // block could be reported first and the count exceed the pool's blocks.
+    DeviceTaskStage* stage = Context::stage();
+    if (stage != nullptr) {
+      atomic_fetch_add_relaxed(&stage->freed, 1);
+    } else {
+      atomic_fetch_add_relaxed(&m_host_freed, std::int64_t(1));
+      report_alive(-1);
+    }
     m_pool.deallocate(t, t->m_alloc_size);
   }
+  KOKKOS_INLINE_FUNCTION void report_alive(std::int64_t delta) {
+    const std::int64_t now = atomic_fetch_add_relaxed(&m_alive, delta) + delta;
+    if (now > atomic_load_relaxed(&m_alive_max)) Kokkos::atomic_max(&m_alive_max, now);
+  }
 
-  // Tasks and aggregates alive now (exact when no worker runs).
-  KOKKOS_INLINE_FUNCTION std::int32_t allocation_count() const { return m_allocated; }
-  KOKKOS_INLINE_FUNCTION std::int32_t allocation_count_max() const { return m_allocated_max; }
-  KOKKOS_INLINE_FUNCTION std::int64_t allocation_count_accum() const { return m_allocated_accum; }
-  KOKKOS_INLINE_FUNCTION std::int32_t spawn_failures() const { return m_spawn_failures; }
+  // Tasks and aggregates alive now, and the statistics below (exact when no worker runs; a
+  // back end whose counters live where the host cannot read them sums them itself).
+  KOKKOS_INLINE_FUNCTION std::int64_t allocation_count() const { return m_alive; }
+  KOKKOS_INLINE_FUNCTION std::int64_t allocation_count_max() const { return m_alive_max; }
+  KOKKOS_INLINE_FUNCTION std::int64_t allocation_count_accum() const {
+    std::int64_t n = m_host_allocated;
+    for (int s = 0; s < shards(); ++s) n += counters(s).allocated;
+    return n;
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t spawn_failures() const {
+    std::int64_t n = m_host_failures;
+    for (int s = 0; s < shards(); ++s) n += counters(s).failures;
+    return n;
+  }
 
   // ---- construction of tasks and aggregates --------------------------------------------------
   // Fills the header of a freshly constructed node; `dependence` is an adopted reference.
@@ -143,9 +258,11 @@ struct DeviceTaskQueue {
     t->m_dependence = dependence;
   }
 
-  // Schedules a newly spawned task (header filled by init_task).
+  // Schedules a newly spawned task (header filled by init_task).  Counted before anyone can
+  // reach it (see finished()).
   KOKKOS_INLINE_FUNCTION void spawn(TaskBase* t) {
-    Kokkos::atomic_inc(&m_incomplete);
+    DeviceTaskStage* stage = Context::stage();
+    atomic_fetch_add_relaxed(stage != nullptr ? &counters(stage->shard).spawned : &m_host_spawned, std::int64_t(1));
     schedule(t);
   }
 
@@ -181,50 +298,88 @@ struct DeviceTaskQueue {
     return sizeof(TaskBase) + static_cast<std::size_t>(n < 0 ? 0 : n) * sizeof(TaskBase*);
   }
 
-  // ---- ready queues -----------------------------------------------------------------------------
-  KOKKOS_INLINE_FUNCTION static int home_shard() {
-    return static_cast<int>(Impl::memory_pool_thread_lane() % std::uint32_t(ready_shards));
-  }
-  // Waits a little after meeting a locked head; `pause_ns` (start at 0) grows with each call.
-  KOKKOS_INLINE_FUNCTION static void back_off(unsigned& pause_ns) {
-    pause_ns = pause_ns == 0 ? 32 : (pause_ns < 1024 ? 2 * pause_ns : pause_ns);
-    KOKKOS_IF_ON_DEVICE((__nanosleep(pause_ns);))
-    KOKKOS_IF_ON_HOST((std::this_thread::yield();))  // the lock holder may be a thread that lost its core
-  }
+  // ---- making tasks ready -------------------------------------------------------------------
+  // Into the running worker's stage, else on directly.
   KOKKOS_INLINE_FUNCTION void push_ready(TaskBase* t) {
-    TaskBase** head = &m_ready[t->m_priority][home_shard()].task;
+    DeviceTaskStage* stage = Context::stage();
+    if (stage != nullptr && stage->try_add(t)) return;
+    if (stage == nullptr && !Context::rings_reachable()) {
+      push_overflow(t);
+    } else {
+      push_direct(t, stage != nullptr ? stage->shard : 0);
+    }
+  }
+  // Into the first ring from `shard` on with room, else onto the overflow list.
+  KOKKOS_INLINE_FUNCTION void push_direct(TaskBase* t, int shard) {
+    for (int k = 0; k < shards(); ++k) {
+      if (ring(t->m_priority, (shard + k) % shards()).push(&t, 1)) return;
+    }
+    push_overflow(t);
+  }
+  // The stage's tasks into its home rings (one reservation per priority; what does not fit goes
+  // on directly), then its counts.  By the worker alone (a GPU warp has its own version with
+  // lanes, DeviceTaskQueue's users keep the order: tasks first, completions after).
+  KOKKOS_INLINE_FUNCTION void flush_stage(DeviceTaskStage& stage) {
+    const std::int32_t n = stage.staged();
+    // Every priority is read before the first push: a pushed task may run and be freed at once.
+    std::int32_t want[task_priority_count] = {};
+    for (std::int32_t i = 0; i < n; ++i) ++want[stage.tasks[i]->m_priority];
+    std::uint32_t ticket[task_priority_count] = {};
+    bool reserved[task_priority_count] = {};
+    for (int p = 0; p < task_priority_count; ++p)
+      reserved[p] = want[p] > 0 && ring(p, stage.shard).reserve_push(want[p], ticket[p]);
+    for (std::int32_t i = 0; i < n; ++i) {
+      TaskBase* t = stage.tasks[i];
+      const int p = t->m_priority;
+      if (reserved[p]) {
+        ring(p, stage.shard).put(ticket[p]++, t);
+      } else {
+        push_direct(t, stage.shard);
+      }
+    }
+    stage.size = 0;
+    report_counts(stage);
+  }
+  // The stage's counts into its shard and the alive count (after its tasks are pushed: a
+  // completion must not be seen before the pushes it made).
+  KOKKOS_INLINE_FUNCTION void report_counts(DeviceTaskStage& stage) {
+    DeviceTaskShardCounters& c = counters(stage.shard);
+    if (stage.allocated != 0) atomic_fetch_add_relaxed(&c.allocated, std::int64_t(stage.allocated));
+    if (stage.freed != 0) atomic_fetch_add_relaxed(&c.freed, std::int64_t(stage.freed));
+    if (stage.failures != 0) atomic_fetch_add_relaxed(&c.failures, std::int64_t(stage.failures));
+    if (stage.allocated != stage.freed) report_alive(std::int64_t(stage.allocated) - stage.freed);
+    if (stage.completed != 0) {
+      Kokkos::memory_fence();  // the pushes before the completions that made them
+      atomic_fetch_add_relaxed(&c.completed, std::int64_t(stage.completed));
+    }
+    stage.completed = stage.allocated = stage.freed = stage.failures = 0;
+  }
+
+  // ---- overflow lists ---------------------------------------------------------------------------
+  // A push is one CAS; a pop locks the head (CAS to lock_mark()), reads the head's m_next and
+  // stores it: the lock makes the read of m_next safe against the ABA of a plain Treiber pop (the
+  // popped task may be completed, freed and reallocated by another worker meanwhile).
+  KOKKOS_INLINE_FUNCTION void push_overflow(TaskBase* t) {
+    TaskBase** head = &m_overflow[t->m_priority].task;
     unsigned pause_ns = 0;
     while (true) {
       TaskBase* h = Impl::atomic_load_relaxed(head);  // never dereferenced here
       if (h == lock_mark()) {
-        back_off(pause_ns);
+        DeviceTaskRing::wait_a_little(pause_ns);
         continue;
       }
       t->m_next = h;
       if (Impl::atomic_compare_exchange_weak_acq_rel(head, h, t)) return;
     }
   }
-  // The first ready task from High to Low (the worker's own list first at each priority), or
-  // nullptr when every list is empty.
-  KOKKOS_INLINE_FUNCTION TaskBase* pop_ready() {
-    const int home = home_shard();
-    for (int p = 0; p < task_priority_count; ++p) {
-      for (int k = 0; k < ready_shards; ++k) {
-        TaskBase* const t = pop_from(&m_ready[p][(home + k) % ready_shards].task);
-        if (t != nullptr) return t;
-      }
-    }
-    return nullptr;
-  }
-  // The head is read relaxed: only the CAS that locks it must acquire (on a GPU an acquire load
-  // costs a fence, and an idle worker reads every head in turn).
-  KOKKOS_INLINE_FUNCTION static TaskBase* pop_from(TaskBase** head) {
+  KOKKOS_INLINE_FUNCTION TaskBase* pop_overflow(int priority) {
+    TaskBase** head = &m_overflow[priority].task;
     unsigned pause_ns = 0;
     while (true) {
       TaskBase* h = Impl::atomic_load_relaxed(head);
       if (h == nullptr) return nullptr;
       if (h == lock_mark()) {
-        back_off(pause_ns);
+        DeviceTaskRing::wait_a_little(pause_ns);
         continue;
       }
       if (Impl::atomic_compare_exchange_weak_acq_rel(head, h, lock_mark())) {
@@ -235,8 +390,53 @@ struct DeviceTaskQueue {
       }
     }
   }
+
+  // ---- taking work --------------------------------------------------------------------------------
+  // Up to `want` ready tasks for a worker of shard `home`, in the order the header describes
+  // (a GPU warp runs its own version, its lanes looking at 32 shards at once).
+  KOKKOS_INLINE_FUNCTION DeviceTaskClaim claim_ready(int home, std::int32_t want) {
+    DeviceTaskClaim c;
+    for (int p = 0; p < task_priority_count; ++p) {
+      const int window = shards() - 1 < steal_window ? shards() - 1 : steal_window;
+      if (claim_at(p, home, window, want, c)) return c;
+    }
+    for (int p = 0; p < task_priority_count; ++p) {
+      if (claim_at(p, home, shards() - 1, want, c)) return c;
+    }
+    return c;
+  }
+  // From the home ring of priority p, the `window` shards after it, or p's overflow list.
+  KOKKOS_INLINE_FUNCTION bool claim_at(int p, int home, int window, std::int32_t want, DeviceTaskClaim& c) {
+    for (int k = 0; k <= window; ++k) {
+      DeviceTaskRing& r = ring(p, (home + k) % shards());
+      if (r.size() > 0 && (c.count = r.reserve_pop(want, c.first)) > 0) {
+        c.ring = &r;
+        return true;
+      }
+    }
+    c.single = pop_overflow(p);
+    return c.single != nullptr;
+  }
+  // One ready task for a caller outside the workers' loop (tests), or nullptr.
+  KOKKOS_INLINE_FUNCTION TaskBase* pop_ready(int home = 0) {
+    const DeviceTaskClaim c = claim_ready(home, 1);
+    return c.count > 0 || c.single != nullptr ? take(c, 0) : nullptr;
+  }
+  // The task of a claim's i-th ticket (i < count), or its single task.
+  KOKKOS_INLINE_FUNCTION static TaskBase* take(const DeviceTaskClaim& c, std::int32_t i) {
+    return c.ring != nullptr ? c.ring->take(c.first + static_cast<std::uint32_t>(i)) : c.single;
+  }
+
+  // Every spawned task has completed.  Completions first, spawns after: both only grow, and a
+  // task's spawn is counted before its completion can be, so equal sums read in that order
+  // mean that at the moment between them nothing was left (and nothing can spawn any more).
   KOKKOS_INLINE_FUNCTION bool finished() const {
-    return Impl::atomic_load_acquire(const_cast<std::int32_t*>(&m_incomplete)) == 0;
+    std::int64_t completed = atomic_load_relaxed(const_cast<std::int64_t*>(&m_host_completed));
+    for (int s = 0; s < shards(); ++s) completed += atomic_load_relaxed(&counters(s).completed);
+    Kokkos::memory_fence();
+    std::int64_t spawned = atomic_load_relaxed(const_cast<std::int64_t*>(&m_host_spawned));
+    for (int s = 0; s < shards(); ++s) spawned += atomic_load_relaxed(&counters(s).spawned);
+    return completed == spawned;
   }
   KOKKOS_INLINE_FUNCTION bool stopped() const {
     return Impl::atomic_load_relaxed(const_cast<std::uint32_t*>(&m_stop)) != 0;
@@ -270,6 +470,8 @@ struct DeviceTaskQueue {
 
   // Completes `t` (a task whose closure is destroyed, or an aggregate that advanced to its end)
   // and, without recursion, every aggregate that completes in turn; waiting tasks become ready.
+  // A completed task is counted in the worker's stage (reported after the pushes it made), or at
+  // once where no worker runs it.
   KOKKOS_INLINE_FUNCTION void complete_aggregates(TaskBase* first) {
     TaskBase* done = first;  // completed entities whose waiters are still to release
     first->m_next = nullptr;
@@ -295,7 +497,17 @@ struct DeviceTaskQueue {
       }
       const bool is_task = !c->is_aggregate();
       release_reference(c);  // the scheduler's hold
-      if (is_task) Kokkos::atomic_dec(&m_incomplete);
+      if (is_task) count_completion();
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void count_completion() {
+    DeviceTaskStage* stage = Context::stage();
+    if (stage != nullptr) {
+      atomic_fetch_add_relaxed(&stage->completed, 1);
+    } else {
+      // A task run outside the workers' loop (tests).
+      Kokkos::memory_fence();
+      atomic_fetch_add_relaxed(&m_host_completed, std::int64_t(1));
     }
   }
 
