@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 #include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <random>
@@ -404,6 +405,90 @@ TEST(DeviceTaskQueue, SecondRespawnRequestIsRefused) {
   EXPECT_TRUE(f->is_complete());
   Queue::release_reference(f);
   EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// ---- where ready tasks go, and the order they are taken in -------------------------------------------
+// Runs one popped task to its end on the calling thread (no worker: what it makes ready goes on
+// directly).
+void run_popped(Queue& q, TaskBase* t) {
+  Worker w{&q, t};
+  Queue::begin_execution(t);
+  t->m_apply(t, TaskOp::Run, &w);
+  q.end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
+}
+
+// Outside a worker a ready task goes into the first ring with room from shard 0 on, then onto
+// its priority's overflow list; taking starts at the highest priority wherever it waits, then
+// the home ring, the other shards' rings, the overflow list.
+TEST(DeviceTaskQueue, FullRingsSpillToOtherShardsThenOverflowAndPrioritiesComeFirst) {
+  Pool pool(Kokkos::HostSpace(), 1 << 16, 64, 256, 1 << 12);
+  QueueOnHost q(pool, /*shards=*/2, /*ring_capacity=*/2);
+  std::vector<TaskBase*> regular;
+  for (long k = 0; k < 5; ++k) regular.push_back(spawn(q, DagNode::Leaf{k}, Kokkos::TaskPriority::Regular, nullptr));
+  const int reg = int(Kokkos::TaskPriority::Regular), high = int(Kokkos::TaskPriority::High);
+  EXPECT_EQ(q.ring(reg, 0).size(), 2);
+  EXPECT_EQ(q.ring(reg, 1).size(), 2) << "a full ring did not spill into the next shard's";
+  EXPECT_NE(q.m_overflow[reg].task, nullptr) << "with every ring full, the task did not go onto the overflow list";
+  TaskBase* urgent = spawn(q, DagNode::Leaf{100}, Kokkos::TaskPriority::High, nullptr);
+  EXPECT_EQ(q.ring(high, 0).size(), 1);
+  // From shard 1: High first (in shard 0's ring), then shard 1's own Regular ring, then shard
+  // 0's, then the overflow list.
+  std::vector<long> order;
+  while (TaskBase* t = q.pop_ready(1)) {
+    run_popped(q, t);
+    order.push_back(result_of(t));  // a leaf's value is its weight; its future still holds it
+  }
+  ASSERT_EQ(order.size(), 6u);
+  EXPECT_EQ(order[0], 100) << "a Regular task was taken before the High one";
+  std::vector<long> rest(order.begin() + 1, order.end());
+  std::sort(rest.begin(), rest.begin() + 2);
+  std::sort(rest.begin() + 2, rest.begin() + 4);
+  EXPECT_EQ(rest, (std::vector<long>{2, 3, 0, 1, 4})) << "not home ring, other shard, overflow list in that order";
+  EXPECT_TRUE(q.finished());
+  for (TaskBase* f : regular) Queue::release_reference(f);
+  Queue::release_reference(urgent);
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// A task that spawns more children in one run than a stage holds (DeviceTaskStage::capacity):
+// the excess goes on directly, and every child runs once.
+struct Wide {
+  int children;
+  TaskBase* child[300];
+
+  void operator()(Worker& w, long& result) {
+    if (child[0] == nullptr) {
+      for (int c = 0; c < children; ++c) {
+        child[c] = spawn(*w.queue, DagNode::Leaf{c + 1}, Kokkos::TaskPriority(c % 3), nullptr);
+        if (child[c] == nullptr) Kokkos::abort("DeviceTaskQueue wide test: the pool ran out");
+      }
+      Queue::request_respawn(w.current, Kokkos::TaskPriority::Regular, when_all(*w.queue, child, children));
+      return;
+    }
+    result = 0;
+    for (int c = 0; c < children; ++c) {
+      result += result_of(child[c]);
+      Queue::release_reference(child[c]);
+    }
+  }
+};
+
+TEST(DeviceTaskQueue, MoreChildrenThanAStageHolds) {
+  static_assert(300 > Kokkos::Impl::DeviceTaskStage::capacity);
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 4096, 1 << 16);
+  QueueOnHost q(pool);
+  for (int threads : {1, 4}) {
+    Wide w{};
+    w.children = 300;
+    TaskBase* f = spawn(q, w, Kokkos::TaskPriority::High, nullptr);
+    ASSERT_NE(f, nullptr);
+    run_workers(q, threads);
+    ASSERT_TRUE(f->is_complete());
+    EXPECT_EQ(result_of(f), 300L * 301 / 2) << threads << " workers";
+    Queue::release_reference(f);
+    EXPECT_EQ(q.allocation_count(), 0);
+  }
+  EXPECT_EQ(q.spawn_failures(), 0);
 }
 
 }  // namespace
