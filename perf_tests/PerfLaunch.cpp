@@ -7,10 +7,19 @@
 //
 // Counters: us_per_launch (this back end), omp_us_per_launch (the baseline with the same thread
 // count, timed right after for about as long), ratio_to_omp = us_per_launch / omp_us_per_launch.
+// For/<Space> on two threads or more also reports round_trip_ns, a cache line's round trip
+// between the launching thread and the space's second thread (ranks 0 and 1 of a team of two),
+// timed right after the launches, and round_trips = the launch in those round trips: the unit
+// of the Threads launch goal, measured on the same cores at the same moment (a VM's
+// core-to-core latency drifts by several times from one minute to the next).  Reduce/<Space>
+// also reports for_us_per_launch, For's launch on the same space timed right after for about as
+// long, and ratio_to_for = us_per_launch / for_us_per_launch (the reduction's goal is <= 1.5).
 #include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -82,6 +91,68 @@ double omp_reduce_us(const Budget& budget, const int* in, int n, long& result) {
   return 1e6 * seconds_since(start) / double(launches);
 }
 
+// Ranks 0 and 1 of one team of two pass a token back and forth `passes` times per launch,
+// launches repeated for about `seconds`; the median over launches of nanoseconds per round trip
+// (a launch whose thread was preempted does not count more than any other), 0 below two threads.
+template <class Space>
+double round_trip_ns(double seconds) {
+  if (Space().concurrency() < 2) return 0;
+  constexpr long passes = 2000;
+  struct alignas(64) Token {
+    std::atomic<long> value{0};
+  };
+  Token token;
+  Token* const shared = &token;
+  const Kokkos::TeamPolicy<Space> policy(1, 2);
+  std::vector<double> per_trip;
+  double spent = 0;
+  while (per_trip.size() < 1000 && (per_trip.size() < 10 || spent < seconds)) {
+    shared->value.store(0, std::memory_order_relaxed);
+    double launch_seconds = 0;
+    double* const measured = &launch_seconds;
+    Kokkos::parallel_for(
+        policy, KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<Space>::member_type& member) {
+          std::atomic<long>& v = shared->value;
+          if (member.team_rank() == 1) {
+            for (long k = 0; k < passes; ++k) {
+              while (v.load(std::memory_order_acquire) != 2 * k + 1) {
+              }
+              v.store(2 * k + 2, std::memory_order_release);
+            }
+          } else if (member.team_rank() == 0) {
+            const auto t0 = Clock::now();
+            for (long k = 0; k < passes; ++k) {
+              v.store(2 * k + 1, std::memory_order_release);
+              while (v.load(std::memory_order_acquire) != 2 * k + 2) {
+              }
+            }
+            *measured = seconds_since(t0);
+          }
+        });
+    Kokkos::fence();
+    spent += launch_seconds;
+    per_trip.push_back(1e9 * launch_seconds / double(passes));
+  }
+  std::nth_element(per_trip.begin(), per_trip.begin() + per_trip.size() / 2, per_trip.end());
+  return per_trip[per_trip.size() / 2];
+}
+
+// For's launch (two indices, one store each), timed for the budget: microseconds per launch.
+template <class Space>
+double for_us(const Budget& budget) {
+  int data[2] = {0, 0};
+  int* out = data;
+  const Kokkos::RangePolicy<Space> policy(0, 2);
+  const auto start = Clock::now();
+  std::int64_t launches = 0;
+  while (!budget.spent(launches, start)) {
+    Kokkos::parallel_for(policy, KOKKOS_LAMBDA(std::int64_t i) { out[i] = int(i); });
+    benchmark::ClobberMemory();
+    ++launches;
+  }
+  return 1e6 * seconds_since(start) / double(launches);
+}
+
 Budget budget_for(const benchmark::State& state, double seconds) {
   return Budget{seconds > 5e-4 ? seconds : 5e-4, std::int64_t(state.iterations()) > 10 ? std::int64_t(state.iterations()) : 10};
 }
@@ -126,6 +197,11 @@ void For(benchmark::State& state) {
     untraced_us = 1e6 * seconds / double(state.iterations());
   }
   report(state, seconds, omp_for_us(budget_for(state, seconds), out, n), Space().impl_thread_pool_size());
+  if (!Traced && Space().concurrency() >= 2) {
+    const double trip_ns = round_trip_ns<Space>(seconds > 0.05 ? 0.05 : seconds);
+    state.counters["round_trip_ns"] = trip_ns;
+    if (trip_ns > 0) state.counters["round_trips"] = 1e3 * state.counters["us_per_launch"] / trip_ns;
+  }
 }
 
 template <class Space>
@@ -146,6 +222,9 @@ void Reduce(benchmark::State& state) {
   const double omp_us = omp_reduce_us(budget_for(state, seconds), in, n, omp_result);
   if (result != omp_result) perf::fail_result_check(state, "parallel_reduce and the OpenMP baseline disagree");
   report(state, seconds, omp_us, Space().impl_thread_pool_size());
+  const double plain_for_us = for_us<Space>(budget_for(state, seconds));
+  state.counters["for_us_per_launch"] = plain_for_us;
+  state.counters["ratio_to_for"] = state.counters["us_per_launch"] / plain_for_us;
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL)
