@@ -9,6 +9,15 @@
 // log-uniform, every block size about equally often).  The 2-thread runs measure two threads
 // allocating concurrently from the same allocator (Google Benchmark's Threads(2)).
 //
+// Two more patterns allocate a batch of blocks and then free all of them, again and again:
+//   MemoryPoolBatch/<sizes>/<allocator>  batches of 64 blocks, fixed 32 bytes or mixed sizes as
+//                                        above, freed in allocation order
+//   MemoryPoolFill/fixed32/<allocator>   1M blocks of 32 bytes in all (1M / threads per thread),
+//                                        then freed in allocation order: the pool filled and drained
+// Their rates count a block allocated and freed as one pair, like Pairs' counters below;
+// MemoryPoolFill also reports each phase alone: Malloc/s and Mfree/s (per second of each thread's
+// own phase, summed over threads) and their ratios to malloc's, x_malloc_alloc and x_malloc_free.
+//
 // Counters (all threads' pairs together):
 //   Mpairs/s     million pairs per second of wall-clock time over the whole concurrent section
 //   Mpairs/s_cpu the same per second of each thread's own CPU time, summed over threads: what
@@ -325,10 +334,9 @@ std::uint64_t xorshift(std::uint64_t& s) {
   return s;
 }
 
-template <class Allocator>
-void pairs(benchmark::State& state, Pattern pattern) {
-  const Allocator alloc{};
-  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
+// 4096 request sizes of the pattern: its fixed size, or a block size class 32, 64, ..., 4096
+// chosen uniformly and then a size uniform within the class.
+std::vector<std::uint32_t> draw_sizes(const Pattern& pattern, std::uint64_t& rng) {
   std::vector<std::uint32_t> sizes(4096);
   for (auto& s : sizes) {
     if (pattern.fixed) {
@@ -338,6 +346,14 @@ void pairs(benchmark::State& state, Pattern pattern) {
       s = cls == 0 ? 32u : (16u << cls) + 1 + std::uint32_t(xorshift(rng) % (16u << cls));
     }
   }
+  return sizes;
+}
+
+template <class Allocator>
+void pairs(benchmark::State& state, Pattern pattern) {
+  const Allocator alloc{};
+  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
+  const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
   std::vector<void*> slot(live_blocks);
   std::vector<std::uint32_t> slot_size(live_blocks);
   std::size_t next = 0;
@@ -416,6 +432,131 @@ void pairs(benchmark::State& state, Pattern pattern) {
   if (threads > 1) ratio_to("x_1thread", 1, Allocator::name);
 }
 
+// Each thread's rates of one phase, summed (as CpuRateSum): blocks per second of its own phase.
+struct PhaseSum {
+  std::mutex mutex;
+  double allocate = 0, deallocate = 0;
+  int arrived = 0;
+};
+PhaseSum& phase_sum() {
+  static PhaseSum s;
+  return s;
+}
+
+// MemoryPoolBatch and MemoryPoolFill: each iteration allocates `batch` blocks (sizes drawn as
+// in pairs()), writes the first 8 bytes of each, then frees them in allocation order.
+template <class Allocator>
+void batches(benchmark::State& state, Pattern pattern, std::size_t batch, bool phases) {
+  const Allocator alloc{};
+  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
+  const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
+  std::vector<void*> blocks(batch);
+  PhaseSum& sum = phase_sum();
+  if (state.thread_index() == 0) {
+    std::lock_guard<std::mutex> lock(sum.mutex);
+    sum.allocate = sum.deallocate = 0;
+    sum.arrived = 0;
+  }
+  double allocate_seconds = 0, deallocate_seconds = 0;
+  std::chrono::steady_clock::time_point start;
+  bool first = true;
+  for (auto _ : state) {
+    if (first) {
+      start = std::chrono::steady_clock::now();
+      first = false;
+    }
+    const auto t0 = phases ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    std::size_t made = 0;
+    for (; made < batch; ++made) {
+      void* p = alloc.allocate(sizes[made & 4095]);
+      if (!p) break;
+      std::memcpy(p, &made, sizeof(made));
+      blocks[made] = p;
+    }
+    const auto t1 = phases ? std::chrono::steady_clock::now() : t0;
+    for (std::size_t i = 0; i < made; ++i) alloc.deallocate(blocks[i], sizes[i & 4095]);
+    if (made < batch) {
+      perf::fail_result_check(state, "allocation failed");
+      break;
+    }
+    if (phases) {
+      const auto t2 = std::chrono::steady_clock::now();
+      allocate_seconds += std::chrono::duration<double>(t1 - t0).count();
+      deallocate_seconds += std::chrono::duration<double>(t2 - t1).count();
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double blocks_done = double(state.iterations()) * double(batch);
+  state.SetItemsProcessed(std::int64_t(blocks_done));
+  {
+    std::lock_guard<std::mutex> lock(sum.mutex);
+    if (allocate_seconds > 0) sum.allocate += blocks_done / allocate_seconds;
+    if (deallocate_seconds > 0) sum.deallocate += blocks_done / deallocate_seconds;
+    ++sum.arrived;
+  }
+  // As in pairs(): thread 0's wall time covers the whole concurrent section.
+  if (state.thread_index() != 0 || seconds <= 0) return;
+  const int threads = state.threads();
+  Rate rate, allocate, deallocate;
+  rate.wall = blocks_done * threads / seconds;
+  while (true) {
+    std::lock_guard<std::mutex> lock(sum.mutex);
+    if (sum.arrived == threads) {
+      allocate.wall = sum.allocate;
+      deallocate.wall = sum.deallocate;
+      break;
+    }
+  }
+  const std::string name = key(pattern, threads, Allocator::name);
+  rates()[name] = rate;
+  state.counters["Mpairs/s"] = rate.wall / 1e6;
+  if (phases) {
+    rates()[name + "/allocate"] = allocate;
+    rates()[name + "/deallocate"] = deallocate;
+    state.counters["Malloc/s"] = allocate.wall / 1e6;
+    state.counters["Mfree/s"] = deallocate.wall / 1e6;
+  }
+  const auto ratio_to = [&](const std::string& counter, const char* peer, const char* phase) {
+    const auto it = rates().find(key(pattern, threads, peer) + phase);
+    const auto mine = rates().find(name + phase);
+    if (it != rates().end() && mine != rates().end() && it->second.wall > 0)
+      state.counters[counter] = mine->second.wall / it->second.wall;
+  };
+  if (std::string(Allocator::name) == "malloc") return;
+  ratio_to("x_malloc", "malloc", "");
+  if (phases) {
+    ratio_to("x_malloc_alloc", "malloc", "/allocate");
+    ratio_to("x_malloc_free", "malloc", "/deallocate");
+  }
+  if (std::string(Allocator::name) == "kdag") {
+    ratio_to("x_tbb", "tbb", "");
+    ratio_to("x_kokkos46", "kokkos46", "");
+  }
+}
+
+constexpr std::size_t batch_blocks = 64;
+constexpr std::size_t fill_blocks = std::size_t(1) << 20;  // in all, over the threads
+
+template <class Allocator>
+void register_batches(const Pattern& pattern, int threads) {
+  benchmark::RegisterBenchmark(("MemoryPoolBatch/" + std::string(pattern.name) + "/" + Allocator::name).c_str(),
+                               [pattern](benchmark::State& state) { batches<Allocator>(state, pattern, batch_blocks, false); })
+      ->Threads(threads)
+      ->UseRealTime();
+}
+
+template <class Allocator>
+void register_fill(int threads) {
+  const Pattern pattern{"fill-fixed32", 32};
+  benchmark::RegisterBenchmark(("MemoryPoolFill/fixed32/" + std::string(Allocator::name)).c_str(),
+                               [pattern, threads](benchmark::State& state) {
+                                 batches<Allocator>(state, pattern, fill_blocks / std::size_t(threads), true);
+                               })
+      ->Threads(threads)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 template <class Allocator>
 void register_pairs(const Pattern& pattern, int threads) {
   benchmark::RegisterBenchmark(("MemoryPoolPairs/" + std::string(pattern.name) + "/" + Allocator::name).c_str(),
@@ -436,6 +577,24 @@ void register_pairs(const Pattern& pattern, int threads) {
       register_pairs<Kokkos46>(pattern, threads);
       register_pairs<KdagPool>(pattern, threads);
     }
+  }
+  for (const Pattern& pattern : {Pattern{"fixed32", 32}, Pattern{"mixed32-4096", 0}}) {
+    for (int threads : {1, 2}) {
+      register_batches<Malloc>(pattern, threads);
+#if defined(KDAG_HAVE_TBB)
+      register_batches<TbbScalable>(pattern, threads);
+#endif
+      register_batches<Kokkos46>(pattern, threads);
+      register_batches<KdagPool>(pattern, threads);
+    }
+  }
+  for (int threads : {1, 2}) {
+    register_fill<Malloc>(threads);
+#if defined(KDAG_HAVE_TBB)
+    register_fill<TbbScalable>(threads);
+#endif
+    register_fill<Kokkos46>(threads);
+    register_fill<KdagPool>(threads);
   }
   return true;
 }();
