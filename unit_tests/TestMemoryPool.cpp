@@ -659,6 +659,54 @@ TEST(MemoryPool, ConcurrentThreadsStartInDifferentSuperblocks) {
   }
 }
 
+TEST(MemoryPool, AFullSuperblocksThreadMovesToAnEmptyOneNotToAnotherLanes) {
+  // One block size (64 bytes, 64 per superblock) and 64 superblocks: 32 lanes, lane l starting
+  // in superblock 2l (its hint), the odd superblocks unassigned.  When this thread's superblock
+  // fills, the first superblock with room of its size is another lane's; it takes the empty one
+  // after its own instead, so two threads filling the pool do not share a state word.  Then it
+  // fills the whole pool, the other lanes' superblocks included: capacity stays exact.
+  HostPool pool(Kokkos::HostSpace(), 64 * 4096, 64, 64, 4096);
+  const auto used_in = [&](int sb) {
+    int size = 0, capacity = 0, used = 0;
+    pool.superblock_state(sb, size, capacity, used);
+    return used;
+  };
+  const auto superblocks_used = [&] {
+    std::vector<int> sbs;
+    for (int sb = 0; sb < pool.number_of_superblocks(); ++sb)
+      if (used_in(sb) > 0) sbs.push_back(sb);
+    return sbs;
+  };
+  std::vector<void*> mine{pool.allocate(64)};
+  ASSERT_NE(mine[0], nullptr);
+  const int own = superblocks_used().at(0);
+  void* other = nullptr;
+  std::thread([&] { other = pool.allocate(64); }).join();
+  ASSERT_NE(other, nullptr);
+  const std::vector<int> both = superblocks_used();
+  if (both.size() != 2) GTEST_SKIP() << "the two threads hold the same lane of this pool";
+  const int others = both[0] == own ? both[1] : both[0];
+  EXPECT_EQ(own % 2, 0);
+  EXPECT_EQ(others % 2, 0);
+
+  while (mine.size() < 64) mine.push_back(pool.allocate(64));
+  EXPECT_EQ(used_in(own), 64);
+  mine.push_back(pool.allocate(64));
+  ASSERT_NE(mine.back(), nullptr);
+  EXPECT_EQ(used_in((own + 1) % 64), 1) << "the first empty superblock after its own";
+  EXPECT_EQ(used_in(others), 1) << "the other thread's superblock stays its own";
+  for (int sb = 0; sb < 64; sb += 2) {
+    if (sb != own && sb != others) EXPECT_EQ(used_in(sb), 0) << "superblock " << sb << " starts another lane";
+  }
+
+  while (void* p = pool.allocate(64)) mine.push_back(p);
+  EXPECT_EQ(mine.size(), 64u * 64u - 1u);
+  EXPECT_EQ(used_in(others), 64);
+  pool.deallocate(other, 64);
+  for (void* p : mine) pool.deallocate(p, 64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
 TYPED_TEST(MemoryPoolTest, AllocatesInsideFunctors) {
   HostPool pool(Kokkos::HostSpace(), 4 * MiB, 32, 4096, 256 * KiB);
   constexpr int n = 20000;
