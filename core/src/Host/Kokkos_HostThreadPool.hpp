@@ -55,13 +55,15 @@ class HostThreadPool {
 
   int m_size;
   bool m_bound = false;
+  // What a worker reads when the epoch moves shares the epoch's cache line, so the transfer
+  // that wakes it brings the job too (the caller writes them just before the bump).
+  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<std::uint64_t> m_epoch{0};
   Job m_job = nullptr;
   const void* m_job_arg = nullptr;
-  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<std::uint64_t> m_epoch{0};
+  std::atomic<bool> m_stop{false};
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_pending{0};
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_sleepers{0};
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<bool> m_busy{false};
-  std::atomic<bool> m_stop{false};
   std::vector<std::thread> m_threads;
 
   static thread_local int t_rank;
