@@ -80,7 +80,10 @@ struct VectorSingleStruct {  // single(PerThread(team), ...)
 template <class Member>
 inline constexpr bool is_host_team_member_v = is_host_thread_team_member<std::remove_cv_t<Member>>::value;
 
-// The contiguous block of [start, end) a team member takes: Kokkos' host partition.
+// The contiguous block of [start, end) a team member takes: Kokkos' host partition.  Host
+// members only; host-device in name so that KOKKOS_INLINE_FUNCTION closures may call the
+// patterns above it (a host task team's, in a CUDA translation unit).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Range>
 KOKKOS_INLINE_FUNCTION HostBlock<typename Range::index_type> team_block(const Range& range) {
   return static_block(range.start, range.end, range.member.team_rank(), range.member.team_size());
