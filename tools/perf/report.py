@@ -10,8 +10,8 @@
 OUT/<executable>.json plus OUT/commands.json (the command lines, as run).  `table` makes one row
 per entry of "rows": the value is the median of `num` divided by the median of `den` (when
 given), both taken from the same run, with the row's goal, the command and the machine (cores
-from the report's context, and the core-to-core round trip that PerfWorkGraph's BM_CoreToCore
-measured in the same run).  `update` replaces the text between the README's
+from the report's context, and the core-to-core round trip measured in the same run: the
+benchmark counter the spec names as "round_trip", else PerfWorkGraph's BM_CoreToCore).  `update` replaces the text between the README's
 "<!-- headline:begin -->" and "<!-- headline:end -->" markers, so a regression shows as a changed
 ratio in a diff.  The CMake target `perf_report` runs `run` and `update` on the release build.
 A missing benchmark or counter makes its row say so and the command exit non-zero.
@@ -94,13 +94,13 @@ def row_value(results, row):
     return num / den, None
 
 
-def machine(results):
+def machine(results, spec=None):
     cores = None
     for report in results.values():
         cores = report.get("context", {}).get("num_cpus", cores)
         if cores:
             break
-    trip, _ = operand(results, CORE_TO_CORE)
+    trip, _ = operand(results, (spec or {}).get("round_trip", CORE_TO_CORE))
     parts = [f"{cores} cores" if cores else "cores not reported"]
     parts.append(f"core-to-core round trip {trip:.0f} ns" if trip is not None else "round trip not measured")
     return ", ".join(parts)
@@ -116,7 +116,7 @@ def meets(value, goal):
 
 def table(results, commands, spec):
     """(markdown lines, number of rows without a value)."""
-    where = machine(results)
+    where = machine(results, spec)
     dates = sorted(r.get("context", {}).get("date", "") for r in results.values())
     lines = [f"Measured {dates[0]} to {dates[-1]}." if dates and dates[0] else "Measurement dates not reported.", "",
              "| benchmark | baseline (same run) | ratio (medians) | goal | command | machine |",

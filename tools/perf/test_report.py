@@ -129,7 +129,14 @@ class Report(unittest.TestCase):
             for side in ("num", "den"):
                 if side in row:
                     self.assertIn(row[side]["exe"], spec["runs"], row["what"])
-        self.assertIn(report.CORE_TO_CORE["exe"], spec["runs"])
+        self.assertIn(spec.get("round_trip", report.CORE_TO_CORE)["exe"], spec["runs"])
+
+    def test_the_machine_round_trip_may_come_from_another_benchmark(self):
+        results = reports()
+        results["PerfA"]["benchmarks"].append(entry("For/real_time", "median", 1.0, round_trip_ns=80.0))
+        spec = dict(SPEC, round_trip={"exe": "PerfA", "name": "For/real_time", "field": "round_trip_ns"})
+        self.assertEqual(report.machine(results, spec), "2 cores, core-to-core round trip 80 ns")
+        self.assertEqual(report.machine(results, SPEC), "2 cores, core-to-core round trip 120 ns")
 
     @staticmethod
     def _spec_file(folder):
