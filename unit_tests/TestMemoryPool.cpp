@@ -660,12 +660,13 @@ TEST(MemoryPool, ConcurrentThreadsStartInDifferentSuperblocks) {
 }
 
 TEST(MemoryPool, AFullSuperblocksThreadMovesToAnEmptyOneNotToAnotherLanes) {
-  // One block size (64 bytes, 64 per superblock) and 64 superblocks: 32 lanes, lane l starting
-  // in superblock 2l (its hint), the odd superblocks unassigned.  When this thread's superblock
-  // fills, the first superblock with room of its size is another lane's; it takes the empty one
-  // after its own instead, so two threads filling the pool do not share a state word.  Then it
-  // fills the whole pool, the other lanes' superblocks included: capacity stays exact.
-  HostPool pool(Kokkos::HostSpace(), 64 * 4096, 64, 64, 4096);
+  // Blocks of 64 and 128 bytes (64 and 32 per superblock), 64 superblocks: 32 lanes, lane l
+  // starting in superblock 2l for 64 bytes and 2l + 1 for 128 bytes (its hints).  When this
+  // thread's superblock of 64-byte blocks fills, the first one of that size with room is
+  // another lane's; it takes the empty one after its own (reassigned to 64 bytes) instead, so
+  // two threads filling the pool do not share a state word.  Then it fills the whole pool with
+  // 64-byte blocks, the other lanes' superblocks included: capacity stays exact.
+  HostPool pool(Kokkos::HostSpace(), 64 * 4096, 64, 128, 4096);
   const auto used_in = [&](int sb) {
     int size = 0, capacity = 0, used = 0;
     pool.superblock_state(sb, size, capacity, used);
@@ -696,7 +697,9 @@ TEST(MemoryPool, AFullSuperblocksThreadMovesToAnEmptyOneNotToAnotherLanes) {
   EXPECT_EQ(used_in((own + 1) % 64), 1) << "the first empty superblock after its own";
   EXPECT_EQ(used_in(others), 1) << "the other thread's superblock stays its own";
   for (int sb = 0; sb < 64; sb += 2) {
-    if (sb != own && sb != others) EXPECT_EQ(used_in(sb), 0) << "superblock " << sb << " starts another lane";
+    if (sb != own && sb != others) {
+      EXPECT_EQ(used_in(sb), 0) << "superblock " << sb << " starts another lane";
+    }
   }
 
   while (void* p = pool.allocate(64)) mine.push_back(p);
