@@ -687,8 +687,8 @@ TEST(MemoryPool, AFullSuperblocksThreadMovesToAnEmptyOneNotToAnotherLanes) {
   const std::vector<int> both = superblocks_used();
   if (both.size() != 2) GTEST_SKIP() << "the two threads hold the same lane of this pool";
   const int others = both[0] == own ? both[1] : both[0];
-  EXPECT_EQ(own % 2, 0);
-  EXPECT_EQ(others % 2, 0);
+  EXPECT_EQ(own % 2, 0) << "this thread's first superblock: " << own;
+  EXPECT_EQ(others % 2, 0) << "the other thread's first superblock: " << others;
 
   while (mine.size() < 64) mine.push_back(pool.allocate(64));
   EXPECT_EQ(used_in(own), 64);
