@@ -91,6 +91,12 @@ double omp_reduce_us(const Budget& budget, const int* in, int n, long& result) {
   return 1e6 * seconds_since(start) / double(launches);
 }
 
+// The line the two threads of round_trip_ns pass back and forth (at namespace scope: nvcc's
+// extended lambdas may not capture pointers to function-local types).
+struct alignas(64) RoundTripToken {
+  std::atomic<long> value{0};
+};
+
 // Ranks 0 and 1 of one team of two pass a token back and forth `passes` times per launch,
 // launches repeated for about `seconds`; the median over launches of nanoseconds per round trip
 // (a launch whose thread was preempted does not count more than any other), 0 below two threads.
@@ -98,11 +104,8 @@ template <class Space>
 double round_trip_ns(double seconds) {
   if (Space().concurrency() < 2) return 0;
   constexpr long passes = 2000;
-  struct alignas(64) Token {
-    std::atomic<long> value{0};
-  };
-  Token token;
-  Token* const shared = &token;
+  RoundTripToken token;
+  RoundTripToken* const shared = &token;
   const Kokkos::TeamPolicy<Space> policy(1, 2);
   std::vector<double> per_trip;
   double spent = 0;
@@ -110,8 +113,9 @@ double round_trip_ns(double seconds) {
     shared->value.store(0, std::memory_order_relaxed);
     double launch_seconds = 0;
     double* const measured = &launch_seconds;
+    // A host lambda: the body is host-only code (std::atomic, the clock), and Space is a host space.
     Kokkos::parallel_for(
-        policy, KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<Space>::member_type& member) {
+        policy, [=](const typename Kokkos::TeamPolicy<Space>::member_type& member) {
           std::atomic<long>& v = shared->value;
           if (member.team_rank() == 1) {
             for (long k = 0; k < passes; ++k) {
