@@ -106,10 +106,10 @@ class BasicTaskScheduler {
   queue_type* m_queue = nullptr;
 
   // A handle on an existing queue (the scheduler of a future).
-  explicit BasicTaskScheduler(queue_type* q) noexcept : m_queue(q) {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE explicit BasicTaskScheduler(queue_type* q) noexcept : m_queue(q) {
     if (m_queue) m_queue->add_handle();
   }
-  void release_handle() noexcept {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void release_handle() noexcept {
     if (m_queue != nullptr && m_queue->drop_handle()) delete m_queue;
     m_queue = nullptr;
   }
@@ -141,7 +141,7 @@ class BasicTaskScheduler {
   BasicTaskScheduler() noexcept = default;
   // Host-device in name only (as in Kokkos), so that a functor written for every back end
   // (KOKKOS_INLINE_FUNCTION, holding a scheduler) compiles with nvcc for a host scheduler too.
-  KOKKOS_IMPL_TASK_HD BasicTaskScheduler(const BasicTaskScheduler& rhs) noexcept : BasicTaskScheduler(rhs.m_queue) {}
+  KOKKOS_IMPL_TASK_HD_HOT BasicTaskScheduler(const BasicTaskScheduler& rhs) noexcept : BasicTaskScheduler(rhs.m_queue) {}
   KOKKOS_IMPL_TASK_HD BasicTaskScheduler(BasicTaskScheduler&& rhs) noexcept : m_queue(rhs.m_queue) { rhs.m_queue = nullptr; }
   KOKKOS_IMPL_TASK_HD BasicTaskScheduler& operator=(const BasicTaskScheduler& rhs) noexcept {
     if (rhs.m_queue) rhs.m_queue->add_handle();
@@ -157,7 +157,7 @@ class BasicTaskScheduler {
     }
     return *this;
   }
-  KOKKOS_IMPL_TASK_HD ~BasicTaskScheduler() { release_handle(); }
+  KOKKOS_IMPL_TASK_HD_HOT ~BasicTaskScheduler() { release_handle(); }
 
   BasicTaskScheduler(const execution_space& space, const memory_pool& pool) {
     Impl::check_initialized("Kokkos::TaskScheduler");

@@ -35,6 +35,8 @@
 // uses (the host schedulers' are host code, reached from portable KOKKOS_INLINE_FUNCTION
 // functors).
 #define KOKKOS_IMPL_TASK_HD KOKKOS_IMPL_DISABLE_EXEC_CHECK KOKKOS_INLINE_FUNCTION
+// The same for what every task runs several times (a scheduler handle's copy and destruction).
+#define KOKKOS_IMPL_TASK_HD_HOT KOKKOS_IMPL_DISABLE_EXEC_CHECK KOKKOS_FORCEINLINE_FUNCTION
 
 namespace Kokkos {
 

@@ -105,6 +105,7 @@ inline TaskWorkerContext* current_task_context() { return t_task_context; }
 // The queue proper, independent of the memory pool type.
 class TaskQueueBase {
  public:
+  // Gives a block back to the memory pool (the derived queue knows the pool's type).
   using deallocate_type = void (*)(TaskQueueBase*, void*, std::size_t);
 
   // Counters written by one worker (relaxed load + store, no locked instruction); the slot
@@ -139,6 +140,10 @@ class TaskQueueBase {
  private:
   deallocate_type m_deallocate;
   int m_slot_count;  // workers, plus one slot for every other thread
+  // The worker caches: block sizes 2^(m_min_block_lg2 + class); at most m_cache_limit blocks
+  // per worker and class (0 in pools too small for caches).
+  unsigned m_min_block_lg2 = 0;
+  int m_cache_limit = 0;
   std::unique_ptr<Slot[]> m_slots;
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_active{0};
   int m_leaders = 1;  // task teams of the running wait(); fewer active ones means someone is idle
@@ -155,19 +160,51 @@ class TaskQueueBase {
   std::atomic<bool> m_orphaned{false};
   std::atomic<bool> m_waiting{false};
 
-  static void bump(std::atomic<long>& c, long d, bool owner) {
+ protected:
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static void bump(std::atomic<long>& c, long d, bool owner) {
     if (owner)
       c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
     else
       c.fetch_add(d, std::memory_order_relaxed);
   }
 
- protected:
   TaskQueueBase(int workers, deallocate_type dealloc, int ordered_from)
       : m_deallocate(dealloc),
         m_slot_count(workers + 1),
         m_slots(new Slot[static_cast<size_t>(workers + 1)]),
         m_ordered_from(ordered_from) {}
+
+  void set_cache_geometry(unsigned min_block_lg2, int cache_limit) {
+    m_min_block_lg2 = min_block_lg2;
+    m_cache_limit = cache_limit;
+  }
+  // The pool's block size for `bytes`, as an index into a worker's cache (>= cache_classes: none).
+  int cache_class(std::size_t bytes) const {
+    const unsigned lg2 = static_cast<unsigned>(std::bit_width(bytes - 1));
+    return lg2 > m_min_block_lg2 ? static_cast<int>(lg2 - m_min_block_lg2) : 0;
+  }
+  std::size_t cache_class_bytes(int c) const { return std::size_t(1) << (m_min_block_lg2 + static_cast<unsigned>(c)); }
+  // A full worker cache gives half its blocks back at once, so the shared block count of
+  // count_pool_blocks is touched once per batch, not once per freed task.
+  KOKKOS_IMPL_NOINLINE void return_to_pool(Slot& me, int c, int n) {
+    const std::size_t bytes = cache_class_bytes(c);
+    for (int i = 0; i < n; ++i) {
+      FreeBlock* b = me.cache[c];
+      me.cache[c] = b->next;
+      m_deallocate(this, b, bytes);
+    }
+    me.cache_count[c] -= n;
+    count_pool_blocks(-n);
+  }
+  // A block from worker `me`'s cache, or null.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void* take_cached(Slot& me, std::size_t bytes) {
+    const int c = cache_class(bytes);
+    if (c >= cache_classes || me.cache[c] == nullptr) return nullptr;
+    FreeBlock* b = me.cache[c];
+    me.cache[c] = b->next;
+    --me.cache_count[c];
+    return b;
+  }
 
  public:
   TaskQueueBase(const TaskQueueBase&) = delete;
@@ -178,19 +215,14 @@ class TaskQueueBase {
 
   // The calling thread's slot: its worker slot while it runs tasks of this queue, else the
   // shared one.
-  int current_slot(bool& owner) const {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE int current_slot(bool& owner) const {
     const TaskWorkerContext* ctx = t_task_context;
     owner = ctx != nullptr && ctx->queue == this;
     return owner ? ctx->slot : m_slot_count - 1;
   }
 
   // ---- statistics ------------------------------------------------------------------------
-  void count_allocation(long d) {
-    bool owner;
-    const int i = current_slot(owner);
-    Slot& s = slot(i);
-    bump(d > 0 ? s.allocated : s.freed, d > 0 ? d : -d, owner);
-  }
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_allocated() { count_event(&Slot::allocated); }
   // Pool blocks taken (d = 1) or given back (d = -1).  Only the pool path counts here, never
   // the worker caches' hits, so the shared counter costs nothing on the hot path.
   void count_pool_blocks(long d) {
@@ -225,7 +257,7 @@ class TaskQueueBase {
     s.pool_high_water = allocation_count_max();
     return s;
   }
-  void count_event(std::atomic<long> Slot::*counter) {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_event(std::atomic<long> Slot::*counter) {
     bool owner;
     const int i = current_slot(owner);
     bump(slot(i).*counter, 1, owner);
@@ -246,22 +278,21 @@ class TaskQueueBase {
   }
 
   // ---- scheduler handles (shared ownership of the queue) ------------------------------------
-  void add_handle() {
-    bool owner;
-    const int i = current_slot(owner);
-    bump(slot(i).handles, 1, owner);
-  }
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void add_handle() { count_event(&Slot::handles); }
   // True when the caller removed the last handle and no allocation is alive: delete the queue.
   // With allocations alive the queue is orphaned and the last free deletes it.
-  bool drop_handle() {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE bool drop_handle() {
     bool owner;
     const int s = current_slot(owner);
     if (owner) {  // inside a wait(): the handle passed to wait() keeps the queue alive
       bump(slot(s).handles, -1, true);
       return false;
     }
-    // Handles made on workers may die on the host and vice versa: only the sum over all slots
-    // counts (a loop on the host path only; workers never run it).
+    return drop_shared_handle(s);
+  }
+  // Handles made on workers may die on the host and vice versa: only the sum over all slots
+  // counts (a loop on the host path only; workers never run it).
+  KOKKOS_IMPL_NOINLINE bool drop_shared_handle(int s) {
     slot(s).handles.fetch_sub(1, std::memory_order_acq_rel);
     long total = 0;
     for (int i = 0; i < m_slot_count; ++i) total += m_slots[i].handles.load(std::memory_order_acquire);
@@ -277,12 +308,25 @@ class TaskQueueBase {
   // ---- references ----------------------------------------------------------------------
   // Frees a task or aggregate whose last reference is gone; returns true if this emptied an
   // orphaned queue, which the caller (who knows its type) must delete.
+  // A worker keeps the block in its own cache (bounded, so at most 1/32 of the pool waits
+  // there); everyone else, and a full cache, gives it back to the pool.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE bool free(TaskBase* t) {
     if (t->m_kind != TaskKind::Aggregate) t->m_apply(t, TaskOp::DestroyResult, nullptr);
     else if (KOKKOS_IMPL_UNLIKELY(t->m_trace != 0)) release_trace_holds(t);  // traces only
     const std::size_t bytes = t->m_alloc_size;
-    count_allocation(-1);
+    bool owner;
+    Slot& me = slot(current_slot(owner));
+    bump(me.freed, 1, owner);
+    const int c = cache_class(bytes);
+    if (owner && c < cache_classes && m_cache_limit > 0) {
+      FreeBlock* b = reinterpret_cast<FreeBlock*>(t);
+      b->next = me.cache[c];
+      me.cache[c] = b;
+      if (KOKKOS_IMPL_UNLIKELY(++me.cache_count[c] > m_cache_limit)) return_to_pool(me, c, me.cache_count[c] / 2);
+      return false;  // a worker runs inside wait(), whose handle keeps the queue alive
+    }
     m_deallocate(this, t, bytes);
+    count_pool_blocks(-1);
     return orphaned_and_empty();
   }
   // Traces: an aggregate made while a trace ran holds a second reference on each entry, so
@@ -293,7 +337,7 @@ class TaskQueueBase {
     for (int i = 0; i < a->m_dep_count; ++i) release(entries[i]);
   }
   // Releases one reference held by the scheduler (never the last owner of the queue itself).
-  void release(TaskBase* t) {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void release(TaskBase* t) {
     if (t != nullptr && t->drop_ref()) (void)free(t);
   }
 
@@ -360,7 +404,7 @@ class TaskQueueBase {
     }
   }
 
-  void push_ready(TaskBase* t) {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void push_ready(TaskBase* t) {
     const TaskWorkerContext* ctx = t_task_context;
     if (ctx != nullptr && ctx->queue == this) {
       Slot& me = slot(ctx->slot);
@@ -379,13 +423,13 @@ class TaskQueueBase {
   }
 
   // A spawned or respawned task (its dependence reference, if any, in m_dependence).
-  void schedule(TaskBase* t) {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void schedule(TaskBase* t) {
     TaskBase* dep = t->m_dependence;
     if (dep != nullptr && dep->try_add_waiter(t)) return;
     push_ready(t);
   }
 
-  void count_spawn() {
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_spawn() {
     bool owner;
     const int i = current_slot(owner);
     bump(slot(i).spawned, 1, owner);
@@ -531,47 +575,25 @@ class TaskQueueBase {
 template <class ExecSpace, class MemoryPool>
 class TaskQueue : public TaskQueueBase {
   MemoryPool m_pool;
-  unsigned m_min_block_lg2;
-  int m_cache_limit;  // blocks kept per worker and block size: 0 in small pools
 
-  // The pool's block size for `bytes`, as an index into a worker's cache (cache_classes: none).
-  int cache_class(std::size_t bytes) const {
-    const unsigned lg2 = static_cast<unsigned>(std::bit_width(bytes - 1));
-    const int c = lg2 > m_min_block_lg2 ? static_cast<int>(lg2 - m_min_block_lg2) : 0;
-    return c;
+  static void deallocate_to_pool(TaskQueueBase* base, void* p, std::size_t bytes) {
+    static_cast<TaskQueue*>(base)->m_pool.deallocate(p, bytes);
   }
 
-  // A worker returns blocks to its own cache (bounded, so at most 1/32 of the pool waits
-  // there); everyone else, and a full cache, returns them to the pool.
-  static void deallocate_from_pool(TaskQueueBase* base, void* p, std::size_t bytes) {
-    TaskQueue* q = static_cast<TaskQueue*>(base);
-    const TaskWorkerContext* ctx = t_task_context;
-    if (ctx != nullptr && ctx->queue == q) {
-      const int c = q->cache_class(bytes);
-      Slot& me = q->slot(ctx->slot);
-      if (c < cache_classes && q->m_cache_limit > 0) {
-        FreeBlock* b = static_cast<FreeBlock*>(p);
-        b->next = me.cache[c];
-        me.cache[c] = b;
-        if (++me.cache_count[c] > q->m_cache_limit) q->return_to_pool(me, c, me.cache_count[c] / 2);
-        return;
-      }
+  // The pool path of allocate(): its checks, and the shared block count.
+  KOKKOS_IMPL_NOINLINE void* allocate_from_pool(std::size_t bytes) {
+    if (m_pool.capacity() == 0) return nullptr;
+    if (bytes > m_pool.max_block_size()) {
+      Kokkos::abort(
+          "Kokkos::TaskScheduler: a task (or when_all aggregate) is larger than the memory pool's largest block; "
+          "construct the pool with a larger max_block_size");
     }
-    q->m_pool.deallocate(p, bytes);
-    q->count_pool_blocks(-1);
-  }
-
-  // A full worker cache gives half its blocks back at once, so the shared block count of
-  // count_pool_blocks is touched once per batch, not once per freed task.
-  void return_to_pool(Slot& me, int c, int n) {
-    const std::size_t bytes = std::size_t(1) << (m_min_block_lg2 + static_cast<unsigned>(c));
-    for (int i = 0; i < n; ++i) {
-      FreeBlock* b = me.cache[c];
-      me.cache[c] = b->next;
-      m_pool.deallocate(b, bytes);
+    void* p = m_pool.allocate(bytes);
+    if (p != nullptr) {
+      count_pool_blocks(1);
+      count_allocated();
     }
-    me.cache_count[c] -= n;
-    count_pool_blocks(-n);
+    return p;
   }
 
 
@@ -582,16 +604,16 @@ class TaskQueue : public TaskQueueBase {
   // `ordered_from`: the highest priority whose starts wait for higher-priority tasks ready on
   // other workers (TaskPriority::Regular: every priority is ordered scheduler-wide).
   TaskQueue(const ExecSpace& space, const MemoryPool& pool, TaskPriority ordered_from)
-      : TaskQueueBase((task_statistics_register_print(), space.impl_thread_pool_size()), &deallocate_from_pool,
+      : TaskQueueBase((task_statistics_register_print(), space.impl_thread_pool_size()), &deallocate_to_pool,
                       static_cast<int>(ordered_from)),
-        m_pool(pool),
-        m_min_block_lg2(pool.capacity() == 0 ? 0u : static_cast<unsigned>(std::bit_width(pool.min_block_size() - 1))) {
+        m_pool(pool) {
     // An empty (default-constructed) pool allocates nothing: every spawn gives a null future.
     const std::size_t per_class =
         pool.capacity() == 0
             ? 0
             : pool.capacity() / (pool.max_block_size() * 64 * static_cast<std::size_t>(worker_capacity() + 1));
-    m_cache_limit = per_class > 64 ? 64 : static_cast<int>(per_class);
+    set_cache_geometry(pool.capacity() == 0 ? 0u : static_cast<unsigned>(std::bit_width(pool.min_block_size() - 1)),
+                       per_class > 64 ? 64 : static_cast<int>(per_class));
   }
   ~TaskQueue() {
     if (incomplete_count() != 0)
@@ -607,39 +629,26 @@ class TaskQueue : public TaskQueueBase {
   // The block the pool hands out for `bytes` (what a task or aggregate of that size uses).
   std::size_t allocation_block_size(std::size_t bytes) const { return m_pool.allocate_block_size(bytes); }
 
-  // Pool memory for `bytes`, or null when the pool is full.
-  void* allocate(std::size_t bytes) {
-    if (m_pool.capacity() == 0) return nullptr;
-    if (bytes > m_pool.max_block_size()) {
-      Kokkos::abort(
-          "Kokkos::TaskScheduler: a task (or when_all aggregate) is larger than the memory pool's largest block; "
-          "construct the pool with a larger max_block_size");
-    }
+  // Pool memory for `bytes`, or null when the pool is full.  A worker's cache holds only blocks
+  // of sizes the pool has handed out, so a request too large for the pool (which aborts on the
+  // pool path) never finds one there.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void* allocate(std::size_t bytes) {
     const TaskWorkerContext* ctx = t_task_context;
     if (ctx != nullptr && ctx->queue == this) {
-      const int c = cache_class(bytes);
       Slot& me = slot(ctx->slot);
-      if (c < cache_classes && me.cache[c] != nullptr) {
-        FreeBlock* b = me.cache[c];
-        me.cache[c] = b->next;
-        --me.cache_count[c];
-        count_allocation(1);
+      if (void* b = take_cached(me, bytes)) {
+        bump(me.allocated, 1, true);
         return b;
       }
     }
-    void* p = m_pool.allocate(bytes);
-    if (p != nullptr) {
-      count_pool_blocks(1);
-      count_allocation(1);
-    }
-    return p;
+    return allocate_from_pool(bytes);
   }
 
   // Worker `i` (or anyone while no wait() runs) returns its cached blocks to the pool.
   void flush_cache(int i) {
     Slot& s = slot(i);
     for (int c = 0; c < cache_classes; ++c) {
-      const std::size_t bytes = std::size_t(1) << (m_min_block_lg2 + static_cast<unsigned>(c));
+      const std::size_t bytes = cache_class_bytes(c);
       while (FreeBlock* b = s.cache[c]) {
         s.cache[c] = b->next;
         m_pool.deallocate(b, bytes);
@@ -653,11 +662,12 @@ class TaskQueue : public TaskQueueBase {
 
   // Drops one reference (a future's); deletes the queue if it was the last thing keeping an
   // orphaned queue alive.
-  static void release_reference(TaskBase* t) {
-    if (t != nullptr && t->drop_ref()) {
-      TaskQueue* q = static_cast<TaskQueue*>(t->m_queue);
-      if (q->free(t)) delete q;
-    }
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static void release_reference(TaskBase* t) {
+    if (t != nullptr && t->drop_ref()) free_last(t);
+  }
+  KOKKOS_IMPL_NOINLINE static void free_last(TaskBase* t) {
+    TaskQueue* q = static_cast<TaskQueue*>(t->m_queue);
+    if (q->free(t)) delete q;
   }
 };
 
