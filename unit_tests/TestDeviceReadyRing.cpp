@@ -103,6 +103,16 @@ void hammer(std::uint32_t capacity, int threads, int items_per_thread, unsigned 
   for (Item* s : r.slots) EXPECT_EQ(s, nullptr) << "a slot still holds an entry";
 }
 
+TEST(DeviceReadyRingDeathTest, ACapacityThatIsNotAPowerOfTwoAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::vector<Item*> slots(12, nullptr);
+  EXPECT_DEATH(Ring(slots.data(), 12), "the capacity must be a power of two");
+  EXPECT_DEATH(Ring(slots.data(), 0), "the capacity must be a power of two");
+  EXPECT_DEATH(Ring(slots.data(), std::uint32_t(1) << 31), "between 1 and 2\\^30");
+  Ring one(slots.data(), 1);
+  EXPECT_EQ(one.capacity(), 1);
+}
+
 TEST(DeviceReadyRing, ManyThreadsTinyRing) { hammer(4, 16, 400, 1u); }
 TEST(DeviceReadyRing, ManyThreadsWarpSizedBatches) { hammer(32, 12, 1000, 2u); }
 TEST(DeviceReadyRing, FewThreadsLargeRing) { hammer(1024, 3, 5000, 3u); }

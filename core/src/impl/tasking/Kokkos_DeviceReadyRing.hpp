@@ -15,6 +15,7 @@
 //
 // Written against Kokkos atomics only, so that host threads run and test the very code a CUDA
 // kernel runs (TestDeviceReadyRing).  The slots live wherever the owner allocates them.
+#include <Kokkos_Abort.hpp>
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Macros.hpp>
 
@@ -37,9 +38,13 @@ struct DeviceReadyRing {
   std::uint32_t mask = 0;                       // capacity() - 1 (capacity: a power of two)
 
   DeviceReadyRing() = default;
-  // `storage`: capacity null-initialised entries, capacity a power of two.
+  // `storage`: capacity null-initialised entries, capacity a power of two (tickets map to slots
+  // by a mask; any other capacity would make two tickets of one round share a slot).
   KOKKOS_INLINE_FUNCTION DeviceReadyRing(Entry** storage, std::uint32_t capacity)
-      : slots(storage), mask(capacity - 1) {}
+      : slots(storage), mask(capacity - 1) {
+    if (capacity == 0 || (capacity & (capacity - 1)) != 0 || capacity > (std::uint32_t(1) << 30))
+      Kokkos::abort("Kokkos::Impl::DeviceReadyRing: the capacity must be a power of two between 1 and 2^30");
+  }
 
   KOKKOS_INLINE_FUNCTION std::int32_t capacity() const { return static_cast<std::int32_t>(mask + 1); }
   // Entries pushed and not yet claimed (a snapshot: others may change it at once).
