@@ -648,13 +648,7 @@ class TaskQueue : public TaskQueueBase {
   void flush_cache(int i) {
     Slot& s = slot(i);
     for (int c = 0; c < cache_classes; ++c) {
-      const std::size_t bytes = cache_class_bytes(c);
-      while (FreeBlock* b = s.cache[c]) {
-        s.cache[c] = b->next;
-        m_pool.deallocate(b, bytes);
-        count_pool_blocks(-1);
-      }
-      s.cache_count[c] = 0;
+      if (s.cache_count[c] > 0) return_to_pool(s, c, s.cache_count[c]);
     }
   }
 
