@@ -609,6 +609,96 @@ TEST(MemoryPool, UsageStatisticsAreExact) {
   EXPECT_EQ(s.reserved_blocks, 0u);
 }
 
+// ------------------------------------------------------------------------------------------------
+// Parked blocks: a thread's latest freed block of each size waits for its next allocation
+// ------------------------------------------------------------------------------------------------
+
+TEST(MemoryPool, AFreedBlockIsTheThreadsNextBlockOfItsSize) {
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 4096, 64 * KiB);
+  void* a = pool.allocate(64);
+  void* b = pool.allocate(64);
+  void* big = pool.allocate(1024);
+  ASSERT_TRUE(a && b && big);
+  pool.deallocate(a, 64);
+  void* other_size = pool.allocate(128);  // another size does not take it
+  EXPECT_NE(other_size, a);
+  EXPECT_EQ(pool.allocate(40), a);  // the same block size does
+  pool.deallocate(b, 64);
+  pool.deallocate(a, 64);  // the place is taken by b: a goes back to its superblock
+  EXPECT_EQ(pool.allocate(64), b);
+  for (auto [p, n] : {std::pair{b, 64}, std::pair{big, 1024}, std::pair{other_size, 128}}) pool.deallocate(p, n);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
+TEST(MemoryPool, ParkedBlocksCountAsFreeInEveryStatistic) {
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 4096, 64 * KiB);
+  void* a = pool.allocate(64);
+  void* b = pool.allocate(64);
+  void* c = pool.allocate(4096);
+  ASSERT_TRUE(a && b && c);
+  pool.deallocate(a, 64);     // parked
+  pool.deallocate(c, 4096);   // parked: its superblock now holds no allocated block
+  const auto s = stats_of(pool);
+  EXPECT_EQ(s.consumed_blocks, 1u);
+  EXPECT_EQ(s.consumed_bytes, 64u);
+  EXPECT_EQ(s.consumed_superblocks, 1u);
+  std::size_t used_blocks = 0;
+  for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
+    std::size_t size = 0, capacity = 0, used = 0;
+    pool.superblock_state(sb, size, capacity, used);
+    used_blocks += used;
+  }
+  EXPECT_EQ(used_blocks, 1u);
+  std::ostringstream state;
+  pool.print_state(state);
+  EXPECT_NE(state.str().find("block_size(4096) block_count( 0 / 16 )"), std::string::npos) << state.str();
+  pool.deallocate(b, 64);
+}
+
+TEST(MemoryPool, ASuperblockHoldingOnlyParkedBlocksIsReassigned) {
+  // One superblock: a parked 64-byte block must not keep it from holding 1024-byte blocks.
+  HostPool pool(Kokkos::HostSpace(), 8 * KiB, 64, 1024, 8 * KiB);
+  void* small = pool.allocate(64);
+  ASSERT_NE(small, nullptr);
+  pool.deallocate(small, 64);
+  std::vector<void*> big;
+  while (void* p = pool.allocate(1000)) big.push_back(p);
+  EXPECT_EQ(big.size(), 8u);
+  for (void* p : big) pool.deallocate(p, 1000);
+}
+
+TEST(MemoryPool, BlocksParkedByOtherThreadsServeAFullPool) {
+  // Exact capacity: blocks other threads freed (and parked in their lanes) are allocatable by
+  // this thread once nothing else is, whether those threads still run or have exited.
+  HostPool pool(Kokkos::HostSpace(), 16 * KiB, 64, 64, 16 * KiB);
+  const std::size_t blocks = 16 * KiB / 64;
+  std::atomic<int> parked{0};
+  std::atomic<bool> done{false};
+  std::vector<std::thread> alive, exiting;
+  for (int t = 0; t < 4; ++t) {
+    alive.emplace_back([&] {
+      pool.deallocate(pool.allocate(64), 64);
+      parked.fetch_add(1);
+      while (!done.load()) std::this_thread::yield();
+    });
+    exiting.emplace_back([&] {
+      pool.deallocate(pool.allocate(64), 64);
+      parked.fetch_add(1);
+    });
+  }
+  for (auto& t : exiting) t.join();
+  while (parked.load() < 8) std::this_thread::yield();
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+  std::set<void*> mine;
+  while (void* p = pool.allocate(64)) ASSERT_TRUE(mine.insert(p).second);
+  EXPECT_EQ(mine.size(), blocks);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, blocks);
+  done = true;
+  for (auto& t : alive) t.join();
+  for (void* p : mine) pool.deallocate(p, 64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
 TEST(MemoryPool, PrintStateShowsEverySuperblock) {
   HostPool pool(Kokkos::HostSpace(), MiB, 64, 4096, 64 * KiB);
   void* a = pool.allocate(64);
@@ -956,7 +1046,20 @@ TEST_F(MemoryPoolDeathTest, DoubleDeallocationAborts) {
   ASSERT_NE(p, nullptr);
   pool.deallocate(p, 100);
   EXPECT_DEATH(pool.deallocate(p, 100), "the block is not allocated \\(already deallocated, or never allocated");
-  pool.deallocate(keep, 100);
+  pool.deallocate(keep, 100);  // the parking place holds p: keep goes back to its superblock
+  EXPECT_DEATH(pool.deallocate(keep, 100), "the block is not allocated \\(already deallocated, or never allocated");
+}
+
+TEST_F(MemoryPoolDeathTest, DeallocatingABlockAfterItsParkedBlockWasReleasedAborts) {
+  // p parked, then released to its superblock by a search that found no room: a second
+  // deallocation finds its bit clear.
+  HostPool pool(Kokkos::HostSpace(), 8 * KiB, 64, 1024, 8 * KiB);
+  void* p = pool.allocate(64);
+  pool.deallocate(p, 64);
+  void* big = pool.allocate(1024);  // releases p, reassigns the only superblock
+  ASSERT_NE(big, nullptr);
+  pool.deallocate(big, 1024);
+  EXPECT_DEATH(pool.deallocate(p, 64), "the block is not allocated");
 }
 
 TEST_F(MemoryPoolDeathTest, DeallocatingInASuperblockThatNeverHeldBlocksAborts) {

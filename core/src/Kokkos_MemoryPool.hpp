@@ -6,6 +6,7 @@
 //               a cache line, lanes never do (see impl/memory_pool/Kokkos_MemoryPoolLanes.hpp);
 //   superblocks per superblock a cache line with its state word, then its bit array
 //               (impl/memory_pool/Kokkos_SuperblockState.hpp) — states of neighbours never share a line;
+//   parking     in host memory, per thread lane (all 64) a line of parked blocks, one per size;
 //   data        the superblocks, aligned to the largest block size, so that every block is
 //               aligned to its own size.
 // Block and superblock sizes are powers of two, so all arithmetic is shifts and masks.
@@ -17,6 +18,17 @@
 // blocks 2^N that another lane allocates from, else one of larger blocks with room (the
 // smallest such size).  `attempt_limit` counts searches that find nothing usable.  deallocate is
 // constant time: superblock and block follow from the address.
+//
+// A pool in HostSpace parks each thread's latest freed block of each size: deallocate leaves
+// the block reserved and allocated in its superblock and puts it in the parking place of the
+// thread's lane for its size, if that is empty; the thread's next allocate of that size takes it
+// back.  A free followed by an allocation then costs one atomic instruction on a line no other
+// thread writes, instead of four on the superblock's state and bit words.  Only a thread that
+// holds its lane alone parks (not the 65th and later of threads alive at once).  A parked block
+// is free for everything else: the statistics and superblock_state() count it as free, and a
+// search that finds no room (before it gives up) releases every lane's parked blocks and
+// searches again, so an allocation still fails only when the blocks not allocated by the
+// program cannot serve it.
 //
 // The pool object is a handle: copies share the memory, which is freed with the last copy on
 // the host; copies made on a device do not touch the count.
@@ -38,6 +50,7 @@
 #include <cstring>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -254,9 +267,11 @@ class MemoryPool {
     }
     m_lane_mask = lanes - 1;
     m_hint_stride = std::uint32_t(round_to_line(m_size_count * sizeof(std::uint32_t)) / sizeof(std::uint32_t));
+    if constexpr (parks_blocks) m_park_stride = std::uint32_t(round_to_line(m_size_count * sizeof(void*)) / sizeof(void*));
 
     const std::size_t hint_bytes = std::size_t(lanes) * m_hint_stride * sizeof(std::uint32_t);
-    const std::size_t meta_bytes = hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes;
+    const std::size_t records_bytes = std::size_t(m_sb_count) * m_sb_record_bytes;
+    const std::size_t meta_bytes = hint_bytes + records_bytes + parking_bytes();
     const std::size_t data_align = std::max<std::size_t>(line, std::size_t(1) << m_max_block_lg2);
     const std::size_t capacity_bytes = std::size_t(m_sb_count) << m_sb_lg2;
     const std::size_t bytes = line + meta_bytes + data_align + capacity_bytes;
@@ -276,6 +291,7 @@ class MemoryPool {
     char* const meta = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(allocation->base), line));
     m_hints = reinterpret_cast<std::uint32_t*>(meta);
     m_sb_records = meta + hint_bytes;
+    m_parked = parks_blocks ? reinterpret_cast<void**>(meta + hint_bytes + records_bytes) : nullptr;
     m_data = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(meta + meta_bytes), data_align));
     if constexpr (host_accessible) {
       initialize_metadata(meta, lanes);
@@ -353,8 +369,19 @@ class MemoryPool {
     if (KOKKOS_IMPL_UNLIKELY(attempt_limit < 1)) return nullptr;
     const std::uint32_t block_lg2 = block_lg2_for(alloc_size);
     const std::uint32_t code = block_lg2 - m_min_block_lg2 + 1;
-    const std::uint32_t lane = Impl::memory_pool_thread_lane() & m_lane_mask;
+    const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
+    const std::uint32_t lane = thread_lane & m_lane_mask;
     std::uint32_t* const hint = m_hints + lane * m_hint_stride + (code - 1);
+    if constexpr (parks_blocks) {
+      if (thread_lane < Impl::memory_pool_max_lanes) {
+        void** const parked = parked_block(thread_lane, code);
+        // Acquire: the writes of the program's last use of the block, before it was freed.
+        if (Impl::atomic_load_relaxed(parked) != nullptr) {
+          if (void* p = Impl::atomic_exchange_order<Impl::atomic_order::acquire>(parked, static_cast<void*>(nullptr)))
+            return p;
+        }
+      }
+    }
     std::uint32_t sb = 0;
     bool reserved = false;
     KOKKOS_IF_ON_HOST((sb = Impl::atomic_load_relaxed(hint);
@@ -400,6 +427,9 @@ class MemoryPool {
     }
 #endif
     const std::uint32_t index = std::uint32_t(in_superblock >> block_lg2);
+    if constexpr (parks_blocks) {
+      if (park(ptr, alloc_size, sb, index, code)) return;
+    }
     if (KOKKOS_IMPL_UNLIKELY(!state.release(index))) {
       Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
     }
@@ -421,6 +451,7 @@ class MemoryPool {
     std::uint32_t state = 0;
     if constexpr (host_accessible) {
       state = superblock(std::uint32_t(sb_id)).load();
+      if constexpr (parks_blocks) state -= parked_in(std::uint32_t(sb_id));
     } else {
       KOKKOS_IF_ON_DEVICE((state = superblock(std::uint32_t(sb_id)).load();))
       KOKKOS_IF_ON_HOST((Impl::DeepCopy<HostSpace, memory_space>(&state, superblock_word(std::uint32_t(sb_id)),
@@ -470,6 +501,78 @@ class MemoryPool {
  private:
   static constexpr std::uint32_t no_superblock = ~std::uint32_t(0);
   static constexpr bool host_accessible = SpaceAccessibility<HostSpace, memory_space>::accessible;
+  // Only host threads use a HostSpace pool, so only they can hold its parked blocks, and every
+  // search that could need one (see allocate_by_search) can release them.
+  static constexpr bool parks_blocks = std::is_same_v<memory_space, HostSpace>;
+
+  // The parking place of a thread's lane (0 .. memory_pool_max_lanes - 1: every leased lane has
+  // its own, whatever the pool's hint lanes) for blocks of size `code`.
+  KOKKOS_FORCEINLINE_FUNCTION void** parked_block(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
+    return m_parked + std::size_t(thread_lane) * m_park_stride + (code - 1);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION std::size_t parking_bytes() const noexcept {
+    return std::size_t(Impl::memory_pool_max_lanes) * m_park_stride * sizeof(void*);
+  }
+  // The parking places, one per (lane, block size): index i < parking_places().
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t parking_places() const noexcept {
+    return m_park_stride == 0 ? 0 : Impl::memory_pool_max_lanes * m_size_count;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void** parking_place(std::uint32_t i) const noexcept {
+    return parked_block(i / m_size_count, i % m_size_count + 1);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t superblock_of(const void* p) const noexcept {
+    return std::uint32_t(std::size_t(static_cast<const char*>(p) - m_data) >> m_sb_lg2);
+  }
+  // Parked blocks in superblock `sb` (a snapshot).
+  KOKKOS_INLINE_FUNCTION std::uint32_t parked_in(std::uint32_t sb) const noexcept {
+    std::uint32_t n = 0;
+    for (std::uint32_t i = 0; i < parking_places(); ++i) {
+      const void* p = Impl::atomic_load_relaxed(parking_place(i));
+      if (p != nullptr && superblock_of(p) == sb) ++n;
+    }
+    return n;
+  }
+
+  // Parks the block `ptr` (block `index` of superblock `sb`, blocks of size `code`) in the
+  // calling lane's place for its size, if that is empty; false when the caller must release it.
+  // A block that is not allocated aborts here as in release(): its bit is clear, or it is the
+  // block already parked (freed twice in a row by one thread).
+  KOKKOS_INLINE_FUNCTION bool park(void* ptr, std::size_t alloc_size, std::uint32_t sb, std::uint32_t index,
+                                   std::uint32_t code) const noexcept {
+    // Only a thread that holds its lane alone parks: it is then the only writer of a non-null
+    // value to its places (a search only empties them), so a plain store suffices.
+    const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
+    if (thread_lane >= Impl::memory_pool_max_lanes) return false;
+    void** const parked = parked_block(thread_lane, code);
+    void* const held = Impl::atomic_load_relaxed(parked);
+    if (held != nullptr || KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) {
+      if (KOKKOS_IMPL_UNLIKELY(held == ptr)) {
+        Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
+      }
+      return false;  // released by the caller, which reports a block that is not allocated
+    }
+    // Release: whoever takes the block next sees what the program wrote to it.
+    Impl::atomic_store_release(parked, ptr);
+    return true;
+  }
+
+  // Releases every lane's parked blocks to their superblocks; true if there was one.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE KOKKOS_FUNCTION bool release_parked_blocks() const noexcept {
+    bool any = false;
+    for (std::uint32_t i = 0; i < parking_places(); ++i) {
+      void** const parked = parking_place(i);
+      if (Impl::atomic_load_relaxed(parked) == nullptr) continue;
+      void* const p = Impl::atomic_exchange_order<Impl::atomic_order::acquire>(parked, static_cast<void*>(nullptr));
+      if (p == nullptr) continue;
+      const std::size_t offset = std::size_t(static_cast<char*>(p) - m_data);
+      const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
+      const Impl::SuperblockState state = superblock(sb);
+      const std::uint32_t block_lg2 = m_min_block_lg2 + Impl::SuperblockState::code(state.load()) - 1;
+      (void)state.release(std::uint32_t((offset & ((std::size_t(1) << m_sb_lg2) - 1)) >> block_lg2));
+      any = true;
+    }
+    return any;
+  }
 
   // Zeroes the hints and superblock records at `meta` (the pool's own memory, or a host image
   // of it) and starts each lane's hint at its SBStart, assigning that superblock to the hint's
@@ -478,7 +581,7 @@ class MemoryPool {
   // superblocks remain free to be reassigned.
   void initialize_metadata(char* meta, std::uint32_t lanes) const {
     const std::size_t hint_bytes = std::size_t(lanes) * m_hint_stride * sizeof(std::uint32_t);
-    std::memset(meta, 0, hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes);
+    std::memset(meta, 0, hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes + parking_bytes());
     auto* const hints = reinterpret_cast<std::uint32_t*>(meta);
     char* const records = meta + hint_bytes;
     for (std::uint32_t lane = 0; lane < lanes; ++lane) {
@@ -496,6 +599,10 @@ class MemoryPool {
     std::vector<std::uint32_t> states(m_sb_count);
     if constexpr (host_accessible) {
       for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) states[sb] = superblock(sb).load();
+      if constexpr (parks_blocks) {
+        for (std::uint32_t i = 0; i < parking_places(); ++i)
+          if (const void* p = Impl::atomic_load_relaxed(parking_place(i))) --states[superblock_of(p)];
+      }
     } else if (m_sb_count > 0) {
       std::vector<char> records(std::size_t(m_sb_count) * m_sb_record_bytes);
       Impl::DeepCopy<HostSpace, memory_space>(records.data(), m_sb_records, records.size());
@@ -607,6 +714,7 @@ class MemoryPool {
     using State = Impl::SuperblockState;
     const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
     const std::uint32_t start = superblock_start(code - 1, lane);
+    bool unparked = false;
     while (true) {
       std::uint32_t preferred = no_superblock, empty = no_superblock, larger = no_superblock;
       std::uint32_t shared = no_superblock;
@@ -640,6 +748,15 @@ class MemoryPool {
         if (++sb == m_sb_count) sb = 0;
       }
 
+      // No superblock of this size has room and none is empty: parked blocks may be what keeps
+      // superblocks from being empty, or of this size from having room.  Release them (once per
+      // call) and search again before settling for larger blocks or giving up.
+      if constexpr (parks_blocks) {
+        if (preferred == no_superblock && empty == no_superblock && shared == no_superblock && !unparked) {
+          unparked = true;
+          if (release_parked_blocks()) continue;
+        }
+      }
       if (preferred == no_superblock && empty == no_superblock && shared != no_superblock) {
         preferred = shared;  // only other lanes' superblocks have room: share one
         preferred_has_more = shared_has_more;
@@ -680,6 +797,8 @@ class MemoryPool {
     m_size_count = other.m_size_count;
     m_sb_record_bytes = other.m_sb_record_bytes;
     m_hint_stride = other.m_hint_stride;
+    m_parked = other.m_parked;
+    m_park_stride = other.m_park_stride;
     m_lane_mask = other.m_lane_mask;
   }
   KOKKOS_INLINE_FUNCTION void clear() noexcept {
@@ -687,7 +806,8 @@ class MemoryPool {
     m_hints = nullptr;
     m_sb_records = m_data = nullptr;
     m_sb_count = m_sb_lg2 = m_min_block_lg2 = m_max_block_lg2 = m_size_count = 0;
-    m_sb_record_bytes = m_hint_stride = m_lane_mask = 0;
+    m_sb_record_bytes = m_hint_stride = m_lane_mask = m_park_stride = 0;
+    m_parked = nullptr;
   }
   KOKKOS_INLINE_FUNCTION void copy_from(const MemoryPool& other) noexcept {
     copy_fields(other);
@@ -703,6 +823,7 @@ class MemoryPool {
 
   Impl::MemoryPoolAllocation<memory_space>* m_allocation = nullptr;
   std::uint32_t* m_hints = nullptr;  // [lane][block size]: superblock index
+  void** m_parked = nullptr;         // [thread lane][block size]: a parked block or nullptr
   char* m_sb_records = nullptr;      // per superblock: state word line, then bit array
   char* m_data = nullptr;            // superblock 0
   std::uint32_t m_sb_count = 0;
@@ -712,6 +833,7 @@ class MemoryPool {
   std::uint32_t m_size_count = 0;       // block sizes: m_max_block_lg2 - m_min_block_lg2 + 1
   std::uint32_t m_sb_record_bytes = 0;  // stride of m_sb_records
   std::uint32_t m_hint_stride = 0;      // stride of m_hints, in uint32
+  std::uint32_t m_park_stride = 0;      // stride of m_parked, in pointers (0: the pool does not park)
   std::uint32_t m_lane_mask = 0;        // lanes - 1 (a power of two)
 };
 

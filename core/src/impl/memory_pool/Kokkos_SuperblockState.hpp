@@ -111,6 +111,12 @@ class SuperblockState {
     }
   }
 
+  // Whether block `index` is allocated (its bit set; a snapshot).
+  KOKKOS_FORCEINLINE_FUNCTION bool holds(std::uint32_t index) const noexcept {
+    const std::uint64_t mask = std::uint64_t(1) << (index & ((1u << bits_per_word_lg2) - 1));
+    return (atomic_load_relaxed(m_bits + (index >> bits_per_word_lg2)) & mask) != 0;
+  }
+
   // Clears the bit of block `index`; false (and nothing changed) if it was not set.
   KOKKOS_FORCEINLINE_FUNCTION bool release(std::uint32_t index) const noexcept {
     const std::uint64_t mask = std::uint64_t(1) << (index & ((1u << bits_per_word_lg2) - 1));
