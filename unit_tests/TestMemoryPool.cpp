@@ -1062,6 +1062,21 @@ TEST_F(MemoryPoolDeathTest, DeallocatingABlockAfterItsParkedBlockWasReleasedAbor
   EXPECT_DEATH(pool.deallocate(p, 64), "the block is not allocated");
 }
 
+TEST_F(MemoryPoolDeathTest, ABlockFreedByTwoThreadsAbortsWhenASearchReleasesItTwice) {
+  // One superblock of 64-byte blocks: p parked in another thread's lane and in this one's; a
+  // 32-byte request needs the superblock emptied, so the search releases both.
+  HostPool pool(Kokkos::HostSpace(), 8 * KiB, 32, 64, 8 * KiB);
+  void* p = pool.allocate(64);
+  ASSERT_NE(p, nullptr);
+  std::thread([&] { pool.deallocate(p, 64); }).join();
+  EXPECT_DEATH(
+      {
+        pool.deallocate(p, 64);
+        (void)pool.allocate(32);
+      },
+      "deallocate\\(.*, 0\\): the block is not allocated \\(already deallocated");
+}
+
 TEST_F(MemoryPoolDeathTest, DeallocatingInASuperblockThatNeverHeldBlocksAborts) {
   // Three superblocks, two block sizes: superblocks 0 and 1 start assigned to the two sizes,
   // superblock 2 has never held a block.

@@ -316,8 +316,8 @@ TEST(MemoryPoolStress, OneSuperblockManyThreads) {
 
 TEST(MemoryPoolStress, MoreThreadsThanLanesNeverOverlapAndGiveEveryBlockBack) {
   KDAG_SEED_TRACE();
-  // 72 threads alive at once: the 65th and later share a lane and park nothing; the others park
-  // their freed blocks, and a pool this small makes searches release them.
+  // 72 threads alive at once: the 65th and later share lanes, and their parked blocks with them;
+  // a pool this small makes searches release parked blocks again and again.
   HostPool pool(Kokkos::HostSpace(), 64 << 10, 32, 1024, 8 << 10);
   OwnershipMap map(pool);
   const auto reports = hammer(pool, map, 72, 4000 / sanitizer_slowdown, 8, 1024, test_seed() + 3);

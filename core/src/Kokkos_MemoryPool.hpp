@@ -6,7 +6,8 @@
 //               a cache line, lanes never do (see impl/memory_pool/Kokkos_MemoryPoolLanes.hpp);
 //   superblocks per superblock a cache line with its state word, then its bit array
 //               (impl/memory_pool/Kokkos_SuperblockState.hpp) — states of neighbours never share a line;
-//   parking     in host memory, per thread lane (all 64) a line of parked blocks, one per size;
+//   parking     in host memory, per thread lane (all 64) a parked block per size, lanes on
+//               separate cache lines;
 //   data        the superblocks, aligned to the largest block size, so that every block is
 //               aligned to its own size.
 // Block and superblock sizes are powers of two, so all arithmetic is shifts and masks.
@@ -22,13 +23,12 @@
 // A pool in HostSpace parks each thread's latest freed block of each size: deallocate leaves
 // the block reserved and allocated in its superblock and puts it in the parking place of the
 // thread's lane for its size, if that is empty; the thread's next allocate of that size takes it
-// back.  A free followed by an allocation then costs one atomic instruction on a line no other
-// thread writes, instead of four on the superblock's state and bit words.  Only a thread that
-// holds its lane alone parks (not the 65th and later of threads alive at once).  A parked block
-// is free for everything else: the statistics and superblock_state() count it as free, and a
-// search that finds no room (before it gives up) releases every lane's parked blocks and
-// searches again, so an allocation still fails only when the blocks not allocated by the
-// program cannot serve it.
+// back.  A free followed by an allocation then costs two atomic instructions on a line no other
+// running thread writes, instead of four on the superblock's state and bit words.  A parked
+// block is free for everything else: the statistics and superblock_state() count it as free,
+// and a search that finds no room (before it gives up) releases every lane's parked blocks and
+// searches again while that releases any, so an allocation still fails only when the blocks not
+// allocated by the program cannot serve it.
 //
 // The pool object is a handle: copies share the memory, which is freed with the last copy on
 // the host; copies made on a device do not touch the count.
@@ -50,8 +50,8 @@
 #include <cstring>
 #include <ostream>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -373,13 +373,11 @@ class MemoryPool {
     const std::uint32_t lane = thread_lane & m_lane_mask;
     std::uint32_t* const hint = m_hints + lane * m_hint_stride + (code - 1);
     if constexpr (parks_blocks) {
-      if (thread_lane < Impl::memory_pool_max_lanes) {
-        void** const parked = parked_block(thread_lane, code);
-        // Acquire: the writes of the program's last use of the block, before it was freed.
-        if (Impl::atomic_load_relaxed(parked) != nullptr) {
-          if (void* p = Impl::atomic_exchange_order<Impl::atomic_order::acquire>(parked, static_cast<void*>(nullptr)))
-            return p;
-        }
+      void** const parked = parked_block(thread_lane, code);
+      // Acquire: the writes of the program's last use of the block, before it was freed.
+      if (Impl::atomic_load_relaxed(parked) != nullptr) {
+        if (void* p = Impl::atomic_exchange_order<Impl::atomic_order::acquire>(parked, static_cast<void*>(nullptr)))
+          return p;
       }
     }
     std::uint32_t sb = 0;
@@ -451,7 +449,7 @@ class MemoryPool {
     std::uint32_t state = 0;
     if constexpr (host_accessible) {
       state = superblock(std::uint32_t(sb_id)).load();
-      if constexpr (parks_blocks) state -= parked_in(std::uint32_t(sb_id));
+      if constexpr (parks_blocks) state = without_parked(state, parked_in(std::uint32_t(sb_id)));
     } else {
       KOKKOS_IF_ON_DEVICE((state = superblock(std::uint32_t(sb_id)).load();))
       KOKKOS_IF_ON_HOST((Impl::DeepCopy<HostSpace, memory_space>(&state, superblock_word(std::uint32_t(sb_id)),
@@ -505,7 +503,7 @@ class MemoryPool {
   // search that could need one (see allocate_by_search) can release them.
   static constexpr bool parks_blocks = std::is_same_v<memory_space, HostSpace>;
 
-  // The parking place of a thread's lane (0 .. memory_pool_max_lanes - 1: every leased lane has
+  // The parking place of a thread's lane (0 .. memory_pool_max_lanes - 1: every host lane has
   // its own, whatever the pool's hint lanes) for blocks of size `code`.
   KOKKOS_FORCEINLINE_FUNCTION void** parked_block(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
     return m_parked + std::size_t(thread_lane) * m_park_stride + (code - 1);
@@ -532,28 +530,31 @@ class MemoryPool {
     }
     return n;
   }
+  // A state word read before the parking places were: blocks parked since may not be in its
+  // count, so the difference is clamped (a snapshot, never a wrong block size).
+  KOKKOS_INLINE_FUNCTION static std::uint32_t without_parked(std::uint32_t state, std::uint32_t parked) noexcept {
+    using State = Impl::SuperblockState;
+    const std::uint32_t used = State::used(state);
+    return State::make(State::code(state), used - (parked < used ? parked : used));
+  }
 
   // Parks the block `ptr` (block `index` of superblock `sb`, blocks of size `code`) in the
-  // calling lane's place for its size, if that is empty; false when the caller must release it.
-  // A block that is not allocated aborts here as in release(): its bit is clear, or it is the
-  // block already parked (freed twice in a row by one thread).
+  // calling thread's place for its size, if that is empty; false when the caller must release
+  // it.  The compare-exchange keeps a block from being overwritten by another thread's (threads
+  // beyond 64 share lanes).  A block whose bit is clear is not parked: the caller's release
+  // reports it; freeing the parked block again aborts here.
   KOKKOS_INLINE_FUNCTION bool park(void* ptr, std::size_t alloc_size, std::uint32_t sb, std::uint32_t index,
                                    std::uint32_t code) const noexcept {
-    // Only a thread that holds its lane alone parks: it is then the only writer of a non-null
-    // value to its places (a search only empties them), so a plain store suffices.
-    const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
-    if (thread_lane >= Impl::memory_pool_max_lanes) return false;
-    void** const parked = parked_block(thread_lane, code);
-    void* const held = Impl::atomic_load_relaxed(parked);
+    void** const parked = parked_block(Impl::memory_pool_thread_lane(), code);
+    void* held = Impl::atomic_load_relaxed(parked);
     if (held != nullptr || KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) {
       if (KOKKOS_IMPL_UNLIKELY(held == ptr)) {
         Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
       }
-      return false;  // released by the caller, which reports a block that is not allocated
+      return false;
     }
     // Release: whoever takes the block next sees what the program wrote to it.
-    Impl::atomic_store_release(parked, ptr);
-    return true;
+    return Impl::atomic_compare_exchange_weak_acq_rel(parked, held, ptr);
   }
 
   // Releases every lane's parked blocks to their superblocks; true if there was one.
@@ -568,7 +569,12 @@ class MemoryPool {
       const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
       const Impl::SuperblockState state = superblock(sb);
       const std::uint32_t block_lg2 = m_min_block_lg2 + Impl::SuperblockState::code(state.load()) - 1;
-      (void)state.release(std::uint32_t((offset & ((std::size_t(1) << m_sb_lg2) - 1)) >> block_lg2));
+      const std::uint32_t index = std::uint32_t((offset & ((std::size_t(1) << m_sb_lg2) - 1)) >> block_lg2);
+      // Parked twice (freed by two threads, one after the other): the second release finds the
+      // bit clear.
+      if (KOKKOS_IMPL_UNLIKELY(!state.release(index))) {
+        Impl::memory_pool_abort_deallocate(p, 0, Impl::MemoryPoolMisuse::not_allocated, index, sb);
+      }
       any = true;
     }
     return any;
@@ -600,8 +606,10 @@ class MemoryPool {
     if constexpr (host_accessible) {
       for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) states[sb] = superblock(sb).load();
       if constexpr (parks_blocks) {
+        std::vector<std::uint32_t> parked(m_sb_count, 0);
         for (std::uint32_t i = 0; i < parking_places(); ++i)
-          if (const void* p = Impl::atomic_load_relaxed(parking_place(i))) --states[superblock_of(p)];
+          if (const void* p = Impl::atomic_load_relaxed(parking_place(i))) ++parked[superblock_of(p)];
+        for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) states[sb] = without_parked(states[sb], parked[sb]);
       }
     } else if (m_sb_count > 0) {
       std::vector<char> records(std::size_t(m_sb_count) * m_sb_record_bytes);
@@ -714,7 +722,6 @@ class MemoryPool {
     using State = Impl::SuperblockState;
     const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
     const std::uint32_t start = superblock_start(code - 1, lane);
-    bool unparked = false;
     while (true) {
       std::uint32_t preferred = no_superblock, empty = no_superblock, larger = no_superblock;
       std::uint32_t shared = no_superblock;
@@ -749,11 +756,12 @@ class MemoryPool {
       }
 
       // No superblock of this size has room and none is empty: parked blocks may be what keeps
-      // superblocks from being empty, or of this size from having room.  Release them (once per
-      // call) and search again before settling for larger blocks or giving up.
+      // superblocks from being empty, or of this size from having room.  Release them and search
+      // again before settling for larger blocks or giving up; again while a release finds any
+      // (another thread may have taken the released ones and parked others meanwhile), which
+      // stays lock-free: each extra pass follows another thread's progress.
       if constexpr (parks_blocks) {
-        if (preferred == no_superblock && empty == no_superblock && shared == no_superblock && !unparked) {
-          unparked = true;
+        if (preferred == no_superblock && empty == no_superblock && shared == no_superblock) {
           if (release_parked_blocks()) continue;
         }
       }

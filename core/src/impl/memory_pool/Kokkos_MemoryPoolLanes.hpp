@@ -5,9 +5,9 @@
 // word (a cache line bouncing between cores on every allocation and deallocation).  So each
 // pool keeps one hint per block size *per lane* (seed 001's SBHint(N), widened), and each thread
 // holds a lane: on the host a lane is leased from 64 per process when the thread first uses a
-// pool and returned when it exits, so the threads running at any time have distinct lanes (the
-// 65th and later share one, marked memory_pool_shared_lane); on a GPU the warp index plays that
-// role.  A thread that holds its lane alone is the only one to park blocks in it (MemoryPool).
+// pool and returned when it exits, so the threads running at any time have distinct lanes; on a
+// GPU the warp index plays that role.  A host lane also holds the thread's parked blocks
+// (MemoryPool).
 //
 // A thread also remembers, per block size, the bit word where it last claimed or released a
 // block.  Starting the bit search there finds a free bit at once in the common
@@ -20,9 +20,6 @@
 namespace Kokkos::Impl {
 
 inline constexpr std::uint32_t memory_pool_max_lanes = 64;
-// Set in the lane of a thread that shares it (all 64 were leased): lane & (lanes - 1) still
-// names its hints, lane >= memory_pool_max_lanes tells it holds no lane alone.
-inline constexpr std::uint32_t memory_pool_shared_lane = std::uint32_t(1) << 30;
 
 struct MemoryPoolThreadContext {
   std::uint32_t lane_tag;        // 0 before the thread's first use of a pool, else lane + 1
@@ -39,9 +36,6 @@ struct MemoryPoolLaneLease {
   std::uint32_t lane = memory_pool_max_lanes;
   ~MemoryPoolLaneLease() {
     if (lane < memory_pool_max_lanes) {
-      // A pool call from a later thread-exit destructor must not use the lane as its own: the
-      // next thread to lease it will.
-      t_memory_pool_thread.lane_tag = (lane | memory_pool_shared_lane) + 1;
       g_memory_pool_lanes_leased.fetch_and(~(std::uint64_t(1) << lane), std::memory_order_release);
     }
   }
@@ -58,8 +52,7 @@ inline std::uint32_t memory_pool_lease_lane() noexcept {
   while (true) {
     if (~leased == 0) {
       lane = g_memory_pool_lane_overflow.fetch_add(1, std::memory_order_relaxed) % memory_pool_max_lanes;
-      t_memory_pool_thread.lane_tag = (lane | memory_pool_shared_lane) + 1;
-      return lane | memory_pool_shared_lane;
+      break;
     }
     lane = std::uint32_t(__builtin_ctzll(~leased));
     if (g_memory_pool_lanes_leased.compare_exchange_weak(leased, leased | (std::uint64_t(1) << lane),
