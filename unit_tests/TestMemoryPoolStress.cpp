@@ -141,10 +141,12 @@ class OwnershipMap {
       return false;
     }
     const std::size_t offset = a - m_begin;
+    // The block size is exact while a block of the superblock is allocated (only an empty
+    // superblock changes it); `used` is not checked: under concurrent frees it is a snapshot that
+    // counts blocks parked since the state was read as free, and may read 0.
     int block = 0, capacity = 0, used = 0;
     m_pool.superblock_state(int(offset >> m_sb_lg2), block, capacity, used);
-    if (block <= 0 || std::size_t(block) < m_pool.allocate_block_size(size) || offset % std::size_t(block) != 0 ||
-        used <= 0) {
+    if (block <= 0 || std::size_t(block) < m_pool.allocate_block_size(size) || offset % std::size_t(block) != 0) {
       error = "pointer " + hex(p) + " for " + std::to_string(size) + " bytes lies in a superblock of " +
               std::to_string(block) + "-byte blocks (" + std::to_string(used) + " used) at offset " +
               std::to_string(offset);
