@@ -5,15 +5,18 @@
 //   Reduce/<Space>  parallel_reduce summing 1000 ints             vs  #pragma omp parallel for reduction(+:)
 //   ForTraced/<Space>  For with a Chrome trace running; untraced_ratio = its time / For's
 //
-// Counters: us_per_launch (this back end), omp_us_per_launch (the baseline with the same thread
-// count, timed right after for about as long), ratio_to_omp = us_per_launch / omp_us_per_launch.
-// For/<Space> on two threads or more also reports round_trip_ns, a cache line's round trip
-// between the launching thread and the space's second thread (ranks 0 and 1 of a team of two),
-// timed right after the launches, and round_trips = the launch in those round trips: the unit
-// of the Threads launch goal, measured on the same cores at the same moment (a VM's
-// core-to-core latency drifts by several times from one minute to the next).  Reduce/<Space>
-// also reports for_us_per_launch, For's launch on the same space timed right after for about as
-// long, and ratio_to_for = us_per_launch / for_us_per_launch (the reduction's goal is <= 1.5).
+// Counters: us_per_launch (this back end, the benchmark's own loop); omp_us_per_launch (the
+// baseline with the same thread count) and ratio_to_omp, both timed side by side with this back
+// end's launch after the loop: rounds of blocks of 200 launches of each in a rotating order, the
+// ratio of their median blocks.  For/<Space> on two threads or more also reports round_trip_ns,
+// a cache line's round trip between the launching thread and the space's second thread (ranks 0
+// and 1 of a team of two), timed right after the launches, and round_trips = us_per_launch in
+// those round trips: the unit of the Threads launch goal, measured on the same cores at the same
+// moment (a VM's core-to-core latency drifts by several times from one minute to the next).
+// Reduce/<Space> also reports for_us_per_launch, For's launch on the same space timed side by
+// side with the reduction and the baseline, and ratio_to_for = the reduction's median block /
+// For's (the reduction's goal is <= 1.5).
+#include "PerfInterleaved.hpp"
 #include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
@@ -23,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,43 +56,53 @@ int omp_threads() {
 #endif
 }
 
-// The baseline runs for as long as the measured loop did (at least 0.5 ms and 10 launches,
-// at most as many launches), and reports microseconds per launch.
-struct Budget {
-  double seconds;
-  std::int64_t max_launches;
-  bool spent(std::int64_t launches, Clock::time_point start) const {
-    if (launches >= max_launches) return true;
-    return launches >= 10 && seconds_since(start) >= seconds;
-  }
-};
-
-double omp_for_us(const Budget& budget, int* out, int n) {
+// One launch of each kind (named functions, not lambdas: nvcc allows no extended lambda inside
+// another lambda, and the interleaved timing below wraps each launch in one).
+void omp_for_once(int* out, int n) {
   const int threads = omp_threads();
-  const auto start = Clock::now();
-  std::int64_t launches = 0;
-  while (!budget.spent(launches, start)) {
 #pragma omp parallel for num_threads(threads)
-    for (int i = 0; i < n; ++i) out[i] = i;
-    benchmark::ClobberMemory();
-    ++launches;
-  }
-  return 1e6 * seconds_since(start) / double(launches);
+  for (int i = 0; i < n; ++i) out[i] = i;
+  benchmark::ClobberMemory();
 }
 
-double omp_reduce_us(const Budget& budget, const int* in, int n, long& result) {
+long omp_reduce_once(const int* in, int n) {
   const int threads = omp_threads();
-  const auto start = Clock::now();
-  std::int64_t launches = 0;
-  while (!budget.spent(launches, start)) {
-    long sum = 0;
+  long sum = 0;
 #pragma omp parallel for num_threads(threads) reduction(+ : sum)
-    for (int i = 0; i < n; ++i) sum += in[i];
-    result = sum;
-    keep(result);
-    ++launches;
+  for (int i = 0; i < n; ++i) sum += in[i];
+  keep(sum);
+  return sum;
+}
+
+template <class Space>
+void kdag_for_once(const Kokkos::RangePolicy<Space>& policy, int* out) {
+  Kokkos::parallel_for(policy, KOKKOS_LAMBDA(std::int64_t i) { out[i] = int(i); });
+  benchmark::ClobberMemory();
+}
+
+template <class Space>
+long kdag_reduce_once(const Kokkos::RangePolicy<Space>& policy, const int* in) {
+  long result = 0;
+  Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(std::int64_t i, long& s) { s += in[i]; }, result);
+  keep(result);
+  return result;
+}
+
+// Microseconds per launch of each variant, timed side by side: rounds of blocks of launches in a
+// rotating order (perf::interleaved_medians), the median block of each.  The ratios of these
+// medians are the benchmark's ratios: a VM's speed drifts by tens of percent between one
+// second and the next, so two loops timed one after the other disagree from run to run.
+std::vector<double> interleaved_us_per_launch(const std::vector<std::function<void()>>& launches) {
+  constexpr int per_block = 200;
+  std::vector<std::function<void()>> blocks;
+  for (const auto& launch : launches) {
+    blocks.push_back([&launch] {
+      for (int i = 0; i < per_block; ++i) launch();
+    });
   }
-  return 1e6 * seconds_since(start) / double(launches);
+  std::vector<double> us = perf::interleaved_medians(15, blocks);
+  for (double& u : us) u *= 1e6 / per_block;
+  return us;
 }
 
 // The line the two threads of round_trip_ns pass back and forth (at namespace scope: nvcc's
@@ -141,31 +155,11 @@ double round_trip_ns(double seconds) {
   return per_trip[per_trip.size() / 2];
 }
 
-// For's launch (two indices, one store each), timed for the budget: microseconds per launch.
-template <class Space>
-double for_us(const Budget& budget) {
-  int data[2] = {0, 0};
-  int* out = data;
-  const Kokkos::RangePolicy<Space> policy(0, 2);
-  const auto start = Clock::now();
-  std::int64_t launches = 0;
-  while (!budget.spent(launches, start)) {
-    Kokkos::parallel_for(policy, KOKKOS_LAMBDA(std::int64_t i) { out[i] = int(i); });
-    benchmark::ClobberMemory();
-    ++launches;
-  }
-  return 1e6 * seconds_since(start) / double(launches);
-}
-
-Budget budget_for(const benchmark::State& state, double seconds) {
-  return Budget{seconds > 5e-4 ? seconds : 5e-4, std::int64_t(state.iterations()) > 10 ? std::int64_t(state.iterations()) : 10};
-}
-
-void report(benchmark::State& state, double seconds, double omp_us, int threads) {
-  const double us = 1e6 * seconds / double(state.iterations());
-  state.counters["us_per_launch"] = us;
+// us_per_launch: the benchmark's own loop; the ratio: both launches timed side by side.
+void report(benchmark::State& state, double seconds, double side_by_side_us, double omp_us, int threads) {
+  state.counters["us_per_launch"] = 1e6 * seconds / double(state.iterations());
   state.counters["omp_us_per_launch"] = omp_us;
-  state.counters["ratio_to_omp"] = omp_us > 0 ? us / omp_us : 0.0;
+  state.counters["ratio_to_omp"] = omp_us > 0 ? side_by_side_us / omp_us : 0.0;
   state.counters["threads"] = threads;
 }
 
@@ -188,11 +182,10 @@ void For(benchmark::State& state) {
   const std::string trace = "/tmp/kdag_perf_launch_trace.json";
   if (Traced) Kokkos::Experimental::start_trace(trace);
   const auto start = Clock::now();
-  for (auto _ : state) {
-    Kokkos::parallel_for(policy, KOKKOS_LAMBDA(std::int64_t i) { out[i] = int(i); });
-    benchmark::ClobberMemory();
-  }
+  for (auto _ : state) kdag_for_once(policy, out);
   const double seconds = seconds_since(start);
+  const std::vector<double> side_by_side =
+      interleaved_us_per_launch({[&] { kdag_for_once(policy, out); }, [&] { omp_for_once(out, n); }});
   if (Traced) {
     Kokkos::Experimental::stop_trace();
     std::remove(trace.c_str());
@@ -200,7 +193,7 @@ void For(benchmark::State& state) {
   } else {
     untraced_us = 1e6 * seconds / double(state.iterations());
   }
-  report(state, seconds, omp_for_us(budget_for(state, seconds), out, n), Space().impl_thread_pool_size());
+  report(state, seconds, side_by_side[0], side_by_side[1], Space().impl_thread_pool_size());
   if (!Traced && Space().concurrency() >= 2) {
     const double trip_ns = round_trip_ns<Space>(seconds > 0.05 ? 0.05 : seconds);
     state.counters["round_trip_ns"] = trip_ns;
@@ -215,20 +208,19 @@ void Reduce(benchmark::State& state) {
   for (int i = 0; i < n; ++i) data[i] = i % 17;
   const int* in = data.data();
   const Kokkos::RangePolicy<Space> policy(0, n);
-  long result = 0;
+  std::vector<int> for_data(2, 0);
+  const Kokkos::RangePolicy<Space> for_policy(0, 2);
+  long result = 0, omp_result = 0;
   const auto start = Clock::now();
-  for (auto _ : state) {
-    Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(std::int64_t i, long& s) { s += in[i]; }, result);
-    keep(result);
-  }
+  for (auto _ : state) result = kdag_reduce_once(policy, in);
   const double seconds = seconds_since(start);
-  long omp_result = 0;
-  const double omp_us = omp_reduce_us(budget_for(state, seconds), in, n, omp_result);
+  const std::vector<double> side_by_side = interleaved_us_per_launch({[&] { result = kdag_reduce_once(policy, in); },
+                                                                      [&] { omp_result = omp_reduce_once(in, n); },
+                                                                      [&] { kdag_for_once(for_policy, for_data.data()); }});
   if (result != omp_result) perf::fail_result_check(state, "parallel_reduce and the OpenMP baseline disagree");
-  report(state, seconds, omp_us, Space().impl_thread_pool_size());
-  const double plain_for_us = for_us<Space>(budget_for(state, seconds));
-  state.counters["for_us_per_launch"] = plain_for_us;
-  state.counters["ratio_to_for"] = state.counters["us_per_launch"] / plain_for_us;
+  report(state, seconds, side_by_side[0], side_by_side[1], Space().impl_thread_pool_size());
+  state.counters["for_us_per_launch"] = side_by_side[2];
+  state.counters["ratio_to_for"] = side_by_side[0] / side_by_side[2];
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL)

@@ -29,6 +29,9 @@
 //   x_kokkos46   ratio to the Kokkos 4.6 pool algorithm (x_kokkos46_cpu: of Mpairs/s_cpu)
 //   x_1thread    (2 threads) ratio to the same allocator's 1-thread rate: >= 1 means 2 threads
 //                are not slower than one (x_1thread_cpu: of Mpairs/s_cpu)
+// MemoryPoolPairsSideBySide/<sizes>/kdag: the pairs pattern in the pool and in malloc in
+// alternating blocks of the same run (see pairs_side_by_side): Mpairs/s, malloc_Mpairs/s and
+// x_malloc, the ratio to quote against malloc.
 //
 // "kokkos46" is this file's transcription of the allocation algorithm of Kokkos 4.6's
 // Kokkos_MemoryPool.hpp / Kokkos_ConcurrentBitset.hpp (one hint per block size, a fetch_add
@@ -39,6 +42,7 @@
 //
 // Run for real numbers:  PerfMemoryPool --kokkos-num-threads=2 --benchmark_repetitions=5
 //                        --benchmark_report_aggregates_only=true
+#include "PerfInterleaved.hpp"
 #include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
@@ -52,6 +56,7 @@
 #include <x86intrin.h>
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -349,20 +354,49 @@ std::vector<std::uint32_t> draw_sizes(const Pattern& pattern, std::uint64_t& rng
   return sizes;
 }
 
+// One thread's working set of the pairs pattern in one allocator: live_blocks blocks; a pair
+// frees a random one and allocates a block of a random size of the pattern in its place, then
+// writes its first 8 bytes.
+template <class Allocator>
+struct PairsWorkingSet {
+  const Allocator alloc{};
+  const std::vector<std::uint32_t>& sizes;
+  std::vector<void*> slot = std::vector<void*>(live_blocks);
+  std::vector<std::uint32_t> slot_size = std::vector<std::uint32_t>(live_blocks);
+
+  explicit PairsWorkingSet(const std::vector<std::uint32_t>& pattern_sizes) : sizes(pattern_sizes) {}
+  bool fill() {
+    for (std::size_t i = 0; i < live_blocks; ++i) {
+      slot_size[i] = sizes[i & 4095];
+      slot[i] = alloc.allocate(slot_size[i]);
+      if (!slot[i]) return false;
+      std::memcpy(slot[i], &i, sizeof(i));
+    }
+    return true;
+  }
+  // False when the allocation failed (the slot is then empty).
+  bool pair(std::uint64_t r) {
+    const std::size_t i = std::size_t(r) & (live_blocks - 1);
+    alloc.deallocate(slot[i], slot_size[i]);
+    const std::uint32_t n = sizes[(r >> 20) & 4095];
+    void* p = alloc.allocate(n);
+    slot[i] = p;
+    slot_size[i] = n;
+    if (!p) return false;
+    std::memcpy(p, &r, sizeof(r));
+    return true;
+  }
+  void drain() {
+    for (std::size_t i = 0; i < live_blocks; ++i) alloc.deallocate(slot[i], slot_size[i]);
+  }
+};
+
 template <class Allocator>
 void pairs(benchmark::State& state, Pattern pattern) {
-  const Allocator alloc{};
   std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
   const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
-  std::vector<void*> slot(live_blocks);
-  std::vector<std::uint32_t> slot_size(live_blocks);
-  std::size_t next = 0;
-  for (std::size_t i = 0; i < live_blocks; ++i) {
-    slot_size[i] = sizes[next++ & 4095];
-    slot[i] = alloc.allocate(slot_size[i]);
-    if (!slot[i]) perf::fail_result_check(state, "allocation failed while filling the working set");
-    else std::memcpy(slot[i], &i, sizeof(i));
-  }
+  PairsWorkingSet<Allocator> set(sizes);
+  if (!set.fill()) perf::fail_result_check(state, "allocation failed while filling the working set");
 
   CpuRateSum& cpu_sum = cpu_rate_sum();
   if (state.thread_index() == 0) {
@@ -379,22 +413,14 @@ void pairs(benchmark::State& state, Pattern pattern) {
       cpu_start = thread_cpu_seconds();
       first = false;
     }
-    const std::uint64_t r = xorshift(rng);
-    const std::size_t i = std::size_t(r) & (live_blocks - 1);
-    alloc.deallocate(slot[i], slot_size[i]);
-    const std::uint32_t n = sizes[(r >> 20) & 4095];
-    void* p = alloc.allocate(n);
-    if (!p) {
+    if (!set.pair(xorshift(rng))) {
       perf::fail_result_check(state, "allocation failed");
       break;
     }
-    std::memcpy(p, &r, sizeof(r));
-    slot[i] = p;
-    slot_size[i] = n;
   }
   const double cpu_seconds = thread_cpu_seconds() - cpu_start;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (std::size_t i = 0; i < live_blocks; ++i) alloc.deallocate(slot[i], slot_size[i]);
+  set.drain();
   state.SetItemsProcessed(state.iterations());
   const int threads = state.threads();
   {
@@ -430,6 +456,86 @@ void pairs(benchmark::State& state, Pattern pattern) {
     ratio_to("x_kokkos46", threads, "kokkos46");
   }
   if (threads > 1) ratio_to("x_1thread", 1, Allocator::name);
+}
+
+// The pairs pattern in Allocator and in malloc side by side: every thread keeps a working set
+// in each, and all threads run blocks of side_by_side_block pairs in one, then the other (the
+// order alternating from round to round, all threads in the same allocator at once, the first
+// round untimed).  x_malloc = the allocator's rate / malloc's, from each thread's median block,
+// summed over threads: both meet the same machine and the same moment, which two benchmarks
+// run one after the other do not on a VM whose speed drifts by tens of percent.
+constexpr int side_by_side_rounds = 31;
+constexpr int side_by_side_block = 20000;
+
+struct SideBySideSum {
+  std::mutex mutex;
+  double rate = 0, malloc_rate = 0;
+  bool failed = false;
+};
+SideBySideSum& side_by_side_sum() {
+  static SideBySideSum s;
+  return s;
+}
+std::barrier<>& side_by_side_barrier(int threads) {
+  static std::barrier<> one(1), two(2);  // the thread counts registered below
+  return threads == 1 ? one : two;
+}
+
+template <class Allocator>
+void pairs_side_by_side(benchmark::State& state, Pattern pattern) {
+  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
+  const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
+  PairsWorkingSet<Allocator> set(sizes);
+  PairsWorkingSet<Malloc> malloc_set(sizes);
+  bool ok = set.fill() && malloc_set.fill();
+  SideBySideSum& sum = side_by_side_sum();
+  std::barrier<>& barrier = side_by_side_barrier(state.threads());
+  if (state.thread_index() == 0) {  // before the first barrier: the others add after their last
+    std::lock_guard<std::mutex> lock(sum.mutex);
+    sum.rate = sum.malloc_rate = 0;
+    sum.failed = false;
+  }
+  for (auto _ : state) {
+    std::vector<double> seconds, malloc_seconds;
+    for (int round = 0; round < side_by_side_rounds; ++round) {
+      for (int turn = 0; turn < 2; ++turn) {
+        const bool in_allocator = (round + turn) % 2 == 0;
+        barrier.arrive_and_wait();
+        const auto t0 = std::chrono::steady_clock::now();
+        if (in_allocator) {
+          for (int k = 0; k < side_by_side_block; ++k) ok &= set.pair(xorshift(rng));
+        } else {
+          for (int k = 0; k < side_by_side_block; ++k) ok &= malloc_set.pair(xorshift(rng));
+        }
+        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (round > 0) (in_allocator ? seconds : malloc_seconds).push_back(dt);
+      }
+    }
+    std::vector<std::vector<double>> samples{seconds, malloc_seconds};
+    const std::vector<double> median = perf::medians_of_samples(samples);
+    std::lock_guard<std::mutex> lock(sum.mutex);
+    sum.rate += side_by_side_block / median[0];
+    sum.malloc_rate += side_by_side_block / median[1];
+    sum.failed |= !ok;
+  }
+  set.drain();
+  malloc_set.drain();
+  // Thread 0 leaves the loop after every thread finished it (Google Benchmark's end barrier).
+  if (state.thread_index() != 0) return;
+  if (sum.failed) perf::fail_result_check(state, "allocation failed");
+  state.counters["Mpairs/s"] = sum.rate / 1e6;
+  state.counters["malloc_Mpairs/s"] = sum.malloc_rate / 1e6;
+  state.counters["x_malloc"] = sum.rate / sum.malloc_rate;
+}
+
+template <class Allocator>
+void register_pairs_side_by_side(const Pattern& pattern, int threads) {
+  benchmark::RegisterBenchmark(
+      ("MemoryPoolPairsSideBySide/" + std::string(pattern.name) + "/" + Allocator::name).c_str(),
+      [pattern](benchmark::State& state) { pairs_side_by_side<Allocator>(state, pattern); })
+      ->Threads(threads)
+      ->Iterations(1)
+      ->UseRealTime();
 }
 
 // Each thread's rates of one phase, summed (as CpuRateSum): blocks per second of its own phase.
@@ -576,6 +682,7 @@ void register_pairs(const Pattern& pattern, int threads) {
 #endif
       register_pairs<Kokkos46>(pattern, threads);
       register_pairs<KdagPool>(pattern, threads);
+      register_pairs_side_by_side<KdagPool>(pattern, threads);
     }
   }
   for (const Pattern& pattern : {Pattern{"fixed32", 32}, Pattern{"mixed32-4096", 0}}) {
