@@ -189,16 +189,16 @@ struct ThreadReport {
 };
 
 // `threads` threads each run `ops` random allocate/free steps, holding at most `max_live` blocks
-// of up to `max_size` bytes.
+// of up to `max_size` bytes; thread t is owner first_owner + t in the map.
 std::vector<ThreadReport> hammer(const HostPool& pool, const OwnershipMap& map, int threads, int ops, int max_live,
-                                 std::size_t max_size, std::uint64_t seed) {
+                                 std::size_t max_size, std::uint64_t seed, std::uint32_t first_owner = 1) {
   std::vector<ThreadReport> reports(threads);
   std::atomic<int> ready{0};
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       ThreadReport& report = reports[t];
-      const std::uint32_t owner = std::uint32_t(t + 1);
+      const std::uint32_t owner = first_owner + std::uint32_t(t);
       std::mt19937_64 rng(seed ^ mix(std::uint64_t(t)));
       std::vector<Live> live;
       ready.fetch_add(1);
@@ -259,6 +259,16 @@ void expect_empty(const HostPool& pool, const OwnershipMap& map) {
   EXPECT_EQ(map.owned_granules(), 0u);
 }
 
+// Every block is back (blocks parked in exited threads' lanes included): the whole capacity
+// allocates in blocks of `size` bytes, and goes back.
+void expect_whole_capacity(const HostPool& pool, const OwnershipMap& map, std::size_t size) {
+  std::vector<void*> all;
+  while (void* p = pool.allocate(size)) all.push_back(p);
+  EXPECT_EQ(all.size(), pool.capacity() / pool.allocate_block_size(size)) << size;
+  for (void* p : all) pool.deallocate(p, size);
+  expect_empty(pool, map);
+}
+
 TEST(MemoryPoolStress, ManyThreadsRandomSizesNeverOverlap) {
   KDAG_SEED_TRACE();
   // 64 superblocks of 64 KiB, blocks of 32..4096 bytes: never more than ~1.5 MiB live, so
@@ -296,14 +306,8 @@ TEST(MemoryPoolStress, TinyPoolUnderContentionRefusesThenRecovers) {
   EXPECT_GT(allocated, 1000 / sanitizer_slowdown);
   expect_empty(pool, map);
 
-  // Every block is back: the whole capacity in smallest blocks, then in largest ones.
-  for (std::size_t size : {std::size_t(64), std::size_t(1024), std::size_t(100)}) {
-    std::vector<void*> all;
-    while (void* p = pool.allocate(size)) all.push_back(p);
-    EXPECT_EQ(all.size(), pool.capacity() / pool.allocate_block_size(size)) << size;
-    for (void* p : all) pool.deallocate(p, size);
-  }
-  expect_empty(pool, map);
+  // The whole capacity in smallest blocks, then in largest ones.
+  for (std::size_t size : {std::size_t(64), std::size_t(1024), std::size_t(100)}) expect_whole_capacity(pool, map, size);
 }
 
 TEST(MemoryPoolStress, OneSuperblockManyThreads) {
@@ -330,12 +334,35 @@ TEST(MemoryPoolStress, MoreThreadsThanLanesNeverOverlapAndGiveEveryBlockBack) {
   }
   EXPECT_GT(allocated, 72L * 100 / sanitizer_slowdown);
   expect_empty(pool, map);
-  // Blocks still parked in the exited threads' lanes are part of the capacity.
-  std::vector<void*> all;
-  while (void* p = pool.allocate(32)) all.push_back(p);
-  EXPECT_EQ(all.size(), pool.capacity() / 32);
-  for (void* p : all) pool.deallocate(p, 32);
+  expect_whole_capacity(pool, map, 32);
+}
+
+TEST(MemoryPoolStress, ThreadsComingAndGoingHandTheirLanesOver) {
+  KDAG_SEED_TRACE();
+  // Two streams of short-lived threads, four at a time each: a lane an exiting thread gives back
+  // is leased again at once, with the blocks parked in it, while the other stream's threads
+  // allocate, free and park.
+  HostPool pool(Kokkos::HostSpace(), 1 << 20, 32, 1024, 16 << 10);
+  OwnershipMap map(pool);
+  constexpr int waves = 12;
+  std::vector<std::vector<ThreadReport>> reports(2 * waves);
+  std::thread other([&] {
+    for (int w = 0; w < waves; ++w)
+      reports[2 * w + 1] = hammer(pool, map, 4, 1500 / sanitizer_slowdown, 8, 1024, test_seed() + 100 + w, 1000);
+  });
+  for (int w = 0; w < waves; ++w)
+    reports[2 * w] = hammer(pool, map, 4, 1500 / sanitizer_slowdown, 8, 1024, test_seed() + 200 + w, 1);
+  other.join();
+  long allocated = 0;
+  for (const auto& wave : reports) {
+    for (const auto& r : wave) {
+      EXPECT_TRUE(r.error.empty()) << r.error;
+      allocated += r.allocated;
+    }
+  }
+  EXPECT_GT(allocated, 2L * waves * 4 * 100 / sanitizer_slowdown);
   expect_empty(pool, map);
+  expect_whole_capacity(pool, map, 32);
 }
 
 template <class Space>
