@@ -29,9 +29,9 @@
 //   x_kokkos46   ratio to the Kokkos 4.6 pool algorithm (x_kokkos46_cpu: of Mpairs/s_cpu)
 //   x_1thread    (2 threads) ratio to the same allocator's 1-thread rate: >= 1 means 2 threads
 //                are not slower than one (x_1thread_cpu: of Mpairs/s_cpu)
-// MemoryPoolPairsSideBySide/<sizes>/kdag: the pairs pattern in the pool and in malloc in
-// alternating blocks of the same run (see pairs_side_by_side): Mpairs/s, malloc_Mpairs/s and
-// x_malloc, the ratio to quote against malloc.
+// MemoryPool{Pairs,Batch,Fill}SideBySide/<sizes>/kdag: the same patterns in the pool and in
+// malloc in alternating turns of one run (see side_by_side()): x_malloc (for the fill
+// x_malloc_alloc and x_malloc_free), the ratios to quote against malloc.
 //
 // "kokkos46" is this file's transcription of the allocation algorithm of Kokkos 4.6's
 // Kokkos_MemoryPool.hpp / Kokkos_ConcurrentBitset.hpp (one hint per block size, a fetch_add
@@ -61,6 +61,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -458,18 +459,19 @@ void pairs(benchmark::State& state, Pattern pattern) {
   if (threads > 1) ratio_to("x_1thread", 1, Allocator::name);
 }
 
-// The pairs pattern in Allocator and in malloc side by side: every thread keeps a working set
-// in each, and all threads run blocks of side_by_side_block pairs in one, then the other (the
-// order alternating from round to round, all threads in the same allocator at once, the first
-// round untimed).  x_malloc = the allocator's rate / malloc's, from each thread's median block,
-// summed over threads: both meet the same machine and the same moment, which two benchmarks
-// run one after the other do not on a VM whose speed drifts by tens of percent.
-constexpr int side_by_side_rounds = 31;
-constexpr int side_by_side_block = 20000;
+// Side by side: the same work in Allocator and in malloc, in alternating turns of one run.
+// Every thread keeps its own blocks in each; all threads take each turn together (a barrier
+// before it), in one allocator, then the other, the order alternating from round to round and
+// the first round untimed.  A turn times one or two phases (the pairs; a fill's allocations and
+// its frees); each thread's median per phase and allocator becomes a rate, summed over threads:
+// x_malloc* = the allocator's rate / malloc's.  Both meet the same machine at the same moment,
+// which two benchmarks run one after the other do not on a VM whose speed drifts by tens of
+// percent.
+constexpr int side_by_side_max_phases = 2;
 
 struct SideBySideSum {
   std::mutex mutex;
-  double rate = 0, malloc_rate = 0;
+  double rate[side_by_side_max_phases] = {}, malloc_rate[side_by_side_max_phases] = {};
   bool failed = false;
 };
 SideBySideSum& side_by_side_sum() {
@@ -481,58 +483,136 @@ std::barrier<>& side_by_side_barrier(int threads) {
   return threads == 1 ? one : two;
 }
 
-template <class Allocator>
-void pairs_side_by_side(benchmark::State& state, Pattern pattern) {
-  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
-  const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
-  PairsWorkingSet<Allocator> set(sizes);
-  PairsWorkingSet<Malloc> malloc_set(sizes);
-  bool ok = set.fill() && malloc_set.fill();
+// turn(in_allocator, seconds) runs one turn, writes its phases' seconds and returns false if an
+// allocation failed; `units` is the pairs or blocks one phase handles.  Thread 0 returns after
+// every thread added its rates to side_by_side_sum().
+template <class Turn>
+void side_by_side(benchmark::State& state, int rounds, int phases, double units, Turn&& turn) {
   SideBySideSum& sum = side_by_side_sum();
   std::barrier<>& barrier = side_by_side_barrier(state.threads());
   if (state.thread_index() == 0) {  // before the first barrier: the others add after their last
     std::lock_guard<std::mutex> lock(sum.mutex);
-    sum.rate = sum.malloc_rate = 0;
+    for (int k = 0; k < side_by_side_max_phases; ++k) sum.rate[k] = sum.malloc_rate[k] = 0;
     sum.failed = false;
   }
   for (auto _ : state) {
-    std::vector<double> seconds, malloc_seconds;
-    for (int round = 0; round < side_by_side_rounds; ++round) {
-      for (int turn = 0; turn < 2; ++turn) {
-        const bool in_allocator = (round + turn) % 2 == 0;
+    std::vector<std::vector<double>> samples(2 * std::size_t(phases));  // the allocator's phases, then malloc's
+    bool ok = true;
+    for (int round = 0; round < rounds; ++round) {
+      for (int step = 0; step < 2; ++step) {
+        const bool in_allocator = (round + step) % 2 == 0;
+        double seconds[side_by_side_max_phases] = {};
         barrier.arrive_and_wait();
-        const auto t0 = std::chrono::steady_clock::now();
-        if (in_allocator) {
-          for (int k = 0; k < side_by_side_block; ++k) ok &= set.pair(xorshift(rng));
-        } else {
-          for (int k = 0; k < side_by_side_block; ++k) ok &= malloc_set.pair(xorshift(rng));
-        }
-        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (round > 0) (in_allocator ? seconds : malloc_seconds).push_back(dt);
+        ok &= turn(in_allocator, seconds);
+        if (round == 0) continue;
+        for (int k = 0; k < phases; ++k) samples[std::size_t((in_allocator ? 0 : phases) + k)].push_back(seconds[k]);
       }
     }
-    std::vector<std::vector<double>> samples{seconds, malloc_seconds};
     const std::vector<double> median = perf::medians_of_samples(samples);
     std::lock_guard<std::mutex> lock(sum.mutex);
-    sum.rate += side_by_side_block / median[0];
-    sum.malloc_rate += side_by_side_block / median[1];
+    for (int k = 0; k < phases; ++k) {
+      sum.rate[k] += units / median[std::size_t(k)];
+      sum.malloc_rate[k] += units / median[std::size_t(phases + k)];
+    }
     sum.failed |= !ok;
   }
-  set.drain();
-  malloc_set.drain();
   // Thread 0 leaves the loop after every thread finished it (Google Benchmark's end barrier).
-  if (state.thread_index() != 0) return;
-  if (sum.failed) perf::fail_result_check(state, "allocation failed");
-  state.counters["Mpairs/s"] = sum.rate / 1e6;
-  state.counters["malloc_Mpairs/s"] = sum.malloc_rate / 1e6;
-  state.counters["x_malloc"] = sum.rate / sum.malloc_rate;
+  if (state.thread_index() == 0 && sum.failed) perf::fail_result_check(state, "allocation failed");
 }
 
+// MemoryPoolPairsSideBySide: turns of 20000 pairs.
 template <class Allocator>
-void register_pairs_side_by_side(const Pattern& pattern, int threads) {
-  benchmark::RegisterBenchmark(
-      ("MemoryPoolPairsSideBySide/" + std::string(pattern.name) + "/" + Allocator::name).c_str(),
-      [pattern](benchmark::State& state) { pairs_side_by_side<Allocator>(state, pattern); })
+void pairs_side_by_side(benchmark::State& state, Pattern pattern) {
+  constexpr int pairs_per_turn = 20000;
+  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
+  const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
+  PairsWorkingSet<Allocator> set(sizes);
+  PairsWorkingSet<Malloc> malloc_set(sizes);
+  const bool filled = set.fill() && malloc_set.fill();
+  const auto run = [&](auto& working_set) {
+    bool ok = filled;
+    for (int k = 0; k < pairs_per_turn; ++k) ok &= working_set.pair(xorshift(rng));
+    return ok;
+  };
+  side_by_side(state, 31, 1, pairs_per_turn, [&](bool in_allocator, double* seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool ok = in_allocator ? run(set) : run(malloc_set);
+    seconds[0] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return ok;
+  });
+  set.drain();
+  malloc_set.drain();
+  if (state.thread_index() != 0) return;
+  const SideBySideSum& sum = side_by_side_sum();
+  state.counters["Mpairs/s"] = sum.rate[0] / 1e6;
+  state.counters["malloc_Mpairs/s"] = sum.malloc_rate[0] / 1e6;
+  state.counters["x_malloc"] = sum.rate[0] / sum.malloc_rate[0];
+}
+
+// Allocates `count` blocks of the pattern's sizes into `blocks` (writing 8 bytes of each), then
+// frees them in allocation order; Timed: adds the two phases' seconds to seconds[0] and [1].
+template <bool Timed, class Allocator>
+bool allocate_then_free(const Allocator& alloc, const std::vector<std::uint32_t>& sizes, std::vector<void*>& blocks,
+                        std::size_t count, double* seconds) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Timed ? Clock::now() : Clock::time_point{};
+  std::size_t made = 0;
+  for (; made < count; ++made) {
+    void* p = alloc.allocate(sizes[made & 4095]);
+    if (!p) break;
+    std::memcpy(p, &made, sizeof(made));
+    blocks[made] = p;
+  }
+  const auto t1 = Timed ? Clock::now() : t0;
+  for (std::size_t i = 0; i < made; ++i) alloc.deallocate(blocks[i], sizes[i & 4095]);
+  if constexpr (Timed) {
+    seconds[0] += std::chrono::duration<double>(t1 - t0).count();
+    seconds[1] += std::chrono::duration<double>(Clock::now() - t1).count();
+  }
+  return made == count;
+}
+
+// MemoryPoolBatchSideBySide: turns of 300 batches of 64 blocks, one phase (their pairs).
+// MemoryPoolFillSideBySide: turns of one fill of 1M / threads blocks, two phases (the
+// allocations, the frees).
+template <class Allocator>
+void batches_side_by_side(benchmark::State& state, Pattern pattern, std::size_t batch, bool phases) {
+  const std::size_t batches_per_turn = phases ? 1 : 300;
+  std::uint64_t rng = 0x9E3779B97F4A7C15ull * std::uint64_t(state.thread_index() + 1);
+  const std::vector<std::uint32_t> sizes = draw_sizes(pattern, rng);
+  std::vector<void*> blocks(batch);
+  const Allocator alloc{};
+  const Malloc malloc_alloc{};
+  side_by_side(state, phases ? 9 : 31, phases ? 2 : 1, double(batch * batches_per_turn),
+               [&](bool in_allocator, double* seconds) {
+                 if (phases) {
+                   return in_allocator ? allocate_then_free<true>(alloc, sizes, blocks, batch, seconds)
+                                       : allocate_then_free<true>(malloc_alloc, sizes, blocks, batch, seconds);
+                 }
+                 bool ok = true;
+                 const auto t0 = std::chrono::steady_clock::now();
+                 for (std::size_t k = 0; k < batches_per_turn; ++k) {
+                   ok &= in_allocator ? allocate_then_free<false>(alloc, sizes, blocks, batch, seconds)
+                                      : allocate_then_free<false>(malloc_alloc, sizes, blocks, batch, seconds);
+                 }
+                 seconds[0] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                 return ok;
+               });
+  if (state.thread_index() != 0) return;
+  const SideBySideSum& sum = side_by_side_sum();
+  if (phases) {
+    state.counters["Malloc/s"] = sum.rate[0] / 1e6;
+    state.counters["Mfree/s"] = sum.rate[1] / 1e6;
+    state.counters["x_malloc_alloc"] = sum.rate[0] / sum.malloc_rate[0];
+    state.counters["x_malloc_free"] = sum.rate[1] / sum.malloc_rate[1];
+  } else {
+    state.counters["Mpairs/s"] = sum.rate[0] / 1e6;
+    state.counters["x_malloc"] = sum.rate[0] / sum.malloc_rate[0];
+  }
+}
+
+void register_side_by_side(const std::string& name, int threads, std::function<void(benchmark::State&)> run) {
+  benchmark::RegisterBenchmark((name + "/kdag").c_str(), [run](benchmark::State& state) { run(state); })
       ->Threads(threads)
       ->Iterations(1)
       ->UseRealTime();
@@ -571,25 +651,15 @@ void batches(benchmark::State& state, Pattern pattern, std::size_t batch, bool p
       start = std::chrono::steady_clock::now();
       first = false;
     }
-    const auto t0 = phases ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    std::size_t made = 0;
-    for (; made < batch; ++made) {
-      void* p = alloc.allocate(sizes[made & 4095]);
-      if (!p) break;
-      std::memcpy(p, &made, sizeof(made));
-      blocks[made] = p;
-    }
-    const auto t1 = phases ? std::chrono::steady_clock::now() : t0;
-    for (std::size_t i = 0; i < made; ++i) alloc.deallocate(blocks[i], sizes[i & 4095]);
-    if (made < batch) {
+    double phase[2] = {0, 0};
+    const bool made = phases ? allocate_then_free<true>(alloc, sizes, blocks, batch, phase)
+                             : allocate_then_free<false>(alloc, sizes, blocks, batch, phase);
+    if (!made) {
       perf::fail_result_check(state, "allocation failed");
       break;
     }
-    if (phases) {
-      const auto t2 = std::chrono::steady_clock::now();
-      allocate_seconds += std::chrono::duration<double>(t1 - t0).count();
-      deallocate_seconds += std::chrono::duration<double>(t2 - t1).count();
-    }
+    allocate_seconds += phase[0];
+    deallocate_seconds += phase[1];
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double blocks_done = double(state.iterations()) * double(batch);
@@ -682,7 +752,8 @@ void register_pairs(const Pattern& pattern, int threads) {
 #endif
       register_pairs<Kokkos46>(pattern, threads);
       register_pairs<KdagPool>(pattern, threads);
-      register_pairs_side_by_side<KdagPool>(pattern, threads);
+      register_side_by_side("MemoryPoolPairsSideBySide/" + std::string(pattern.name), threads,
+                            [pattern](benchmark::State& state) { pairs_side_by_side<KdagPool>(state, pattern); });
     }
   }
   for (const Pattern& pattern : {Pattern{"fixed32", 32}, Pattern{"mixed32-4096", 0}}) {
@@ -693,6 +764,10 @@ void register_pairs(const Pattern& pattern, int threads) {
 #endif
       register_batches<Kokkos46>(pattern, threads);
       register_batches<KdagPool>(pattern, threads);
+      register_side_by_side("MemoryPoolBatchSideBySide/" + std::string(pattern.name), threads,
+                            [pattern](benchmark::State& state) {
+                              batches_side_by_side<KdagPool>(state, pattern, batch_blocks, false);
+                            });
     }
   }
   for (int threads : {1, 2}) {
@@ -702,6 +777,9 @@ void register_pairs(const Pattern& pattern, int threads) {
 #endif
     register_fill<Kokkos46>(threads);
     register_fill<KdagPool>(threads);
+    register_side_by_side("MemoryPoolFillSideBySide/fixed32", threads, [threads](benchmark::State& state) {
+      batches_side_by_side<KdagPool>(state, Pattern{"fill-fixed32", 32}, fill_blocks / std::size_t(threads), true);
+    });
   }
   return true;
 }();
