@@ -10,9 +10,9 @@
 // end's launch after the loop: rounds of blocks of 200 launches of each in a rotating order, the
 // ratio of their median blocks.  For/<Space> on two threads or more also reports round_trip_ns,
 // a cache line's round trip between the launching thread and the space's second thread (ranks 0
-// and 1 of a team of two), timed right after the launches, and round_trips = us_per_launch in
-// those round trips: the unit of the Threads launch goal, measured on the same cores at the same
-// moment (a VM's core-to-core latency drifts by several times from one minute to the next).
+// and 1 of a team of two), and round_trips, the launch in those round trips: the unit of the
+// Threads launch goal, both timed in alternating rounds after the loop (a VM's core-to-core
+// latency drifts by several times from one minute to the next).
 // Reduce/<Space> also reports for_us_per_launch, For's launch on the same space timed side by
 // side with the reduction and the baseline, and ratio_to_for = the reduction's median block /
 // For's (the reduction's goal is <= 1.5).
@@ -111,48 +111,58 @@ struct alignas(64) RoundTripToken {
   std::atomic<long> value{0};
 };
 
-// Ranks 0 and 1 of one team of two pass a token back and forth `passes` times per launch,
-// launches repeated for about `seconds`; the median over launches of nanoseconds per round trip
-// (a launch whose thread was preempted does not count more than any other), 0 below two threads.
+// Ranks 0 and 1 of one team of two pass a token back and forth 2000 times in one launch:
+// nanoseconds per round trip (0 below two threads).
 template <class Space>
-double round_trip_ns(double seconds) {
+double one_round_trip_ns() {
   if (Space().concurrency() < 2) return 0;
   constexpr long passes = 2000;
   RoundTripToken token;
   RoundTripToken* const shared = &token;
-  const Kokkos::TeamPolicy<Space> policy(1, 2);
-  std::vector<double> per_trip;
-  double spent = 0;
-  while (per_trip.size() < 1000 && (per_trip.size() < 10 || spent < seconds)) {
-    shared->value.store(0, std::memory_order_relaxed);
-    double launch_seconds = 0;
-    double* const measured = &launch_seconds;
-    // A host lambda: the body is host-only code (std::atomic, the clock), and Space is a host space.
-    Kokkos::parallel_for(
-        policy, [=](const typename Kokkos::TeamPolicy<Space>::member_type& member) {
-          std::atomic<long>& v = shared->value;
-          if (member.team_rank() == 1) {
-            for (long k = 0; k < passes; ++k) {
-              while (v.load(std::memory_order_acquire) != 2 * k + 1) {
-              }
-              v.store(2 * k + 2, std::memory_order_release);
+  double launch_seconds = 0;
+  double* const measured = &launch_seconds;
+  // A host lambda: the body is host-only code (std::atomic, the clock), and Space is a host space.
+  Kokkos::parallel_for(
+      Kokkos::TeamPolicy<Space>(1, 2), [=](const typename Kokkos::TeamPolicy<Space>::member_type& member) {
+        std::atomic<long>& v = shared->value;
+        if (member.team_rank() == 1) {
+          for (long k = 0; k < passes; ++k) {
+            while (v.load(std::memory_order_acquire) != 2 * k + 1) {
             }
-          } else if (member.team_rank() == 0) {
-            const auto t0 = Clock::now();
-            for (long k = 0; k < passes; ++k) {
-              v.store(2 * k + 1, std::memory_order_release);
-              while (v.load(std::memory_order_acquire) != 2 * k + 2) {
-              }
-            }
-            *measured = seconds_since(t0);
+            v.store(2 * k + 2, std::memory_order_release);
           }
-        });
-    Kokkos::fence();
-    spent += launch_seconds;
-    per_trip.push_back(1e9 * launch_seconds / double(passes));
+        } else if (member.team_rank() == 0) {
+          const auto t0 = Clock::now();
+          for (long k = 0; k < passes; ++k) {
+            v.store(2 * k + 1, std::memory_order_release);
+            while (v.load(std::memory_order_acquire) != 2 * k + 2) {
+            }
+          }
+          *measured = seconds_since(t0);
+        }
+      });
+  Kokkos::fence();
+  return 1e9 * launch_seconds / double(passes);
+}
+
+// The launch in round trips between its two threads: rounds of a block of 200 launches and one
+// round-trip measurement, alternating, so that both meet the same machine (a VM's core-to-core
+// latency drifts by several times from one minute to the next); the median block over the
+// median round trip.  Writes the median round trip to `trip_ns`.
+template <class Space>
+double launch_in_round_trips(const Kokkos::RangePolicy<Space>& policy, int* out, double& trip_ns) {
+  constexpr int rounds = 41, per_block = 200;
+  std::vector<double> launch_ns, trip;
+  for (int round = 0; round < rounds; ++round) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < per_block; ++i) kdag_for_once(policy, out);
+    launch_ns.push_back(1e9 * seconds_since(t0) / per_block);
+    trip.push_back(one_round_trip_ns<Space>());
   }
-  std::nth_element(per_trip.begin(), per_trip.begin() + per_trip.size() / 2, per_trip.end());
-  return per_trip[per_trip.size() / 2];
+  std::vector<std::vector<double>> samples{launch_ns, trip};
+  const std::vector<double> median = perf::medians_of_samples(samples);
+  trip_ns = median[1];
+  return median[1] > 0 ? median[0] / median[1] : 0.0;
 }
 
 // us_per_launch: the benchmark's own loop; the ratio: both launches timed side by side.
@@ -195,9 +205,9 @@ void For(benchmark::State& state) {
   }
   report(state, seconds, side_by_side[0], side_by_side[1], Space().impl_thread_pool_size());
   if (!Traced && Space().concurrency() >= 2) {
-    const double trip_ns = round_trip_ns<Space>(seconds > 0.05 ? 0.05 : seconds);
+    double trip_ns = 0;
+    state.counters["round_trips"] = launch_in_round_trips(policy, out, trip_ns);
     state.counters["round_trip_ns"] = trip_ns;
-    if (trip_ns > 0) state.counters["round_trips"] = 1e3 * state.counters["us_per_launch"] / trip_ns;
   }
 }
 
