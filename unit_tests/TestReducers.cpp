@@ -401,8 +401,12 @@ TYPED_TEST(Reducers, BuiltinReducersOverUserType) {
     EXPECT_TRUE(bor == bor_ref) << n;
     EXPECT_TRUE(land == land_ref) << n;
     EXPECT_TRUE(lor == lor_ref) << n;
-    if (n == 0) EXPECT_TRUE(sum == (Pair2{0, 0}) && mn == RI::min() && band == RI::band() && land == RI::land());
-    if (n >= 1000) EXPECT_TRUE(land == (Pair2{0, 1}) && lor == (Pair2{1, 1})) << "some val(i) is zero, no b is";
+    if (n == 0) {
+      EXPECT_TRUE(sum == (Pair2{0, 0}) && mn == RI::min() && band == RI::band() && land == RI::land());
+    }
+    if (n >= 1000) {
+      EXPECT_TRUE(land == (Pair2{0, 1}) && lor == (Pair2{1, 1})) << "some val(i) is zero, no b is";
+    }
 
     Kokkos::MinMaxScalar<Pair2> mm;
     Kokkos::parallel_reduce(
