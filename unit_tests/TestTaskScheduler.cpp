@@ -417,6 +417,16 @@ struct RespawnTwice {
     Kokkos::respawn(this, m.scheduler());
   }
 };
+// Respawns from its destructor once it has run (the moved-from spawn argument never ran).
+template <class S>
+struct RespawnInDestructor {
+  S sched;
+  bool ran = false;
+  void operator()(typename S::member_type&) { ran = true; }
+  ~RespawnInDestructor() {
+    if (ran) Kokkos::respawn(this, sched);
+  }
+};
 template <class S>
 struct HostSpawnInside {
   void operator()(typename S::member_type& m) { Kokkos::host_spawn(Kokkos::TaskSingle(m.scheduler()), Record<S>{}); }
@@ -441,7 +451,8 @@ struct WhenAllMixed {
 
 using TaskMisuseDeathTest = ::testing::Test;
 
-// Each "Requires" of seed 001 §3.2.2 broken: respawn at most once; host_spawn from host code,
+// Each "Requires" of seed 001 §3.2.2 broken: respawn at most once, and only while the task runs
+// (not from its functor's destructor); host_spawn from host code,
 // task_spawn within a task; wait outside task execution; when_all over one scheduler's futures;
 // TaskSingle over a non-null scheduler or future.  (wait inside a parallel region: TestTaskQueries.)
 TEST(TaskMisuseDeathTest, ClearMessages) {
@@ -453,6 +464,13 @@ TEST(TaskMisuseDeathTest, ClearMessages) {
         Kokkos::wait(s);
       },
       "respawn: called twice");
+  EXPECT_DEATH(
+      {
+        S s = make_scheduler<S>();
+        Kokkos::host_spawn(Kokkos::TaskSingle(s), RespawnInDestructor<S>{s});
+        Kokkos::wait(s);
+      },
+      "respawn: called from the destructor of the task's functor");
   EXPECT_DEATH(
       {
         S s = make_scheduler<S>();

@@ -244,7 +244,8 @@ class BasicTaskScheduler {
     if (dep != nullptr && dep->m_queue != q)
       Kokkos::abort("Kokkos spawn: the predecessor future belongs to another scheduler");
 
-    void* p = q->allocate(sizeof(Node));
+    // A task spawning (the checks above: its context names q) reaches its slot directly.
+    void* p = ctx != nullptr ? q->allocate(*ctx->slot, sizeof(Node)) : q->allocate(sizeof(Node));
     if (p == nullptr) {  // the pool is full: a null future, nothing else changed
       q->count_event(&Impl::TaskQueueBase::Slot::spawn_failures);
       queue_type::release_reference(dep);
@@ -257,10 +258,15 @@ class BasicTaskScheduler {
     t->m_priority = static_cast<std::uint8_t>(policy.m_priority);
     t->m_ref_count = 2;  // the future returned + the scheduler until completion
     t->m_dependence = dep;
-    // Traces: a task spawned by a task gets a spawn arrow (Host/Kokkos_HostTaskWorkerLoop.hpp).
+    // Traces: a task spawned by a task gets a spawn arrow (Host/Kokkos_HostTaskWorkerLoop.cpp).
     if (KOKKOS_IMPL_UNLIKELY(Impl::g_trace_on.load(std::memory_order_relaxed)) && ctx != nullptr) Impl::trace_spawn(t);
-    q->count_spawn();
-    q->schedule(t);
+    if (ctx != nullptr) {
+      queue_type::count_spawn(*ctx->slot);
+      q->schedule(t, *ctx);
+    } else {
+      q->count_spawn();
+      q->schedule(t);
+    }
     return Result(static_cast<Impl::TaskBase*>(t));
   }
 
@@ -381,9 +387,11 @@ class BasicTaskScheduler {
     if (p <= b || p >= b + t->m_alloc_size)
       Kokkos::abort("Kokkos::respawn: the first argument must be `this` of the running task's functor");
     // The ranks of a team task run concurrently: one of them may respawn it.
-    const bool twice = t->m_kind == Impl::TaskKind::Team ? Kokkos::atomic_exchange(&t->m_respawn, std::uint8_t(1)) != 0
-                                                          : std::exchange(t->m_respawn, std::uint8_t(1)) != 0;
-    if (twice)
+    const std::uint8_t before = t->m_kind == Impl::TaskKind::Team ? Kokkos::atomic_exchange(&t->m_respawn, std::uint8_t(1))
+                                                                  : std::exchange(t->m_respawn, std::uint8_t(1));
+    if (before == Impl::TaskBase::closure_destroying)
+      Kokkos::abort("Kokkos::respawn: called from the destructor of the task's functor (the task has finished)");
+    if (before != 0)
       Kokkos::abort(
           "Kokkos::respawn: called twice in one execution of a task (in a TaskTeam task, call it from one team rank)");
     t->m_priority = static_cast<std::uint8_t>(priority);

@@ -49,7 +49,9 @@ inline constexpr int task_priority_count = 3;
 enum class TaskKind : std::uint8_t { Single = 0, Team = 1, Aggregate = 2 };
 
 // Name writes the closure's type name (a typeid name) to *(const char**)member, for traces.
-enum class TaskOp : int { Run, DestroyClosure, DestroyResult, Name };
+// RunThenDestroy runs the closure and, unless it asked to be respawned, destroys it: one call
+// instead of two for a task that runs on one thread.
+enum class TaskOp : int { Run, DestroyClosure, DestroyResult, Name, RunThenDestroy };
 
 class TaskQueueBase;
 
@@ -68,7 +70,7 @@ struct TaskBase {
   std::int32_t m_dep_index = 0;       // aggregate: first entry not known to be complete
   TaskKind m_kind = TaskKind::Single;
   std::uint8_t m_priority = static_cast<std::uint8_t>(TaskPriority::Regular);
-  std::uint8_t m_respawn = 0;         // set by respawn() during the current execution
+  std::uint8_t m_respawn = 0;         // set by respawn() during the current execution (see closure_destroying)
   std::uint8_t m_respawned = 0;       // has run before: its next execution is a respawn (traces)
   // Traces only (Host/Kokkos_HostTaskWorkerLoop.hpp), written only while a trace runs; the header's
   // last 4 bytes, so it stays 64.  A task: the thread of its trace point, whose clock tick it
@@ -81,6 +83,10 @@ struct TaskBase {
     std::uint32_t m_trace = 0;
     std::uint32_t m_module;
   };
+
+  // m_respawn once RunThenDestroy destroys the closure: respawn() from its destructor aborts.
+  // (1: respawn() was called, the closure is kept for the next run.)
+  static constexpr std::uint8_t closure_destroying = 2;
 
   // The wait-list head of a completed task: no waiter can be linked after completion.
   KOKKOS_FORCEINLINE_FUNCTION static TaskBase* completed_mark() {
@@ -153,10 +159,23 @@ struct TaskNode final : TaskResult<Value> {
   }
   ~TaskNode() {}
 
+  // The closure's body, out of line: inlined into apply(), it would make every other operation
+  // pay for its prologue (its saved registers and stack frame).
+  KOKKOS_IMPL_NOINLINE static void run(TaskNode* self, void* member) {
+    invoke_task_functor<Value>(self->m_functor, *static_cast<Member*>(member), self);
+  }
+
   static void apply(TaskBase* base, TaskOp op, void* member) {
     TaskNode* self = static_cast<TaskNode*>(base);
     switch (op) {
-      case TaskOp::Run: invoke_task_functor<Value>(self->m_functor, *static_cast<Member*>(member), self); break;
+      case TaskOp::Run: run(self, member); break;
+      case TaskOp::RunThenDestroy:
+        run(self, member);
+        if (self->m_respawn == 0) {
+          self->m_respawn = TaskBase::closure_destroying;  // and so it stays: the task is complete
+          self->m_functor.~Functor();
+        }
+        break;
       case TaskOp::DestroyClosure: self->m_functor.~Functor(); break;
       case TaskOp::Name: *static_cast<const char**>(member) = typeid(Functor).name(); break;
       case TaskOp::DestroyResult:

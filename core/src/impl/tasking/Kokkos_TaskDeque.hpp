@@ -89,7 +89,8 @@ class TaskDeque {
   void reclaim() { m_retired.clear(); }
 
  private:
-  Array* grow(Array* old, std::int64_t top, std::int64_t bottom) {
+  // Out of line: push() is on every task's path, growth almost never.
+  KOKKOS_IMPL_NOINLINE Array* grow(Array* old, std::int64_t top, std::int64_t bottom) {
     auto bigger = std::make_unique<Array>(old->capacity() * 2);
     for (std::int64_t i = top; i < bottom; ++i) bigger->put(i, old->get(i));
     Array* raw = bigger.get();

@@ -91,51 +91,60 @@ class TaskStack {
   unsigned m_size = 0;
 };
 
+struct TaskQueueSlot;
+
 // What the current thread is doing for the task DAG: set by the worker loop during wait().
 struct TaskWorkerContext {
   TaskQueueBase* queue = nullptr;
-  TaskBase* current = nullptr;  // the task whose closure this thread is running
-  int slot = 0;                 // this worker's deques and counters
-  bool leader = true;           // pops tasks (a team follower only runs its leader's team tasks)
+  TaskBase* current = nullptr;        // the task whose closure this thread is running
+  int slot_index = 0;                 // this worker's deques and counters: their index
+  TaskQueueSlot* slot = nullptr;      // ... and the slot itself (the hot paths' way in)
+  bool leader = true;                 // pops tasks (a team follower only runs its leader's team tasks)
 };
 inline thread_local TaskWorkerContext* t_task_context = nullptr;
 
 inline TaskWorkerContext* current_task_context() { return t_task_context; }
 
-// The queue proper, independent of the memory pool type.
+// Freed blocks kept for reuse by the worker that freed them, per block size (2^(min + i)).
+inline constexpr int task_cache_classes = 6;
+
+// One worker's share of a queue: its ready tasks and the counters only it writes (relaxed load
+// + store, no locked instruction); the slot past the workers is shared by threads outside
+// wait() and uses atomic increments.
+struct alignas(KOKKOS_IMPL_CACHE_LINE) TaskQueueSlot {
+  struct FreeBlock {
+    FreeBlock* next;
+  };
+  TaskDeque ready[task_priority_count];  // public: thieves steal here
+  alignas(KOKKOS_IMPL_CACHE_LINE) TaskStack local[task_priority_count];
+  FreeBlock* cache[task_cache_classes] = {};
+  int cache_count[task_cache_classes] = {};
+  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> spawned{0};
+  std::atomic<long> completed{0};
+  std::atomic<long> allocated{0};
+  std::atomic<long> freed{0};
+  std::atomic<long> handles{0};  // scheduler handles created minus destroyed here
+  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> respawns{0};
+  std::atomic<long> aggregates{0};
+  std::atomic<long> steals{0};
+  std::atomic<long> spawn_failures{0};
+  // Raised by the owner (never lowered within a wait()): it keeps no private task of a
+  // priority below this value (higher than it) for the rest of the wait(), having published
+  // those it had.  Its own line: read by other workers only before starting a task while a
+  // higher priority was seen, written at most task_priority_count times per wait().
+  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> public_below{0};
+};
+
+// The queue proper, independent of the memory pool type.  What runs once per task operation
+// (spawn, allocation, free, reference counts) is inline here; the scheduling decisions and the
+// dependence machinery are compiled once, in the library (Kokkos_TaskQueue.cpp).
 class TaskQueueBase {
  public:
   // Gives a block back to the memory pool (the derived queue knows the pool's type).
   using deallocate_type = void (*)(TaskQueueBase*, void*, std::size_t);
-
-  // Counters written by one worker (relaxed load + store, no locked instruction); the slot
-  // past the workers is shared by threads outside wait() and uses atomic increments.
-  // Freed blocks kept for reuse by the worker that freed them, per block size (2^(min + i)).
-  static constexpr int cache_classes = 6;
-  struct FreeBlock {
-    FreeBlock* next;
-  };
-
-  struct alignas(KOKKOS_IMPL_CACHE_LINE) Slot {
-    TaskDeque ready[task_priority_count];  // public: thieves steal here
-    alignas(KOKKOS_IMPL_CACHE_LINE) TaskStack local[task_priority_count];
-    FreeBlock* cache[cache_classes] = {};
-    int cache_count[cache_classes] = {};
-    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> spawned{0};
-    std::atomic<long> completed{0};
-    std::atomic<long> allocated{0};
-    std::atomic<long> freed{0};
-    std::atomic<long> handles{0};  // scheduler handles created minus destroyed here
-    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<long> respawns{0};
-    std::atomic<long> aggregates{0};
-    std::atomic<long> steals{0};
-    std::atomic<long> spawn_failures{0};
-    // Raised by the owner (never lowered within a wait()): it keeps no private task of a
-    // priority below this value (higher than it) for the rest of the wait(), having published
-    // those it had.  Its own line: read by other workers only before starting a task while a
-    // higher priority was seen, written at most task_priority_count times per wait().
-    alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> public_below{0};
-  };
+  using Slot = TaskQueueSlot;
+  using FreeBlock = TaskQueueSlot::FreeBlock;
+  static constexpr int cache_classes = task_cache_classes;
 
  private:
   deallocate_type m_deallocate;
@@ -168,11 +177,7 @@ class TaskQueueBase {
       c.fetch_add(d, std::memory_order_relaxed);
   }
 
-  TaskQueueBase(int workers, deallocate_type dealloc, int ordered_from)
-      : m_deallocate(dealloc),
-        m_slot_count(workers + 1),
-        m_slots(new Slot[static_cast<size_t>(workers + 1)]),
-        m_ordered_from(ordered_from) {}
+  TaskQueueBase(int workers, deallocate_type dealloc, int ordered_from);
 
   void set_cache_geometry(unsigned min_block_lg2, int cache_limit) {
     m_min_block_lg2 = min_block_lg2;
@@ -186,16 +191,7 @@ class TaskQueueBase {
   std::size_t cache_class_bytes(int c) const { return std::size_t(1) << (m_min_block_lg2 + static_cast<unsigned>(c)); }
   // A full worker cache gives half its blocks back at once, so the shared block count of
   // count_pool_blocks is touched once per batch, not once per freed task.
-  KOKKOS_IMPL_NOINLINE void return_to_pool(Slot& me, int c, int n) {
-    const std::size_t bytes = cache_class_bytes(c);
-    for (int i = 0; i < n; ++i) {
-      FreeBlock* b = me.cache[c];
-      me.cache[c] = b->next;
-      m_deallocate(this, b, bytes);
-    }
-    me.cache_count[c] -= n;
-    count_pool_blocks(-n);
-  }
+  void return_to_pool(Slot& me, int c, int n);
   // A block from worker `me`'s cache, or null.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void* take_cached(Slot& me, std::size_t bytes) {
     const int c = cache_class(bytes);
@@ -213,69 +209,38 @@ class TaskQueueBase {
   int worker_capacity() const { return m_slot_count - 1; }
   Slot& slot(int i) { return m_slots[static_cast<size_t>(i)]; }
 
-  // The calling thread's slot: its worker slot while it runs tasks of this queue, else the
-  // shared one.
-  KOKKOS_IMPL_TASK_ALWAYS_INLINE int current_slot(bool& owner) const {
+  // The calling thread's slot: its worker slot while it runs tasks of this queue (`owner`:
+  // only this thread writes it), else the shared one.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE Slot& current_slot(bool& owner) {
     const TaskWorkerContext* ctx = t_task_context;
     owner = ctx != nullptr && ctx->queue == this;
-    return owner ? ctx->slot : m_slot_count - 1;
+    return owner ? *ctx->slot : m_slots[static_cast<size_t>(m_slot_count - 1)];
   }
 
   // ---- statistics ------------------------------------------------------------------------
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_allocated() { count_event(&Slot::allocated); }
   // Pool blocks taken (d = 1) or given back (d = -1).  Only the pool path counts here, never
   // the worker caches' hits, so the shared counter costs nothing on the hot path.
-  void count_pool_blocks(long d) {
-    const long held = m_pool_blocks.fetch_add(d, std::memory_order_relaxed) + d;
-    if (d > 0) {
-      long high = m_pool_blocks_max.load(std::memory_order_relaxed);
-      while (held > high && !m_pool_blocks_max.compare_exchange_weak(high, held, std::memory_order_relaxed)) {
-      }
-    }
-  }
+  void count_pool_blocks(long d);
   // The most pool blocks the scheduler held at once since it was made: tasks and aggregates
   // alive, plus freed blocks a worker kept for reuse (none in pools too small for the worker
   // caches).  What the pool must hold to run the same DAG again.
   long allocation_count_max() const { return m_pool_blocks_max.load(std::memory_order_relaxed); }
   // Sum of one per-slot counter over every slot.
-  long sum_over_slots(std::atomic<long> Slot::*counter) const {
-    long n = 0;
-    for (int i = 0; i < m_slot_count; ++i) n += (m_slots[i].*counter).load(std::memory_order_relaxed);
-    return n;
-  }
+  long sum_over_slots(std::atomic<long> Slot::*counter) const;
   // Tasks and aggregates allocated since the scheduler was made.
   long allocation_count_accum() const { return sum_over_slots(&Slot::allocated); }
   // This scheduler's statistics; exact whenever no wait() is running.
-  Experimental::TaskDagStatistics statistics() const {
-    Experimental::TaskDagStatistics s;
-    s.schedulers = 1;
-    s.tasks_spawned = sum_over_slots(&Slot::spawned);
-    s.respawns = sum_over_slots(&Slot::respawns);
-    s.when_all_aggregates = sum_over_slots(&Slot::aggregates);
-    s.steals = sum_over_slots(&Slot::steals);
-    s.spawn_failures = sum_over_slots(&Slot::spawn_failures);
-    s.pool_high_water = allocation_count_max();
-    return s;
-  }
+  Experimental::TaskDagStatistics statistics() const;
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_event(std::atomic<long> Slot::*counter) {
     bool owner;
-    const int i = current_slot(owner);
-    bump(slot(i).*counter, 1, owner);
+    Slot& me = current_slot(owner);
+    bump(me.*counter, 1, owner);
   }
   // Live tasks and aggregates; exact whenever no wait() is running.
-  long allocation_count() const {
-    long n = 0;
-    for (int i = 0; i < m_slot_count; ++i)
-      n += m_slots[i].allocated.load(std::memory_order_relaxed) - m_slots[i].freed.load(std::memory_order_relaxed);
-    return n;
-  }
+  long allocation_count() const;
   // Spawned tasks that have not completed; exact whenever no wait() is running.
-  long incomplete_count() const {
-    long n = 0;
-    for (int i = 0; i < m_slot_count; ++i)
-      n += m_slots[i].spawned.load(std::memory_order_relaxed) - m_slots[i].completed.load(std::memory_order_relaxed);
-    return n;
-  }
+  long incomplete_count() const;
 
   // ---- scheduler handles (shared ownership of the queue) ------------------------------------
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void add_handle() { count_event(&Slot::handles); }
@@ -283,24 +248,16 @@ class TaskQueueBase {
   // With allocations alive the queue is orphaned and the last free deletes it.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE bool drop_handle() {
     bool owner;
-    const int s = current_slot(owner);
+    Slot& me = current_slot(owner);
     if (owner) {  // inside a wait(): the handle passed to wait() keeps the queue alive
-      bump(slot(s).handles, -1, true);
+      bump(me.handles, -1, true);
       return false;
     }
-    return drop_shared_handle(s);
+    return drop_shared_handle();
   }
   // Handles made on workers may die on the host and vice versa: only the sum over all slots
   // counts (a loop on the host path only; workers never run it).
-  KOKKOS_IMPL_NOINLINE bool drop_shared_handle(int s) {
-    slot(s).handles.fetch_sub(1, std::memory_order_acq_rel);
-    long total = 0;
-    for (int i = 0; i < m_slot_count; ++i) total += m_slots[i].handles.load(std::memory_order_acquire);
-    if (total > 0) return false;
-    if (allocation_count() == 0) return true;
-    m_orphaned.store(true, std::memory_order_release);
-    return false;
-  }
+  bool drop_shared_handle();
   bool orphaned_and_empty() const {
     return m_orphaned.load(std::memory_order_acquire) && allocation_count() == 0;
   }
@@ -311,11 +268,24 @@ class TaskQueueBase {
   // A worker keeps the block in its own cache (bounded, so at most 1/32 of the pool waits
   // there); everyone else, and a full cache, gives it back to the pool.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE bool free(TaskBase* t) {
+    destroy_contents(t);
+    bool owner;
+    Slot& me = current_slot(owner);
+    return free_block(t, me, owner);
+  }
+  // The same by the worker owning slot `worker`.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void free(TaskBase* t, Slot& worker) {
+    destroy_contents(t);
+    (void)free_block(t, worker, true);
+  }
+  // A task's result; the extra references of a traced aggregate.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void destroy_contents(TaskBase* t) {
     if (t->m_kind != TaskKind::Aggregate) t->m_apply(t, TaskOp::DestroyResult, nullptr);
     else if (KOKKOS_IMPL_UNLIKELY(t->m_trace != 0)) release_trace_holds(t);  // traces only
+  }
+  // The block, to the cache of slot `me` (`owner`: the calling worker's own) or the pool.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE bool free_block(TaskBase* t, Slot& me, bool owner) {
     const std::size_t bytes = t->m_alloc_size;
-    bool owner;
-    Slot& me = slot(current_slot(owner));
     bump(me.freed, 1, owner);
     const int c = cache_class(bytes);
     if (owner && c < cache_classes && m_cache_limit > 0) {
@@ -330,15 +300,15 @@ class TaskQueueBase {
     return orphaned_and_empty();
   }
   // Traces: an aggregate made while a trace ran holds a second reference on each entry, so
-  // that the tasks waiting on it can draw arrows from them (Host/Kokkos_HostTaskWorkerLoop.hpp).
-  // Out of line, so that free() stays inlinable into release() (it would be recursive).
-  KOKKOS_IMPL_NOINLINE void release_trace_holds(TaskBase* a) {
-    TaskBase** entries = a->aggregate_entries();
-    for (int i = 0; i < a->m_dep_count; ++i) release(entries[i]);
-  }
+  // that the tasks waiting on it can draw arrows from them (Host/Kokkos_HostTaskWorkerLoop.cpp).
+  void release_trace_holds(TaskBase* a);
   // Releases one reference held by the scheduler (never the last owner of the queue itself).
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void release(TaskBase* t) {
     if (t != nullptr && t->drop_ref()) (void)free(t);
+  }
+  // The same by the worker owning slot `worker` (inside wait(), whose handle keeps the queue).
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void release(TaskBase* t, Slot& worker) {
+    if (t != nullptr && t->drop_ref()) free(t, worker);
   }
 
   // ---- scheduling ----------------------------------------------------------------------
@@ -352,75 +322,27 @@ class TaskQueueBase {
     if ((m_ready_seen.load(std::memory_order_relaxed) & bit) == 0) m_ready_seen.fetch_or(bit, std::memory_order_release);
   }
 
-  // Brings worker `me`'s level up to the lowest priority seen, once that is one whose starts
-  // are checked (m_ordered_from or lower): it publishes its private tasks of every higher
-  // priority and promises to keep none for the rest of the wait() (release: whoever reads the
-  // level sees the published tasks in the deques).  Returns the level.  One task team orders
-  // its tasks alone: its leader keeps level 0.
-  int catch_up(Slot& me) {
-    const int level = me.public_below.load(std::memory_order_relaxed);
-    if (m_leaders == 1) return level;
-    const int lowest = static_cast<int>(std::bit_width(m_ready_seen.load(std::memory_order_relaxed))) - 1;
-    if (lowest <= level || lowest < m_ordered_from) return level;
-    for (int p = level; p < lowest; ++p)
-      if (!me.local[p].empty()) me.local[p].publish_to(me.ready[p]);
-    me.public_below.store(lowest, std::memory_order_release);
-    return lowest;
-  }
-
-  // Whether a task of a priority higher than `q` (a smaller value) may be ready on some worker:
-  // in a deque, or in the private stack of a worker whose level is still below q (it raises it
-  // at its next push or pop).  A task of priority q must not start then (seed 001 §2.3.3).
-  // Nothing but the seen bits is read unless a higher priority was seen in this wait().
-  bool higher_ready(int q) const {
-    if (q < m_ordered_from) return false;
-    const unsigned higher = m_ready_seen.load(std::memory_order_acquire) & ((1u << q) - 1u);
-    if (higher == 0 || m_leaders == 1) return false;
-    for (int i = 0; i < m_workers; ++i)
-      if (m_slots[i].public_below.load(std::memory_order_acquire) < q) return true;
-    for (int i = 0; i < m_workers; ++i)
-      for (int p = 0; p < q; ++p)
-        if ((higher & (1u << p)) != 0 && m_slots[i].ready[p].maybe_nonempty()) return true;
-    return false;
-  }
-
-  // Makes a worker's private tasks stealable.
-  static void publish(Slot& me) {
-    for (int p = 0; p < task_priority_count; ++p)
-      if (!me.local[p].empty()) me.local[p].publish_to(me.ready[p]);
-  }
-
   // A ready task pushed by the leader owning slot `me`.
-  void push_local(Slot& me, TaskBase* t) {
-    note_ready(t);
-    const int level = catch_up(me);
-    if (someone_idle()) {
-      publish(me);
-      me.ready[t->m_priority].push(t);
-    } else if (t->m_priority < level) {
-      me.ready[t->m_priority].push(t);
-    } else if (TaskBase* oldest = me.local[t->m_priority].push(t)) {
-      me.ready[t->m_priority].push(oldest);
+  void push_local(Slot& me, TaskBase* t);
+
+  // A ready task pushed by the worker whose context is `ctx` (its queue is this one).
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void push_ready(const TaskWorkerContext& ctx, TaskBase* t) {
+    if (ctx.leader) {
+      push_local(*ctx.slot, t);
+    } else {
+      note_ready(t);
+      ctx.slot->ready[t->m_priority].push(t);  // leaders steal a follower's tasks
     }
   }
-
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void push_ready(TaskBase* t) {
     const TaskWorkerContext* ctx = t_task_context;
-    if (ctx != nullptr && ctx->queue == this) {
-      Slot& me = slot(ctx->slot);
-      if (ctx->leader) {
-        push_local(me, t);
-      } else {
-        note_ready(t);
-        me.ready[t->m_priority].push(t);  // leaders steal a follower's tasks
-      }
-      return;
-    }
-    if (m_waiting.load(std::memory_order_relaxed))
-      Kokkos::abort("Kokkos::TaskScheduler: a task was spawned from a thread that is not running this scheduler's tasks while wait() runs");
-    note_ready(t);
-    slot(0).ready[t->m_priority].push(t);  // no worker runs: slot 0's deques are free
+    if (ctx != nullptr && ctx->queue == this)
+      push_ready(*ctx, t);
+    else
+      push_from_outside(t);
   }
+  // A task made ready by a thread that runs no task of this queue (before wait()).
+  void push_from_outside(TaskBase* t);
 
   // A spawned or respawned task (its dependence reference, if any, in m_dependence).
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void schedule(TaskBase* t) {
@@ -428,147 +350,70 @@ class TaskQueueBase {
     if (dep != nullptr && dep->try_add_waiter(t)) return;
     push_ready(t);
   }
-
-  KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_spawn() {
-    bool owner;
-    const int i = current_slot(owner);
-    bump(slot(i).spawned, 1, owner);
+  // The same from the worker whose context is `ctx` (a task spawning: its slot is known).
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void schedule(TaskBase* t, const TaskWorkerContext& ctx) {
+    TaskBase* dep = t->m_dependence;
+    if (dep != nullptr && dep->try_add_waiter(t)) return;
+    push_ready(ctx, t);
   }
+
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_spawn() { count_event(&Slot::spawned); }
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static void count_spawn(Slot& worker) { bump(worker.spawned, 1, true); }
 
   // Moves an aggregate to its next incomplete entry; true when every entry is complete.
-  bool advance_aggregate(TaskBase* a) {
-    TaskBase** entries = a->aggregate_entries();
-    for (int i = a->m_dep_index; i < a->m_dep_count; ++i) {
-      TaskBase* e = entries[i];
-      if (e->is_complete()) continue;
-      a->m_dep_index = i + 1;  // published by the release in try_add_waiter
-      if (e->try_add_waiter(a)) return false;
-    }
-    return true;
-  }
+  bool advance_aggregate(TaskBase* a);
 
   // Marks `t` complete and makes its waiters ready, completing aggregates in cascade; called
-  // by worker `s`, whose deques receive the ready waiters.  Returns one of them for the worker
-  // to run next (saving a push and a pop) when no local task has a higher priority, else null.
-  // For a task, the closure has already been destroyed.
-  TaskBase* complete(TaskBase* t, int s) {
-    const bool is_task = !t->is_aggregate();
-    TaskBase* list = Kokkos::atomic_exchange(&t->m_wait, TaskBase::completed_mark());
-    Slot& me = slot(s);
-    if (is_task) bump(me.completed, 1, true);
-    release(t);  // the scheduler's hold
-    TaskBase* next = nullptr;
-    while (list != nullptr) {
-      TaskBase* w = list;
-      list = w->m_next;
-      if (!w->is_aggregate()) {
-        if (next == nullptr) {
-          next = w;
-        } else if (w->m_priority < next->m_priority) {
-          push_local(me, next);
-          next = w;
-        } else {
-          push_local(me, w);
-        }
-      } else if (advance_aggregate(w)) {
-        TaskBase* more = Kokkos::atomic_exchange(&w->m_wait, TaskBase::completed_mark());
-        TaskBase** entries = w->aggregate_entries();
-        for (int i = 0; i < w->m_dep_count; ++i) release(entries[i]);
-        release(w);
-        while (more != nullptr) {
-          TaskBase* n = more->m_next;
-          more->m_next = list;
-          list = more;
-          more = n;
-        }
-      }
-    }
-    if (next != nullptr) {
-      note_ready(next);
-      for (int p = 0; p < next->m_priority; ++p) {
-        if (!me.local[p].empty() || me.ready[p].owner_nonempty()) {
-          push_local(me, next);
-          return nullptr;
-        }
-      }
-      if (higher_ready(next->m_priority)) {
-        push_local(me, next);
-        return nullptr;
-      }
-    }
-    return next;
-  }
+  // by the worker owning slot `me`, whose deques receive the ready waiters.  Returns one of
+  // them for the worker to run next (saving a push and a pop) when no local task has a higher
+  // priority, else null.  For a task, the closure has already been destroyed.
+  TaskBase* complete(TaskBase* t, Slot& me);
 
   // An aggregate created with every entry already complete.
-  void complete_new_aggregate(TaskBase* a) {
-    Kokkos::atomic_store(&a->m_wait, TaskBase::completed_mark());
-    TaskBase** entries = a->aggregate_entries();
-    for (int i = 0; i < a->m_dep_count; ++i) release(entries[i]);
-    release(a);
-  }
+  void complete_new_aggregate(TaskBase* a);
 
   // ---- the worker loop's view ---------------------------------------------------------------
   // A local task of priority q only while no higher-priority task is ready anywhere: the
   // worker steals those first (steal() runs next) or, when they sit unpublished on a busy
   // worker, waits for them.  A worker that returns null keeps no private task: it may go idle
   // next, and the end of wait() (no worker active, every deque empty) must not strand any.
-  TaskBase* pop_local(int s) {
-    Slot& me = slot(s);
-    catch_up(me);
-    if (someone_idle()) publish(me);
-    for (int p = 0; p < task_priority_count; ++p) {
-      const bool mine = !me.local[p].empty();
-      if (!mine && !me.ready[p].owner_nonempty()) continue;
-      if (higher_ready(p)) {
-        publish(me);
-        return nullptr;
-      }
-      if (TaskBase* t = mine ? me.local[p].pop() : me.ready[p].pop()) return t;
-    }
-    return nullptr;
-  }
-  // Steals from other slots (the shared slot included), highest priority first.
-  TaskBase* steal(int s, int workers) {
-    Slot& me = slot(s);
-    for (int p = 0; p < task_priority_count; ++p) {
-      if (higher_ready(p)) return nullptr;
-      for (int k = 1; k <= workers; ++k) {
-        const int v = (s + k) % workers;
-        if (v == s) continue;
-        if (TaskBase* t = slot(v).ready[p].steal()) {
-          bump(me.steals, 1, true);
-          return t;
-        }
-      }
-    }
-    return nullptr;
-  }
+  TaskBase* pop_local(Slot& me);
+  // Steals for worker `s` from other slots (the shared slot included), highest priority first.
+  TaskBase* steal(int s, int workers);
 
-  bool any_ready(int workers) const {
-    for (int v = 0; v < workers; ++v)
-      for (int p = 0; p < task_priority_count; ++p)
-        if (m_slots[v].ready[p].maybe_nonempty()) return true;
-    return false;
-  }
+  bool any_ready(int workers) const;
   std::atomic<int>& active_workers() { return m_active; }
   // Called by the waiting host thread before the workers start: `workers` run, `leaders` of
   // them pop tasks; a follower never keeps private tasks.
-  void set_workers(int workers, int leaders, int team_size) {
-    m_workers = workers;
-    m_leaders = leaders;
-    for (int i = 0; i < m_slot_count; ++i)
-      m_slots[i].public_below.store(i % team_size != 0 ? task_priority_count : 0, std::memory_order_relaxed);
-  }
+  void set_workers(int workers, int leaders, int team_size);
   void set_waiting(bool w) {
     m_waiting.store(w, std::memory_order_relaxed);
     if (!w) m_ready_seen.store(0, std::memory_order_relaxed);
   }
-  void count_respawn(int s) { bump(slot(s).respawns, 1, true); }
+  static void count_respawn(Slot& me) { bump(me.respawns, 1, true); }
   bool is_waiting() const { return m_waiting.load(std::memory_order_relaxed); }
-  void reclaim_deques() {
-    for (int i = 0; i < m_slot_count; ++i)
-      for (auto& d : m_slots[i].ready) d.reclaim();
-  }
+  void reclaim_deques();
+
+ private:
+  // Brings worker `me`'s level up to the lowest priority seen, once that is one whose starts
+  // are checked (m_ordered_from or lower): it publishes its private tasks of every higher
+  // priority and promises to keep none for the rest of the wait() (release: whoever reads the
+  // level sees the published tasks in the deques).  Returns the level.  One task team orders
+  // its tasks alone: its leader keeps level 0.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE inline int catch_up(Slot& me);  // defined in Kokkos_TaskQueue.cpp, used only there
+  // Its rare part: publishes the private tasks of priorities [level, lowest) and raises the level.
+  KOKKOS_IMPL_NOINLINE void raise_level(Slot& me, int level, int lowest);
+
+  // Whether a task of a priority higher than `q` (a smaller value) may be ready on some worker:
+  // in a deque, or in the private stack of a worker whose level is still below q (it raises it
+  // at its next push or pop).  A task of priority q must not start then (seed 001 §2.3.3).
+  // Nothing but the seen bits is read unless a higher priority was seen in this wait().
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE inline bool higher_ready(int q) const;  // the same
+  // Its scan of the workers, once a higher priority was seen.
+  bool higher_ready_on_some_worker(int q, unsigned higher) const;
+
+  // Makes a worker's private tasks stealable (out of line: only while some worker is idle).
+  KOKKOS_IMPL_NOINLINE static void publish(Slot& me);
 };
 
 // The queue with its memory pool.
@@ -634,12 +479,14 @@ class TaskQueue : public TaskQueueBase {
   // pool path) never finds one there.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void* allocate(std::size_t bytes) {
     const TaskWorkerContext* ctx = t_task_context;
-    if (ctx != nullptr && ctx->queue == this) {
-      Slot& me = slot(ctx->slot);
-      if (void* b = take_cached(me, bytes)) {
-        bump(me.allocated, 1, true);
-        return b;
-      }
+    if (ctx != nullptr && ctx->queue == this) return allocate(*ctx->slot, bytes);
+    return allocate_from_pool(bytes);
+  }
+  // The same for the worker owning slot `worker`.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE void* allocate(Slot& worker, std::size_t bytes) {
+    if (void* b = take_cached(worker, bytes)) {
+      bump(worker.allocated, 1, true);
+      return b;
     }
     return allocate_from_pool(bytes);
   }

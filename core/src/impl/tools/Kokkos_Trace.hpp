@@ -53,7 +53,7 @@ static_assert(sizeof(TraceEvent) == 96);
 // A place in the trace: a clock tick inside a task slice, and the slice's thread.  `thread` is
 // (trace generation << 16) | (ring index + 1); 0: no place (a slice that was dropped, or none).
 // A task keeps the point of its latest execution (or of its spawn, before it first runs) in its
-// header (trace_store_point in Host/Kokkos_HostTaskWorkerLoop.hpp); arrows start there.
+// header (trace_store_point in Host/Kokkos_HostTaskWorkerLoop.cpp); arrows start there.
 struct TracePoint {
   std::uint64_t tick = 0;
   std::uint32_t thread = 0;
