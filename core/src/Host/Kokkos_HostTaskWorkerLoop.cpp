@@ -5,6 +5,12 @@
 #include <atomic>
 #include <vector>
 
+#if defined(__GNUC__)
+#define KOKKOS_IMPL_TASK_FLATTEN __attribute__((flatten))
+#else
+#define KOKKOS_IMPL_TASK_FLATTEN
+#endif
+
 namespace Kokkos::Impl {
 
 // ---- traces: task slices and their arrows (Kokkos_Trace.hpp) -----------------------------------
@@ -136,8 +142,10 @@ static void host_run_chain(HostTaskWorker& w, TaskBase* t) {
   while (t != nullptr) t = host_run_task(w, t);
 }
 
-// A leader's loop: run tasks until the DAG is finished.
-static void host_leader_loop(HostTaskWorker& w) {
+// A leader's loop: run tasks until the DAG is finished.  Everything it calls is inlined into it
+// (`flatten`): popping, running and completing a task happen once per task, and the queue's side
+// of them (Kokkos_TaskQueue.cpp) is compiled in the same unit (core/CMakeLists.txt).
+KOKKOS_IMPL_TASK_FLATTEN static void host_leader_loop(HostTaskWorker& w) {
   TaskQueueBase& queue = w.queue;
   std::atomic<int>& active = queue.active_workers();
   const int me = w.ctx.slot_index;

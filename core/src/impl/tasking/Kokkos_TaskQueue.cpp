@@ -81,14 +81,20 @@ void TaskQueueBase::release_trace_holds(TaskBase* a) {
 
 // ---- scheduling --------------------------------------------------------------------------
 
+// The level a worker at `level` must raise itself to, given the priorities `seen`: the lowest
+// one seen, once that is lower than its level and ordered; else its level.
+static int level_to_reach(unsigned seen, int level, int ordered_from) {
+  const int lowest = static_cast<int>(std::bit_width(seen)) - 1;
+  return lowest > level && lowest >= ordered_from ? lowest : level;
+}
+
 // Inlined into every push and pop of this file: its common case is two loads and a compare.
 KOKKOS_IMPL_TASK_ALWAYS_INLINE inline int TaskQueueBase::catch_up(Slot& me) {
   const int level = me.public_below.load(std::memory_order_relaxed);
   if (m_leaders == 1) return level;
-  const int lowest = static_cast<int>(std::bit_width(m_ready_seen.load(std::memory_order_relaxed))) - 1;
-  if (lowest <= level || lowest < m_ordered_from) return level;
-  raise_level(me, level, lowest);
-  return lowest;
+  const int to = level_to_reach(m_ready_seen.load(std::memory_order_relaxed), level, m_ordered_from);
+  if (to != level) raise_level(me, level, to);
+  return to;
 }
 
 void TaskQueueBase::raise_level(Slot& me, int level, int lowest) {
@@ -119,15 +125,32 @@ void TaskQueueBase::publish(Slot& me) {
 }
 
 void TaskQueueBase::push_local(Slot& me, TaskBase* t) {
-  note_ready(t);
-  const int level = catch_up(me);
-  if (someone_idle()) {
-    publish(me);
-    me.ready[t->m_priority].push(t);
-  } else if (t->m_priority < level) {
-    me.ready[t->m_priority].push(t);
-  } else if (TaskBase* oldest = me.local[t->m_priority].push(t)) {
-    me.ready[t->m_priority].push(oldest);
+  // Every case but the common one, out of line, so that the common one (a task onto a private
+  // stack with room) needs no stack frame: the first task of a priority, a level to raise, an
+  // idle worker, a priority kept public, a full stack.  (A lambda has this member's access.)
+  constexpr auto push_any = [](TaskQueueBase& q, Slot& me, TaskBase* t) KOKKOS_IMPL_NOINLINE {
+    q.note_ready(t);
+    const int level = q.catch_up(me);
+    if (q.someone_idle()) {
+      q.publish(me);
+      me.ready[t->m_priority].push(t);
+    } else if (t->m_priority < level) {
+      me.ready[t->m_priority].push(t);
+    } else if (TaskBase* oldest = me.local[t->m_priority].push(t)) {
+      me.ready[t->m_priority].push(oldest);
+    }
+  };
+  // A full stack's oldest task goes public (out of line: it may grow the deque).
+  constexpr auto publish_evicted = [](TaskDeque& deque, TaskBase* oldest) KOKKOS_IMPL_NOINLINE { deque.push(oldest); };
+  const int p = t->m_priority;
+  const unsigned seen = m_ready_seen.load(std::memory_order_relaxed);
+  const int level = me.public_below.load(std::memory_order_relaxed);
+  const bool seen_before = (seen & (1u << p)) != 0;  // note_ready() has nothing to do
+  const bool level_current = m_leaders == 1 || level_to_reach(seen, level, m_ordered_from) == level;  // nor catch_up()
+  if (!seen_before || !level_current || someone_idle() || p < level) {
+    push_any(*this, me, t);
+  } else if (TaskBase* oldest = me.local[p].push(t)) {
+    publish_evicted(me.ready[p], oldest);
   }
 }
 
