@@ -125,9 +125,9 @@ void TaskQueueBase::publish(Slot& me) {
 }
 
 void TaskQueueBase::push_local(Slot& me, TaskBase* t) {
-  // Every case but the common one, out of line, so that the common one (a task onto a private
-  // stack with room) needs no stack frame: the first task of a priority, a level to raise, an
-  // idle worker, a priority kept public, a full stack.  (A lambda has this member's access.)
+  // Every case but the common one (a task onto a private stack), out of line, so that the common
+  // one needs no stack frame in an optimised build: the first task of a priority, a level to
+  // raise, an idle worker, a priority kept public.  (A lambda has this member's access.)
   constexpr auto push_any = [](TaskQueueBase& q, Slot& me, TaskBase* t) KOKKOS_IMPL_NOINLINE {
     q.note_ready(t);
     const int level = q.catch_up(me);
@@ -140,7 +140,8 @@ void TaskQueueBase::push_local(Slot& me, TaskBase* t) {
       me.ready[t->m_priority].push(oldest);
     }
   };
-  // A full stack's oldest task goes public (out of line: it may grow the deque).
+  // A full stack's oldest task goes public: out of line too, which keeps the common case
+  // frameless (a deque push has a call on its growth path).
   constexpr auto publish_evicted = [](TaskDeque& deque, TaskBase* oldest) KOKKOS_IMPL_NOINLINE { deque.push(oldest); };
   const int p = t->m_priority;
   const unsigned seen = m_ready_seen.load(std::memory_order_relaxed);
