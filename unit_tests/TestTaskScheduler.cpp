@@ -157,6 +157,65 @@ TYPED_TEST(TaskApi, ClosureDestroyedAtCompletion) {
   EXPECT_FALSE(f.is_null());
 }
 
+// A result with a destructor is destroyed once, when the last future to its task goes away
+// (not at completion), on every path a task is freed: the host's future, a task's future and
+// a when_all entry.  A result without one (int) is freed alike.
+template <class S>
+struct ResultTracked {
+  static inline std::atomic<int> alive{0};
+  int value = 0;
+  ResultTracked() { ++alive; }
+  ResultTracked(const ResultTracked& o) : value(o.value) { ++alive; }
+  ResultTracked& operator=(const ResultTracked&) = default;
+  ~ResultTracked() { --alive; }
+};
+template <class S>
+struct MakeTracked {
+  using value_type = ResultTracked<S>;
+  int v;
+  void operator()(typename S::member_type&, value_type& r) { r.value = v; }
+};
+template <class S>
+struct SumTracked {
+  using value_type = int;
+  S sched;
+  typename S::template future_type<ResultTracked<S>> parts[2];
+  void operator()(typename S::member_type&, int& r) {
+    if (parts[0].is_null()) {
+      parts[0] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), MakeTracked<S>{20});
+      parts[1] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), MakeTracked<S>{22});
+      Kokkos::respawn(this, Kokkos::when_all(parts, 2));
+      return;
+    }
+    r = parts[0].get().value + parts[1].get().value;
+  }
+};
+
+TYPED_TEST(TaskApi, ResultDestroyedWithLastFuture) {
+  using S = Sched<TypeParam>;
+  using Tracked = ResultTracked<S>;
+  S sched = make_scheduler<S>();
+  Tracked::alive = 0;
+  {
+    auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), MakeTracked<S>{7});
+    Kokkos::wait(sched);
+    EXPECT_EQ(Tracked::alive.load(), 1);  // completed: the result lives while a future does
+    EXPECT_EQ(f.get().value, 7);
+    auto copy = f;
+    f = {};
+    EXPECT_EQ(Tracked::alive.load(), 1);
+    copy = {};
+    EXPECT_EQ(Tracked::alive.load(), 0);
+  }
+  {
+    auto sum = Kokkos::host_spawn(Kokkos::TaskSingle(sched), SumTracked<S>{sched, {}});
+    Kokkos::wait(sched);
+    EXPECT_EQ(sum.get(), 42);
+    EXPECT_EQ(Tracked::alive.load(), 0);  // freed by the parent's closure and the aggregate
+  }
+  EXPECT_EQ(sched.queue().allocation_count(), 0);
+}
+
 template <class S>
 struct CheckPredecessor {
   using value_type = int;

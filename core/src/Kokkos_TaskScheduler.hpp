@@ -221,7 +221,8 @@ class BasicTaskScheduler {
   // Always inlined (GCC, clang): a task functor's spawn sites are its hot path, and the trace
   // hook below would otherwise tip the compiler's size budget against inlining it.
   template <Impl::TaskKind K, class F>
-  KOKKOS_IMPL_TASK_ALWAYS_INLINE static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler> policy,
+  // The policy is the caller's by-value parameter: its predecessor reference is adopted.
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static future_type_for_functor<std::decay_t<F>> impl_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler>& policy,
                                                              F&& functor, Impl::TaskSpawnSite site) {
     using Functor = std::decay_t<F>;
     using Value = typename Impl::task_functor_value<Functor>::type;
@@ -277,7 +278,7 @@ class BasicTaskScheduler {
                                                  F&& functor) const {
     if (policy.m_scheduler.m_queue != m_queue)
       Kokkos::abort("Kokkos::TaskScheduler::spawn: the policy names another scheduler");
-    return impl_spawn(std::move(policy), std::forward<F>(functor), Impl::TaskSpawnSite::Either);
+    return impl_spawn(policy, std::forward<F>(functor), Impl::TaskSpawnSite::Either);
   }
 
   // ---- when_all ------------------------------------------------------------------------
@@ -305,23 +306,8 @@ class BasicTaskScheduler {
   template <class Generator>
   static future_type<void> impl_when_all(queue_type* q, int n, Generator&& generator) {
     if (n <= 0) return future_type<void>();
-    const std::size_t bytes = aggregate_bytes(n);
     Impl::TaskBase* a = nullptr;
-    auto make = [&](queue_type* queue) -> bool {
-      void* p = queue->allocate(bytes);
-      if (p == nullptr) {
-        queue->count_event(&Impl::TaskQueueBase::Slot::spawn_failures);
-        return false;
-      }
-      queue->count_event(&Impl::TaskQueueBase::Slot::aggregates);
-      a = ::new (p) Impl::TaskBase();
-      a->m_queue = queue;
-      a->m_alloc_size = static_cast<std::uint32_t>(bytes);
-      a->m_kind = Impl::TaskKind::Aggregate;
-      a->m_ref_count = 2;
-      return true;
-    };
-    if (q != nullptr && !make(q)) return future_type<void>();
+    if (q != nullptr && (a = new_aggregate(q, n)) == nullptr) return future_type<void>();
     for (int i = 0; i < n; ++i) {
       decltype(auto) f = generator(i);
       static_assert(is_future_v<std::decay_t<decltype(f)>>, "when_all: the generator must return a future");
@@ -329,9 +315,9 @@ class BasicTaskScheduler {
                     "when_all: the futures must belong to this scheduler type");
       Impl::TaskBase* t = f.impl_get_task();
       if (t == nullptr) continue;
-      if (q == nullptr) {  // the static form: the first non-null entry names the scheduler
+      if (a == nullptr) {  // the static form: the first non-null entry names the scheduler
         q = queue_of(t);
-        if (!make(q)) return future_type<void>();
+        if ((a = new_aggregate(q, n)) == nullptr) return future_type<void>();
       } else if (t->m_queue != q) {
         Kokkos::abort("Kokkos::when_all: the futures belong to different schedulers");
       }
@@ -350,6 +336,27 @@ class BasicTaskScheduler {
     return future_type<void>(a);
   }
 
+ private:
+  // An aggregate of up to n entries, none yet, or null when the pool is full (counted).
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static Impl::TaskBase* new_aggregate(queue_type* q, int n) {
+    const std::size_t bytes = aggregate_bytes(n);
+    bool owner;
+    Impl::TaskQueueBase::Slot& me = q->current_slot(owner);
+    void* p = owner ? q->allocate(me, bytes) : q->allocate(bytes);
+    if (p == nullptr) {
+      q->count_event(&Impl::TaskQueueBase::Slot::spawn_failures);
+      return nullptr;
+    }
+    q->count_aggregate(me, owner);
+    Impl::TaskBase* a = ::new (p) Impl::TaskBase();
+    a->m_queue = q;
+    a->m_alloc_size = static_cast<std::uint32_t>(bytes);
+    a->m_kind = Impl::TaskKind::Aggregate;
+    a->m_ref_count = 2;
+    return a;
+  }
+
+ public:
   // ---- respawn -------------------------------------------------------------------------
   template <class F>
   static void respawn(F* self, const BasicTaskScheduler& sched, TaskPriority priority = TaskPriority::Regular) {
@@ -497,13 +504,13 @@ KOKKOS_INLINE_FUNCTION Impl::TaskPolicyWithScheduler<Impl::TaskKind::Team, Sched
 template <Impl::TaskKind K, class Scheduler, class F>
 typename Scheduler::template future_type_for_functor<std::decay_t<F>> host_spawn(
     Impl::TaskPolicyWithScheduler<K, Scheduler> policy, F&& functor) {
-  return Scheduler::impl_spawn(std::move(policy), std::forward<F>(functor), Impl::TaskSpawnSite::Host);
+  return Scheduler::impl_spawn(policy, std::forward<F>(functor), Impl::TaskSpawnSite::Host);
 }
 KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <Impl::TaskKind K, class Scheduler, class F>
 KOKKOS_INLINE_FUNCTION typename Scheduler::template future_type_for_functor<std::decay_t<F>> task_spawn(
     Impl::TaskPolicyWithScheduler<K, Scheduler> policy, F&& functor) {
-  return Scheduler::impl_spawn(std::move(policy), std::forward<F>(functor), Impl::TaskSpawnSite::Task);
+  return Scheduler::impl_spawn(policy, std::forward<F>(functor), Impl::TaskSpawnSite::Task);
 }
 
 // ---- when_all and respawn as free functions ------------------------------------------------

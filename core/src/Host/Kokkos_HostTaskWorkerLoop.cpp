@@ -74,7 +74,7 @@ KOKKOS_IMPL_TRACE_HOOK static void trace_task(TaskQueueBase& queue, TaskBase* t,
     event.begin_ns = begin;
     t->m_apply(t, TaskOp::Name, &event.type_name);
     event.priority = priority;
-    event.respawn = t->m_respawned;
+    event.respawn = (t->m_flags & TaskBase::flag_respawned) != 0;
     static thread_local std::vector<TracePoint> sources;
     sources.clear();
     if (trace_point_current(before)) {
@@ -129,7 +129,7 @@ static TaskBase* host_run_task(HostTaskWorker& w, TaskBase* t) {
   if (KOKKOS_IMPL_UNLIKELY(trace_start != 0)) trace_task(w.queue, t, trace_start, priority, traced_dependence);
   if (t->m_respawn == 1) {  // (closure_destroying: run and destroyed)
     t->m_respawn = 0;
-    t->m_respawned = 1;
+    t->m_flags |= TaskBase::flag_respawned;
     TaskQueueBase::count_respawn(*w.ctx.slot);
     w.queue.schedule(t, w.ctx);
     return nullptr;

@@ -526,7 +526,7 @@ struct DeviceTaskQueue {
   KOKKOS_INLINE_FUNCTION void end_execution(TaskBase* t, DestroyClosure&& destroy_closure) {
     if (t->m_respawn != 0) {
       t->m_respawn = 0;
-      t->m_respawned = 1;
+      t->m_flags |= TaskBase::flag_respawned;
       Kokkos::memory_fence();  // the closure's new state before another worker can run it
       schedule(t);
     } else {

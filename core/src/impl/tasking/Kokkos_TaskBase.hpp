@@ -71,7 +71,7 @@ struct TaskBase {
   TaskKind m_kind = TaskKind::Single;
   std::uint8_t m_priority = static_cast<std::uint8_t>(TaskPriority::Regular);
   std::uint8_t m_respawn = 0;         // set by respawn() during the current execution (see closure_destroying)
-  std::uint8_t m_respawned = 0;       // has run before: its next execution is a respawn (traces)
+  std::uint8_t m_flags = 0;           // flag_respawned | flag_destroys_result
   // Traces only (Host/Kokkos_HostTaskWorkerLoop.hpp), written only while a trace runs; the header's
   // last 4 bytes, so it stays 64.  A task: the thread of its trace point, whose clock tick it
   // keeps in m_dep_count / m_dep_index (aggregate-only fields): where its latest execution's
@@ -83,6 +83,12 @@ struct TaskBase {
     std::uint32_t m_trace = 0;
     std::uint32_t m_module;
   };
+
+  // m_flags: the task has run before, so its next execution is a respawn (traces) ...
+  static constexpr std::uint8_t flag_respawned = 1;
+  // ... its result has a destructor, which freeing the task runs (a task without one is freed
+  // without calling through m_apply).
+  static constexpr std::uint8_t flag_destroys_result = 2;
 
   // m_respawn once RunThenDestroy destroys the closure: respawn() from its destructor aborts.
   // (1: respawn() was called, the closure is kept for the next run.)
@@ -156,26 +162,29 @@ struct TaskNode final : TaskResult<Value> {
   explicit TaskNode(F&& f) {
     ::new (static_cast<void*>(&m_functor)) Functor(std::forward<F>(f));
     this->m_apply = &TaskNode::apply;
+    if constexpr (!std::is_void_v<Value> && !std::is_trivially_destructible_v<Value>)
+      this->m_flags = TaskBase::flag_destroys_result;
   }
   ~TaskNode() {}
 
-  // The closure's body, out of line: inlined into apply(), it would make every other operation
-  // pay for its prologue (its saved registers and stack frame).
-  KOKKOS_IMPL_NOINLINE static void run(TaskNode* self, void* member) {
+  static void run(TaskNode* self, void* member) {
     invoke_task_functor<Value>(self->m_functor, *static_cast<Member*>(member), self);
   }
 
   static void apply(TaskBase* base, TaskOp op, void* member) {
     TaskNode* self = static_cast<TaskNode*>(base);
+    // Every execution of a TaskSingle task on the host comes here: tested before the others.
+    if (KOKKOS_IMPL_LIKELY(op == TaskOp::RunThenDestroy)) {
+      run(self, member);
+      if (self->m_respawn == 0) {
+        self->m_respawn = TaskBase::closure_destroying;  // and so it stays: the task is complete
+        self->m_functor.~Functor();
+      }
+      return;
+    }
     switch (op) {
       case TaskOp::Run: run(self, member); break;
-      case TaskOp::RunThenDestroy:
-        run(self, member);
-        if (self->m_respawn == 0) {
-          self->m_respawn = TaskBase::closure_destroying;  // and so it stays: the task is complete
-          self->m_functor.~Functor();
-        }
-        break;
+      case TaskOp::RunThenDestroy: break;  // above
       case TaskOp::DestroyClosure: self->m_functor.~Functor(); break;
       case TaskOp::Name: *static_cast<const char**>(member) = typeid(Functor).name(); break;
       case TaskOp::DestroyResult:

@@ -278,10 +278,10 @@ class TaskQueueBase {
     destroy_contents(t);
     (void)free_block(t, worker, true);
   }
-  // A task's result; the extra references of a traced aggregate.
+  // A task's result (if it has a destructor); the extra references of a traced aggregate.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void destroy_contents(TaskBase* t) {
-    if (t->m_kind != TaskKind::Aggregate) t->m_apply(t, TaskOp::DestroyResult, nullptr);
-    else if (KOKKOS_IMPL_UNLIKELY(t->m_trace != 0)) release_trace_holds(t);  // traces only
+    if (t->m_flags & TaskBase::flag_destroys_result) t->m_apply(t, TaskOp::DestroyResult, nullptr);
+    else if (KOKKOS_IMPL_UNLIKELY(t->m_trace != 0) && t->m_kind == TaskKind::Aggregate) release_trace_holds(t);  // traces only
   }
   // The block, to the cache of slot `me` (`owner`: the calling worker's own) or the pool.
   KOKKOS_IMPL_TASK_ALWAYS_INLINE bool free_block(TaskBase* t, Slot& me, bool owner) {
@@ -358,6 +358,8 @@ class TaskQueueBase {
   }
 
   KOKKOS_IMPL_TASK_ALWAYS_INLINE void count_spawn() { count_event(&Slot::spawned); }
+  // A when_all aggregate made by the thread whose slot is `me` (`owner`: see current_slot).
+  KOKKOS_IMPL_TASK_ALWAYS_INLINE static void count_aggregate(Slot& me, bool owner) { bump(me.aggregates, 1, owner); }
   KOKKOS_IMPL_TASK_ALWAYS_INLINE static void count_spawn(Slot& worker) { bump(worker.spawned, 1, true); }
 
   // Moves an aggregate to its next incomplete entry; true when every entry is complete.
