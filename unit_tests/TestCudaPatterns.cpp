@@ -514,6 +514,32 @@ TEST(CudaTeam, BarrierBroadcastCollectivesAndScratch) {
   }
 }
 
+// Dynamic shared memory under 48 KiB whose sum with the kernel's static shared memory (the team
+// reduction's slots) is over 48 KiB: the launch must opt in to the larger limit.
+TEST(CudaTeam, ScratchJustUnder48KiBWithStaticSharedMemory) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  const int league = 4, team_size = 32;
+  const std::size_t scratch = 48 * 1024 - 64;
+  DeviceLongView out("out", league);
+  TeamPolicy policy(league, team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+  using Scratch = Kokkos::View<char*, Cuda::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::parallel_for("scratch under 48 KiB", policy, KOKKOS_LAMBDA(const Member& team) {
+    Scratch bytes(team.team_scratch(0), scratch);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, long(scratch)), [&](long k) { bytes(k) = char(k % 7); });
+    team.team_barrier();
+    long local = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, long(scratch)), [&](long k, long& acc) { acc += bytes(k); }, local);
+    const long total = team.team_reduce(long(team.team_rank() == 0 ? local : 0));
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { out(team.league_rank()) = total; });
+  });
+  long expected = 0;
+  for (std::size_t k = 0; k < scratch; ++k) expected += long(k % 7);
+  const auto h = to_host(out);
+  for (int t = 0; t < league; ++t) EXPECT_EQ(h(t), expected) << "team " << t;
+}
+
 struct TeamSum {
   using value_type = long;
   KOKKOS_INLINE_FUNCTION void operator()(const Twice, const Member& team, long& s) const {

@@ -173,6 +173,51 @@ TYPED_TEST(TaskEverySpace, TeamTasksUseNestedPatterns) {
   for (std::size_t k = 0; k < f.size(); ++k) EXPECT_EQ(f[k].get(), ns[k] * (ns[k] - 1) / 2 * 100 + 45) << "n = " << ns[k];
 }
 
+// ---- single tasks: the nested reductions and scans on a team of one (one lane of a warp on the GPU,
+// whose other lanes run other tasks meanwhile) --------------------------------------------------------
+template <class Scheduler>
+struct SingleTaskCollectives {
+  using value_type = long;
+  long n;
+
+  // sum over [0, n) of i by TeamVectorRange reduce, plus 1000 * the last exclusive prefix of a
+  // TeamVectorRange scan of i (the sum over [0, n - 1)), plus 10^6 * the scan's total.
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type& member, long& result) {
+    long sum = 0;
+    Kokkos::parallel_reduce(Kokkos::TeamVectorRange(member, n), [&](long i, long& s) { s += i; }, sum);
+    long last_prefix = 0, total = 0;
+    Kokkos::parallel_scan(
+        Kokkos::TeamVectorRange(member, n),
+        [&](long i, long& partial, const bool final) {
+          if (final && i == n - 1) last_prefix = partial;
+          partial += i;
+        },
+        total);
+    result = sum + 1000 * last_prefix + 1000000 * total;
+  }
+};
+
+TYPED_TEST(TaskEverySpace, SingleTasksReduceAndScanOnATeamOfOne) {
+  using S = SchedulerOf<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+  const long ns[] = {0, 1, 2, 31, 32, 33, 100};
+  std::vector<typename S::template future_type<long>> f;
+  // 64 tasks at once, so that on a GPU several share a warp.
+  for (int copy = 0; copy < 64 / 7 + 1; ++copy) {
+    for (long n : ns) {
+      f.push_back(Kokkos::host_spawn(Kokkos::TaskSingle(sched), SingleTaskCollectives<S>{n}));
+      ASSERT_FALSE(f.back().is_null());
+    }
+  }
+  Kokkos::wait(sched);
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    const long n = ns[k % 7];
+    const long sum = n * (n - 1) / 2;
+    const long last_prefix = n > 1 ? (n - 1) * (n - 2) / 2 : 0;
+    EXPECT_EQ(f[k].get(), sum + 1000 * last_prefix + 1000000 * sum) << "n = " << n;
+  }
+}
+
 // ---- spawning up to pool exhaustion inside a task ------------------------------------------------------
 template <class Scheduler>
 struct Nothing {

@@ -362,7 +362,10 @@ inline bool cuda_fusion_timer_elapsed_ns(void* m, bool wait, double* ns) {
   *ns = std::numeric_limits<double>::infinity();
   if (mark->failed) return true;
   const cudaError_t done = wait ? cudaEventSynchronize(mark->stop) : cudaEventQuery(mark->stop);
-  if (done == cudaErrorNotReady) return false;
+  if (done == cudaErrorNotReady) {
+    (void)cudaGetLastError();  // not an error: keep it from failing the thread's next launch check
+    return false;
+  }
   float ms = 0;
   if (done == cudaSuccess && cudaEventElapsedTime(&ms, mark->start, mark->stop) == cudaSuccess) {
     *ns = 1e6 * static_cast<double>(ms);
@@ -400,31 +403,53 @@ template <class Functor, class Policy, class Unit>
 struct CudaFusionForBlob;
 
 // The device addresses of a loop's body (a CudaFusedBodyEntries), read from its unit's module
-// once.
+// once.  The read runs on a non-blocking stream of its own, in the relaxed capture mode, so that
+// another thread capturing a stream into a CUDA graph meanwhile neither makes it fail nor is
+// disturbed by it; a failed read is reported and tried again by the next call.
 template <class Functor, class Policy, class Unit>
 const void* cuda_fused_body_address() {
   static CudaFusedBodyEntries entries;
-  static std::once_flag once;
-  static std::string failed;
-  std::call_once(once, [] {
-    CudaFusedBodyEntries* slot = nullptr;
-    const auto check = [](cudaError_t err, const char* call) {
-      if (err != cudaSuccess && failed.empty()) failed = std::string(call) + " failed: " + cudaGetErrorName(err);
-    };
-    check(cudaMalloc(&slot, sizeof(CudaFusedBodyEntries)), "cudaMalloc (fused loop body address)");
-    if (!failed.empty()) return;
-    cuda_fused_body_address_kernel<Functor, Policy, Unit><<<1, 1>>>(slot);
+  static std::mutex mutex;
+  static std::atomic<bool> read{false};
+  if (read.load(std::memory_order_acquire)) return &entries;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (read.load(std::memory_order_relaxed)) return &entries;
+  std::string failed;
+  const auto check = [&failed](cudaError_t err, const char* call) {
+    if (err != cudaSuccess && failed.empty()) failed = std::string(call) + " failed: " + cudaGetErrorName(err);
+  };
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  const bool relaxed = cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess;
+  check(relaxed ? cudaSuccess : cudaGetLastError(), "cudaThreadExchangeStreamCaptureMode (fused loop body address)");
+  cudaStream_t stream = nullptr;
+  CudaFusedBodyEntries* slot = nullptr;
+  if (failed.empty()) {
+    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (fused loop body address)");
+  }
+  if (failed.empty()) check(cudaMalloc(&slot, sizeof(CudaFusedBodyEntries)), "cudaMalloc (fused loop body address)");
+  if (failed.empty()) {
+    cuda_fused_body_address_kernel<Functor, Policy, Unit><<<1, 1, 0, stream>>>(slot);
     check(cudaGetLastError(), "kernel launch (fused loop body address)");
-    if (failed.empty()) {
-      check(cudaMemcpy(&entries, slot, sizeof(entries), cudaMemcpyDeviceToHost), "cudaMemcpy (fused loop body address)");
-    }
-    check(cudaFree(slot), "cudaFree (fused loop body address)");
-    entries.touched = [](const void* blob, const FusionTemporary* temporaries, std::uint32_t count) {
-      return cuda_fusion_temporaries_touched(static_cast<const CudaFusionForBlob<Functor, Policy, Unit>*>(blob)->functor,
-                                             temporaries, count);
-    };
-  });
-  if (!failed.empty()) cuda_launch_error(cuda_for_name, failed);
+  }
+  if (failed.empty()) {
+    check(cudaMemcpyAsync(&entries, slot, sizeof(entries), cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpyAsync (fused loop body address)");
+  }
+  if (stream != nullptr) {
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (fused loop body address)");
+    check(cudaStreamDestroy(stream), "cudaStreamDestroy (fused loop body address)");
+  }
+  if (slot != nullptr) check(cudaFree(slot), "cudaFree (fused loop body address)");
+  if (relaxed) (void)cudaThreadExchangeStreamCaptureMode(&mode);
+  if (!failed.empty()) {
+    (void)cudaGetLastError();
+    cuda_launch_error(cuda_for_name, failed);
+  }
+  entries.touched = [](const void* blob, const FusionTemporary* temporaries, std::uint32_t count) {
+    return cuda_fusion_temporaries_touched(static_cast<const CudaFusionForBlob<Functor, Policy, Unit>*>(blob)->functor,
+                                           temporaries, count);
+  };
+  read.store(true, std::memory_order_release);
   return &entries;
 }
 

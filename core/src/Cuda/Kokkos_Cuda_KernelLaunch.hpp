@@ -190,11 +190,12 @@ struct CudaKernel {
     return occupancy_shape(pattern, device, shmem_per_thread, shmem_per_block).block;
   }
 
-  // Raises the kernel's dynamic shared memory limit when a launch needs more than 48 KiB.
-  static void allow_shared_memory(const char* pattern, std::size_t bytes) {
-    static std::atomic<std::size_t> allowed{48 * 1024};
+  // Raises the kernel's dynamic shared memory limit when a launch needs more than the kernel
+  // allows without opting in (`default_limit`: 48 KiB less its static shared memory).
+  static void allow_shared_memory(const char* pattern, std::size_t bytes, std::size_t default_limit) {
+    static std::atomic<std::size_t> allowed{0};
     std::size_t now = allowed.load(std::memory_order_relaxed);
-    if (bytes <= now) return;
+    if (bytes <= default_limit || bytes <= now) return;
     cuda_check_launch(pattern,
                       cudaFuncSetAttribute(address(), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
                       "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)");
@@ -222,7 +223,7 @@ void cuda_parallel_launch(const char* pattern, const Driver& driver, dim3 grid, 
                                    std::to_string(attr.sharedSizeBytes) + " static) exceed the device's limit of " +
                                    std::to_string(limits.shmem_per_block_optin) + " bytes per block");
   }
-  if (shmem + attr.sharedSizeBytes > limits.shmem_per_block) Kernel::allow_shared_memory(pattern, shmem);
+  Kernel::allow_shared_memory(pattern, shmem, static_cast<std::size_t>(attr.maxDynamicSharedSizeBytes));
   if (grid.x == 0 || threads == 0) return;
   if constexpr (Kernel::by_parameter) {
     cuda_parallel_launch_local_memory<Driver, Bounds><<<grid, block, shmem, stream>>>(driver);

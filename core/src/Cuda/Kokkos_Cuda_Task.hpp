@@ -240,6 +240,9 @@ __device__ bool cuda_task_finished(Queue* queue, int lane) {
   long long completed = 0, spawned = 0;
   for (int s = lane; s < shards; s += 32) completed += atomic_load_relaxed(&queue->counters(s).completed);
   completed = cuda_task_warp_sum(completed) + atomic_load_relaxed(&queue->m_host_completed);
+  // Every lane's completed counts are read before any lane reads a spawned count: the warp
+  // barrier orders the lanes, the fence orders the reads against other SMs' updates.
+  __syncwarp();
   __threadfence();
   for (int s = lane; s < shards; s += 32) spawned += atomic_load_relaxed(&queue->counters(s).spawned);
   spawned = cuda_task_warp_sum(spawned) + atomic_load_relaxed(&queue->m_host_spawned);

@@ -41,6 +41,7 @@ class CudaTeamMember {
   // A team of one thread (a TaskSingle task of the GPU scheduler runs on one lane while the
   // warp's other lanes run other tasks): rank 0 of 1, and the collectives below are trivial.
   KOKKOS_INLINE_FUNCTION void impl_set_team_of_one(bool one) noexcept { m_team_of_one = one; }
+  KOKKOS_INLINE_FUNCTION bool impl_team_of_one() const noexcept { return m_team_of_one; }
 
   KOKKOS_INLINE_FUNCTION int team_rank() const noexcept {
     if (m_team_of_one) return 0;
@@ -324,7 +325,11 @@ KOKKOS_INLINE_FUNCTION void parallel_reduce(const Impl::TeamVectorRangeBoundarie
   const iType first = static_cast<iType>(m.team_rank() * m.impl_vector_length() + m.impl_vector_rank());
   for (iType i = range.start + first; i < range.end; i += step) closure(i, local);
 #if defined(__CUDA_ARCH__)
-  Impl::cuda_block_reduce(local, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
+  // A team of one (a TaskSingle task's lane) has nothing to join, and must not wait for the
+  // warp's other lanes: they run other tasks.
+  if (!m.impl_team_of_one()) {
+    Impl::cuda_block_reduce(local, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
+  }
 #endif
   reducer.reference() = local;
 }
@@ -340,10 +345,15 @@ KOKKOS_INLINE_FUNCTION void parallel_scan(const Impl::TeamVectorRangeBoundariesS
                                           const Closure& closure, ValueType& total) {
   const auto& m = range.member;
   const auto join = [](ValueType& dst, const ValueType& src) { dst += src; };
-  const auto row_scan = [](const ValueType& v, const ValueType& identity, const auto& j, ValueType& row_total) {
+  const auto row_scan = [&m](const ValueType& v, const ValueType& identity, const auto& j, ValueType& row_total) {
 #if defined(__CUDA_ARCH__)
+    if (m.impl_team_of_one()) {  // as impl_scan_rows: no other rank to scan with
+      row_total = v;
+      return identity;
+    }
     return Impl::cuda_block_exclusive_scan(v, identity, j, row_total);
 #else
+    (void)m;
     (void)j;
     row_total = v;
     return identity;
