@@ -121,6 +121,8 @@ struct CubSum {
   const double* in;
   int n;
   Kokkos::View<double, Kokkos::CudaSpace> out{"cub_out"};
+  // Pinned, as kdag's reduction result goes through pinned scratch: the copy back costs the same.
+  Kokkos::View<double, Kokkos::CudaHostPinnedSpace> result{"cub_result"};
   Kokkos::View<unsigned char*, Kokkos::CudaSpace> temp;
 
   CubSum(cudaStream_t s, const Array& x) : stream(s), in(x.data()), n(static_cast<int>(x.extent(0))) {
@@ -131,10 +133,10 @@ struct CubSum {
   double operator()() const {
     std::size_t temp_bytes = temp.extent(0);
     KOKKOS_IMPL_CUDA_SAFE_CALL(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in, out.data(), n, stream));
-    double sum = 0;
-    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpyAsync(&sum, out.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(
+        cudaMemcpyAsync(result.data(), out.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
-    return sum;
+    return result();
   }
 };
 

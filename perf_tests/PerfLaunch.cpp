@@ -3,6 +3,7 @@
 //
 //   For/<Space>     parallel_for over 2 indices (one store each)  vs  #pragma omp parallel for
 //   Reduce/<Space>  parallel_reduce summing 1000 ints             vs  #pragma omp parallel for reduction(+:)
+//   (the baseline on as many threads as the space; for Serial, one thread: the plain loop)
 //   ForTraced/<Space>  For with a Chrome trace running; untraced_ratio = its time / For's
 //
 // Counters: us_per_launch (this back end, the benchmark's own loop); omp_us_per_launch (the
@@ -48,28 +49,33 @@ void keep(const T& value) {
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-int omp_threads() {
-#if defined(KOKKOS_ENABLE_OPENMP)
-  return Kokkos::OpenMP::concurrency();
-#else
-  return 1;
-#endif
+// The baseline's threads: as many as the back end under test runs.  With one (Serial) the
+// baseline is the plain loop: the back end enters no parallel region either.
+template <class Space>
+int omp_threads_of() {
+  return Space().concurrency();
 }
 
 // One launch of each kind (named functions, not lambdas: nvcc allows no extended lambda inside
 // another lambda, and the interleaved timing below wraps each launch in one).
-void omp_for_once(int* out, int n) {
-  const int threads = omp_threads();
+void omp_for_once(int* out, int n, int threads) {
+  if (threads == 1) {
+    for (int i = 0; i < n; ++i) out[i] = i;
+  } else {
 #pragma omp parallel for num_threads(threads)
-  for (int i = 0; i < n; ++i) out[i] = i;
+    for (int i = 0; i < n; ++i) out[i] = i;
+  }
   benchmark::ClobberMemory();
 }
 
-long omp_reduce_once(const int* in, int n) {
-  const int threads = omp_threads();
+long omp_reduce_once(const int* in, int n, int threads) {
   long sum = 0;
+  if (threads == 1) {
+    for (int i = 0; i < n; ++i) sum += in[i];
+  } else {
 #pragma omp parallel for num_threads(threads) reduction(+ : sum)
-  for (int i = 0; i < n; ++i) sum += in[i];
+    for (int i = 0; i < n; ++i) sum += in[i];
+  }
   keep(sum);
   return sum;
 }
@@ -190,12 +196,13 @@ void For(benchmark::State& state) {
   int* out = data.data();
   const Kokkos::RangePolicy<Space> policy(0, n);
   const std::string trace = "/tmp/kdag_perf_launch_trace.json";
+  const int threads = omp_threads_of<Space>();
   if (Traced) Kokkos::Experimental::start_trace(trace);
   const auto start = Clock::now();
   for (auto _ : state) kdag_for_once(policy, out);
   const double seconds = seconds_since(start);
   const std::vector<double> side_by_side =
-      interleaved_us_per_launch({[&] { kdag_for_once(policy, out); }, [&] { omp_for_once(out, n); }});
+      interleaved_us_per_launch({[&] { kdag_for_once(policy, out); }, [&] { omp_for_once(out, n, threads); }});
   if (Traced) {
     Kokkos::Experimental::stop_trace();
     std::remove(trace.c_str());
@@ -220,12 +227,13 @@ void Reduce(benchmark::State& state) {
   const Kokkos::RangePolicy<Space> policy(0, n);
   std::vector<int> for_data(2, 0);
   const Kokkos::RangePolicy<Space> for_policy(0, 2);
+  const int threads = omp_threads_of<Space>();
   long result = 0, omp_result = 0;
   const auto start = Clock::now();
   for (auto _ : state) result = kdag_reduce_once(policy, in);
   const double seconds = seconds_since(start);
   const std::vector<double> side_by_side = interleaved_us_per_launch({[&] { result = kdag_reduce_once(policy, in); },
-                                                                      [&] { omp_result = omp_reduce_once(in, n); },
+                                                                      [&] { omp_result = omp_reduce_once(in, n, threads); },
                                                                       [&] { kdag_for_once(for_policy, for_data.data()); }});
   if (result != omp_result) perf::fail_result_check(state, "parallel_reduce and the OpenMP baseline disagree");
   report(state, seconds, side_by_side[0], side_by_side[1], Space().impl_thread_pool_size());
