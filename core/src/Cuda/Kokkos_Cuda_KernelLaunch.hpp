@@ -42,8 +42,11 @@ inline std::string cuda_launch_context(const char* pattern) {
   throw_runtime_exception(cuda_launch_context(pattern) + what);
 }
 
+// A failed call also leaves its error as the thread's last error; it is taken here, so that the
+// next launch's cudaGetLastError reports that launch and not this one.
 inline void cuda_check_launch(const char* pattern, cudaError_t err, const char* call) {
   if (err != cudaSuccess) {
+    (void)cudaGetLastError();
     cuda_launch_error(pattern, std::string(call) + " failed: " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
   }
 }
@@ -240,16 +243,19 @@ void cuda_parallel_launch(const char* pattern, const Driver& driver, dim3 grid, 
       (void)cudaGetLastError();
       cuda_check_launch(pattern, cudaMalloc(&copy, sizeof(Driver)), "cudaMalloc (functor copy)");
     }
-    cuda_check_launch(pattern, cudaMemcpyAsync(copy, &driver, sizeof(Driver), cudaMemcpyHostToDevice, stream),
-                      "cudaMemcpyAsync (functor copy)");
+    // Frees the copy after whatever was enqueued: the launch, or only the copy when it failed.
+    const auto release = [&] {
+      return ordered ? cudaFreeAsync(copy, stream) : (cudaStreamSynchronize(stream), cudaFree(copy));
+    };
+    const cudaError_t copied = cudaMemcpyAsync(copy, &driver, sizeof(Driver), cudaMemcpyHostToDevice, stream);
+    if (copied != cudaSuccess) {
+      (void)cudaGetLastError();
+      (void)release();
+      cuda_check_launch(pattern, copied, "cudaMemcpyAsync (functor copy)");
+    }
     cuda_parallel_launch_global_memory<Driver, Bounds><<<grid, block, shmem, stream>>>(static_cast<const Driver*>(copy));
     const cudaError_t launched = cudaGetLastError();
-    if (ordered) {
-      cuda_check_launch(pattern, cudaFreeAsync(copy, stream), "cudaFreeAsync (functor copy)");
-    } else {
-      cuda_check_launch(pattern, cudaStreamSynchronize(stream), "cudaStreamSynchronize (functor copy)");
-      cuda_check_launch(pattern, cudaFree(copy), "cudaFree (functor copy)");
-    }
+    cuda_check_launch(pattern, release(), ordered ? "cudaFreeAsync (functor copy)" : "cudaFree (functor copy)");
     cuda_check_launch(pattern, launched, "kernel launch");
   }
 }
