@@ -4,6 +4,7 @@
 #include "TestCommon.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Fusion.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -133,6 +134,44 @@ TEST(CudaGraph, SubmittedManyTimesOnSeveralInstances) {
   const std::vector<double> h = to_host(x);
   EXPECT_EQ(h[0], 2.0 * submissions);
   for (int i = 1; i < n; ++i) ASSERT_EQ(h[i], double(submissions)) << i;
+}
+
+// The recording runs on a stream of the graph's own: a graph of an instance over the legacy
+// default stream (which cannot be captured) is still a CUDA graph.
+TEST(CudaGraph, AGraphOfALegacyStreamInstanceIsRecorded) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  const int n = 1000;
+  DeviceView x("x", n), y("y", n), z("z", n);
+  const Space legacy(cudaStreamLegacy);
+  KE::Graph<Space> graph{legacy};
+  add_fork_join(graph.root_node(), n, x, y, z);
+  graph.instantiate();
+  EXPECT_NE(graph.native_graph_exec(), nullptr);
+  for (int submission = 0; submission < 2; ++submission) graph.submit();
+  legacy.fence();
+  const std::vector<double> h = to_host(z);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(h[i], 2 * (2.0 * i) * (i + 1.0)) << i;
+}
+
+// Launches the calling thread recorded in a fusion window before submit() run before the graph
+// (the first submission also instantiates: the recording must not capture them either).
+TEST(CudaGraph, ASubmissionRunsAfterTheLaunchesItsThreadRecordedBefore) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  const int n = 1000;
+  DeviceView x("x", n), out("out", n);
+  KE::Graph<Space> graph{Space()};
+  graph.root_node().then_parallel_for("read", Kokkos::RangePolicy<Space>(0, n),
+                                      KOKKOS_LAMBDA(int i) { out(i) += x(i); });
+  for (int s = 1; s <= 3; ++s) {
+    KE::FusionScope scope;
+    Kokkos::parallel_for("write", KE::with_accesses(Kokkos::RangePolicy<Space>(0, n), KE::writes(x)),
+                         KOKKOS_LAMBDA(int i) { x(i) = s; });
+    graph.submit();
+  }
+  Space().fence();
+  EXPECT_NE(graph.native_graph_exec(), nullptr);
+  const std::vector<double> h = to_host(out);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(h[i], 1.0 + 2.0 + 3.0) << i;
 }
 
 // A then_host node is a host node of the CUDA graph: it sees what its predecessors wrote, and

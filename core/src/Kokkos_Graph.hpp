@@ -331,7 +331,7 @@ class GraphNodeRef {
   // ---- cuda_capture (Kokkos 4.7, Cuda graphs): functor(exec) issues work on exec's stream ----
   // The work it puts on exec.cuda_stream() (cuBLAS calls, cudaMemcpyAsync, kernels) runs after
   // the predecessors and before the successors.  In a graph recorded as a CUDA graph the functor
-  // is called once, by instantiate(), with the graph's own instance, and its work is replayed by
+  // is called once, by instantiate(), with the recording instance, and its work is replayed by
   // every submission, as in Kokkos (which calls it when the node is added); in a graph that runs
   // as in-order launches (Cuda/Kokkos_Cuda_Graph.hpp) it is called at each submission with the
   // submission's instance.  The functor is kept for the graph's lifetime, as in Kokkos.

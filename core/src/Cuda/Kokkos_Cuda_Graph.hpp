@@ -2,16 +2,20 @@
 // A Graph<Kokkos::Cuda> as a real CUDA graph (Kokkos 4.7/5: native_graph(), native_graph_exec(),
 // Graph(exec, cudaGraph_t)).
 //
-// instantiate() records one submission by stream capture on the graph's own instance: every
-// node's launch is issued as usual, but into the graph (cudaStreamBeginCaptureToGraph, so the
-// handle native_graph() gave out before instantiate() is the one that receives the nodes, and the
-// Kokkos nodes of a graph built from a user's cudaGraph_t depend on every node of it that has no
-// successor).  A then_host node becomes a host node (cudaLaunchHostFunc), as in Kokkos: its
+// instantiate() records one submission by stream capture on an instance of the graph's own, over
+// a non-blocking stream that nothing else uses (so another thread's launches on the graph's
+// instance cannot slip into the recording): every node's launch is issued as usual, but into
+// the graph (cudaStreamBeginCaptureToGraph, so the handle native_graph() gave out before
+// instantiate() is the one that receives the nodes, and the Kokkos nodes of a graph built from a
+// user's cudaGraph_t depend on every node of it that has no successor).  A then_host node becomes a host node (cudaLaunchHostFunc), as in Kokkos: its
 // callable then runs on a CUDA runtime thread and must not call CUDA (nor Kokkos operations that
 // do).  submit(exec) is one cudaGraphLaunch on exec's stream.
 //
 // Fusion windows are not opened while recording: fusion's own replay captures the same stream,
 // and a capture cannot be started inside another.  Nodes with declared accesses run unfused.
+// The calling thread's fusion window is flushed before recording (its launches must not be
+// captured into the graph) and before each cudaGraphLaunch (they were issued first, so they
+// run first).
 //
 // What cannot be recorded runs as before, in creation order as launches on the submission's
 // stream (after the user's native graph, launched on its own, when there is one):
@@ -21,16 +25,22 @@
 //  - parallel_for over a TeamPolicy (team scratch is grown the same way) or a WorkGraphPolicy
 //    (it runs on its own instance's workers);
 //  - a node whose launch failed to record (one that synchronises or allocates, e.g. a functor too
-//    large for a kernel parameter whose copy cannot be ordered on the stream).
+//    large for a kernel parameter whose copy cannot be ordered on the stream), and a recording
+//    that CUDA could not start or instantiate.
+// If instantiate() throws (a CUDA call failed outside the recording), every later submit()
+// throws the same error rather than run nothing.
 // native_graph() and native_graph_exec() of such a graph throw, naming the reason: there is no
 // CUDA graph that runs its work.
 #include <Cuda/Kokkos_Cuda.hpp>
 #include <Cuda/Kokkos_Cuda_Error.hpp>
+#include <impl/fusion/Kokkos_FusionHooks.hpp>
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,18 +84,37 @@ class GraphNative<Kokkos::Cuda> {
     return m_exec;
   }
 
-  // Records the nodes (run_nodes issues them on the stream it is given) and instantiates the
-  // graph; on a failed recording, falls back to in-order submission.  In either case the user's
-  // graph gets an executable graph, so that it runs first.
+  // Records the nodes (run_nodes issues them on the instance it is given) and instantiates the
+  // graph; on a failed recording or instantiation, falls back to in-order submission.  In either
+  // case the user's graph gets an executable graph, so that it runs first.
   void instantiate(const Kokkos::Cuda& exec, const std::function<void(const Kokkos::Cuda&)>& run_nodes) {
-    if (m_fallback.empty()) record(exec, run_nodes);
-    if (m_graph == nullptr || (!m_fallback.empty() && !m_from_user)) return;
-    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphInstantiate(&m_exec, m_graph, 0));
+    fusion_flush_if_pending(FusionFlush::unannotated_launch);
+    try {
+      std::vector<cudaGraphNode_t> users;
+      if (m_fallback.empty()) users = record(exec, run_nodes);
+      if (m_graph == nullptr || (!m_fallback.empty() && !m_from_user)) return;
+      const cudaError_t made = cudaGraphInstantiate(&m_exec, m_graph, 0);
+      if (made == cudaSuccess) return;
+      (void)cudaGetLastError();
+      m_exec = nullptr;
+      if (!m_fallback.empty()) KOKKOS_IMPL_CUDA_SAFE_CALL(made);  // the user's graph alone
+      keep_only(users);
+      m_fallback = std::string("nodes that cudaGraphInstantiate rejected (") + cudaGetErrorName(made) + ")";
+      if (m_from_user) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphInstantiate(&m_exec, m_graph, 0));
+    } catch (const std::exception& e) {
+      m_failed = e.what();
+      throw;
+    }
   }
 
   // Launches the recorded graph; false when the nodes must be run in order (the user's native
   // graph, if any, has then been launched first).
   bool launch(const Kokkos::Cuda& exec) {
+    if (!m_failed.empty()) {
+      throw_runtime_exception("Kokkos::Experimental::Graph<Kokkos::Cuda>::submit: the graph's instantiation failed: " +
+                              m_failed);
+    }
+    fusion_flush_if_pending(FusionFlush::unannotated_launch);
     if (m_exec != nullptr) {
       KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphLaunch(m_exec, exec.cuda_stream()));
       m_launched = true;
@@ -132,23 +161,59 @@ class GraphNative<Kokkos::Cuda> {
     return out;
   }
 
-  void record(const Kokkos::Cuda& exec, const std::function<void(const Kokkos::Cuda&)>& run_nodes) {
+  // Removes every node of the graph but `keep` (the user's nodes, before a recording).
+  void keep_only(const std::vector<cudaGraphNode_t>& keep) {
+    for (cudaGraphNode_t node : nodes_of(m_graph)) {
+      bool old = false;
+      for (cudaGraphNode_t k : keep) old = old || k == node;
+      if (!old) (void)cudaGraphDestroyNode(node);
+    }
+    (void)cudaGetLastError();
+  }
+
+  // An instance of exec's device over a non-blocking stream of its own, kept for the graph's
+  // lifetime (what its launches recorded may refer to the instance).
+  const Kokkos::Cuda& recorder(const Kokkos::Cuda& exec) {
+    if (!m_recorder) {
+      int current = 0;
+      KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&current));
+      KOKKOS_IMPL_CUDA_SAFE_CALL(cudaSetDevice(exec.cuda_device()));
+      cudaStream_t stream = nullptr;
+      const cudaError_t made = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      KOKKOS_IMPL_CUDA_SAFE_CALL(cudaSetDevice(current));
+      KOKKOS_IMPL_CUDA_SAFE_CALL(made);
+      m_recorder.emplace(stream, ManageStream::yes);
+    }
+    return *m_recorder;
+  }
+
+  // Records the nodes after the user's; returns the user's nodes (those there before).
+  std::vector<cudaGraphNode_t> record(const Kokkos::Cuda& exec,
+                                      const std::function<void(const Kokkos::Cuda&)>& run_nodes) {
 #if CUDART_VERSION < 12030
     (void)exec;
     (void)run_nodes;
     m_fallback = "nodes that this CUDA runtime cannot record into an existing graph (CUDA 12.3 is needed)";
+    return {};
 #else
     if (m_graph == nullptr) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphCreate(&m_graph, 0));
-    const std::vector<cudaGraphNode_t> before = nodes_of(m_graph);
+    std::vector<cudaGraphNode_t> before = nodes_of(m_graph);
     const std::vector<cudaGraphNode_t> deps = sinks(before);
-    const cudaStream_t stream = exec.cuda_stream();
+    const Kokkos::Cuda& on = recorder(exec);
+    const cudaStream_t stream = on.cuda_stream();
     // Thread-local: a node that synchronises or allocates on this thread fails the recording
     // (rather than leaving an address in the graph that a later grow frees).
-    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamBeginCaptureToGraph(stream, m_graph, deps.empty() ? nullptr : deps.data(),
-                                                             nullptr, deps.size(), cudaStreamCaptureModeThreadLocal));
+    const cudaError_t began = cudaStreamBeginCaptureToGraph(stream, m_graph, deps.empty() ? nullptr : deps.data(),
+                                                            nullptr, deps.size(), cudaStreamCaptureModeThreadLocal);
+    if (began != cudaSuccess) {
+      (void)cudaGetLastError();
+      m_fallback = std::string("nodes that could not be recorded (cudaStreamBeginCaptureToGraph: ") +
+                   cudaGetErrorName(began) + ")";
+      return before;
+    }
     std::string failure;
     try {
-      run_nodes(exec);
+      run_nodes(on);
     } catch (const std::exception& e) {
       failure = e.what();
     } catch (...) {
@@ -157,16 +222,11 @@ class GraphNative<Kokkos::Cuda> {
     cudaGraph_t captured = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(stream, &captured);
     if (failure.empty() && ended != cudaSuccess) failure = std::string("cudaStreamEndCapture: ") + cudaGetErrorName(ended);
-    if (failure.empty()) return;
+    if (failure.empty()) return before;
     (void)cudaGetLastError();
-    // Leaves the graph as it was: the user's nodes only.
-    for (cudaGraphNode_t node : nodes_of(m_graph)) {
-      bool old = false;
-      for (cudaGraphNode_t b : before) old = old || b == node;
-      if (!old) (void)cudaGraphDestroyNode(node);
-    }
-    (void)cudaGetLastError();
+    keep_only(before);  // the graph as it was: the user's nodes only
     m_fallback = "a node whose launch could not be recorded (" + failure + ")";
+    return before;
 #endif
   }
 
@@ -175,6 +235,8 @@ class GraphNative<Kokkos::Cuda> {
   bool m_from_user = false;
   bool m_launched = false;
   std::string m_fallback;  // non-empty: why the nodes run as in-order launches
+  std::string m_failed;    // non-empty: instantiate() threw this
+  std::optional<Kokkos::Cuda> m_recorder;
 };
 
 }  // namespace Kokkos::Impl
