@@ -583,6 +583,34 @@ TYPED_TEST(WorkGraphHost, OverlappingLaunchesOfOnePolicy) {
   for (int k = 0; k < outer; ++k) check_tickets(tickets[static_cast<std::size_t>(k)], edges, "outer " + std::to_string(k));
 }
 
+// Policies over one graph on two instances, launched alternately without a fence: where they
+// share their run-time state (copies, or one cached plan), a launch must not reset it while the
+// other instance's launch still runs (on Cuda the two streams are not otherwise ordered).
+TYPED_TEST(WorkGraph, AlternatingInstancesWithoutFences) {
+  using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
+  const std::int32_t n = 20000;
+  const Edges edges = random_dag(n, 2, 40, 33u);
+  const auto instances = Kokkos::Experimental::partition_space(TypeParam(), 1, 1);
+  const auto graph = make_graph<Policy>(n, edges);
+  for (const Options& options : {Options{}, Options{.check_graph = false}}) {
+    const Policy on_a(instances[0], graph, options);
+    const Policy on_b(instances[1], graph, options);
+    constexpr int launches = 8;
+    std::vector<SpaceTickets<TypeParam>> tickets;
+    for (int k = 0; k < launches; ++k) tickets.emplace_back(n);
+    TypeParam().fence();  // the tickets' initial values
+    for (int k = 0; k < launches; ++k) {
+      Kokkos::parallel_for("alternating", k % 2 == 0 ? on_a : on_b, tickets[static_cast<std::size_t>(k)].functor());
+    }
+    for (const auto& instance : instances) instance.fence();
+    for (int k = 0; k < launches; ++k) {
+      check_tickets(tickets[static_cast<std::size_t>(k)], edges,
+                    std::string(options.check_graph ? "checked" : "unchecked") + " launch " + std::to_string(k));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 // Several workers schedule units of items, planned at construction from the graph's shape.
 TYPED_TEST(WorkGraphHost, SchedulingUnits) {
   using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;

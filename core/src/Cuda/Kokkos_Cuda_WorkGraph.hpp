@@ -16,7 +16,8 @@
 //
 // The queue's arrays live in device memory and are reset on the instance's stream before each
 // launch (WorkGraphPlan::prepare); the graph's checks ran on the host when the policy was
-// constructed.  A launch over a graph constructed with check_graph = false fences the instance
+// constructed.  Launches of one policy share those arrays: a launch on another stream than the
+// previous launch of the policy waits for it on the device (CudaWorkGraphPlanOrder).  A launch over a graph constructed with check_graph = false fences the instance
 // and reads whether the workers found the graph stalled (a cycle), then aborts naming it; that
 // detection needs every warp of the wave resident at once, which a GPU shared with other
 // kernels may not give (the launch then waits until it is).  Without that, launches are
@@ -48,11 +49,87 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace Kokkos::Impl {
+
+// Orders the launches of one plan (one policy and its copies) on the device.  They share the
+// plan's run-time state (WorkGraphPlan::state), which each launch resets on its own stream: a
+// launch on instance B must not reset it while A's kernel still runs.  Held for the whole of a
+// launch's issue: launches of a plan are issued one at a time, and one on another stream than
+// the previous launch's waits for that launch's event.  A launch into a stream capture (a
+// recording) is left to the recording's order.
+class CudaWorkGraphPlanOrder {
+  struct Entry {
+    std::weak_ptr<const void> plan;
+    std::mutex issuing;
+    cudaEvent_t done = nullptr;     // recorded after the last launch
+    cudaStream_t stream = nullptr;  // the last launch's (valid once `done` is)
+    ~Entry() {
+      if (done != nullptr) (void)cudaEventDestroy(done);
+    }
+  };
+
+  static std::shared_ptr<Entry> entry_for(const std::shared_ptr<const void>& plan) {
+    static std::mutex mutex;
+    static std::unordered_map<const void*, std::shared_ptr<Entry>> entries;
+    static std::size_t prune_at = 64;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (entries.size() >= prune_at) {
+      std::erase_if(entries, [](const auto& e) { return e.second->plan.expired(); });
+      prune_at = 2 * entries.size() + 64;
+    }
+    std::shared_ptr<Entry>& e = entries[plan.get()];
+    // An expired entry at this address belonged to a plan that no longer exists.
+    const bool same = e && !e->plan.owner_before(plan) && !plan.owner_before(e->plan);
+    if (!same) {
+      e = std::make_shared<Entry>();
+      e->plan = plan;
+    }
+    return e;
+  }
+
+  static bool capturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamIsCapturing(stream, &status));
+    return status != cudaStreamCaptureStatusNone;
+  }
+
+ public:
+  CudaWorkGraphPlanOrder(const std::shared_ptr<const void>& plan, cudaStream_t stream)
+      : m_entry(entry_for(plan)), m_lock(m_entry->issuing), m_stream(stream), m_capturing(capturing(stream)) {
+    if (!m_capturing && m_entry->done != nullptr && m_entry->stream != stream) {
+      KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamWaitEvent(stream, m_entry->done, 0));
+    }
+  }
+  ~CudaWorkGraphPlanOrder() {
+    if (m_capturing) return;
+    if (m_entry->done == nullptr && cudaEventCreateWithFlags(&m_entry->done, cudaEventDisableTiming) != cudaSuccess) {
+      m_entry->done = nullptr;
+      (void)cudaGetLastError();
+      return;
+    }
+    if (cudaEventRecord(m_entry->done, m_stream) == cudaSuccess) {
+      m_entry->stream = m_stream;
+    } else {
+      (void)cudaGetLastError();
+      // Without the event, the next launch on another stream waits for this one's whole stream.
+      KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaStreamSynchronize(m_stream));
+    }
+  }
+  CudaWorkGraphPlanOrder(const CudaWorkGraphPlanOrder&) = delete;
+  CudaWorkGraphPlanOrder& operator=(const CudaWorkGraphPlanOrder&) = delete;
+
+ private:
+  std::shared_ptr<Entry> m_entry;
+  std::lock_guard<std::mutex> m_lock;
+  cudaStream_t m_stream;
+  bool m_capturing;
+};
 
 // Calls call(i) for this lane's share of items[b .. e) (or of the indices b .. e-1, or, when
 // b > e, of b-1 down to e): every stride-th from the lane's offset.
@@ -285,6 +362,7 @@ class ParallelFor<Functor, WorkGraphPolicy<P...>, Kokkos::Cuda> {
     if (m_policy.num_items() == 0) return;
     CudaInternal* internal = m_policy.space().impl_internal_space_instance();
     const int device = internal->m_cudaDev;
+    const CudaWorkGraphPlanOrder order(m_policy.impl_plan(), internal->m_stream);
     const auto shape = CudaKernel<Driver, Bounds>::occupancy_shape(cuda_for_name, device, 0, 0);
     cuda_work_graph_check_block(cuda_for_name, shape.block);
     const unsigned wave =
@@ -361,6 +439,7 @@ class ParallelReduce<CombinedFunctorReducerType, WorkGraphPolicy<P...>, Kokkos::
   void execute() const {
     CudaInternal* internal = m_policy.space().impl_internal_space_instance();
     const int device = internal->m_cudaDev;
+    const CudaWorkGraphPlanOrder order(m_policy.impl_plan(), internal->m_stream);
     // An empty graph runs too: its one worker runs no item, and the blocks combine the identity.
     std::optional<WorkGraphLaunch<Policy>> launch;
     WorkGraphWork work;
