@@ -218,6 +218,41 @@ TYPED_TEST(TaskEverySpace, SingleTasksReduceAndScanOnATeamOfOne) {
   }
 }
 
+// ---- a task with a few KiB of local arrays (on the GPU, in the stack frame of a call through a
+// pointer, which the compiler cannot size) -------------------------------------------------------------
+template <class Scheduler>
+struct LocalArrayTask {
+  using value_type = long;
+  long seed;
+
+  // A sieve over [0, 384) in a local array whose indices depend on `seed`: sum of i * seed over
+  // the i < 384 with (i * seed) % 7 != 0, read back in a seed-dependent order.
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    constexpr int size = 384;  // 3 KiB
+    long values[size];
+    for (int i = 0; i < size; ++i) values[(i * 5 + seed) % size] = (i * seed) % 7 != 0 ? i * seed : 0;
+    long sum = 0;
+    for (int k = 0; k < size; ++k) sum += values[(k * 7 + seed) % size];
+    result = sum;
+  }
+};
+
+TYPED_TEST(TaskEverySpace, TasksWithKiloBytesOfLocalArrays) {
+  using S = SchedulerOf<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+  std::vector<typename S::template future_type<long>> f;
+  for (long seed = 1; seed <= 64; ++seed) {
+    f.push_back(Kokkos::host_spawn(Kokkos::TaskSingle(sched), LocalArrayTask<S>{seed}));
+    ASSERT_FALSE(f.back().is_null());
+  }
+  Kokkos::wait(sched);
+  for (long seed = 1; seed <= 64; ++seed) {
+    long expected = 0;
+    for (long i = 0; i < 384; ++i) expected += (i * seed) % 7 != 0 ? i * seed : 0;
+    EXPECT_EQ(f[static_cast<std::size_t>(seed - 1)].get(), expected) << "seed " << seed;
+  }
+}
+
 // ---- spawning up to pool exhaustion inside a task ------------------------------------------------------
 template <class Scheduler>
 struct Nothing {

@@ -40,6 +40,7 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <new>
@@ -59,6 +60,17 @@ inline constexpr bool is_cuda_host_task_closure_v =
 
 // Why the workers of a wait() stopped early (DeviceTaskQueue::m_stop).
 enum CudaTaskStopReason : std::uint32_t { cuda_task_stop_none = 0, cuda_task_stop_foreign_module = 1 };
+
+// The worker kernel calls tasks through a pointer (TaskBase::m_apply), so the compiler cannot
+// size the stack their frames need; the device's default per-thread stack (1 KiB) is too small
+// for a task with a few local arrays.  wait() raises the limit to at least this, and never
+// lowers it (changing it synchronises the device).
+inline constexpr std::size_t cuda_task_stack_bytes = 4096;
+inline void cuda_task_raise_stack_limit() {
+  std::size_t stack = 0;
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+  if (stack < cuda_task_stack_bytes) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSetLimit(cudaLimitStackSize, cuda_task_stack_bytes));
+}
 
 // Module ids: one per translation unit that spawns or runs GPU tasks, from one process-wide count.
 inline std::uint32_t cuda_task_new_module_id() {
@@ -749,6 +761,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, 0));
     const int workers = (per_sm > 0 ? per_sm : 1) * sm_count;
+    Impl::cuda_task_raise_stack_limit();
     const cudaStream_t stream = execution_space().cuda_stream();
     kernel<<<workers, dim3(1, 32), 0, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
