@@ -8,6 +8,7 @@
 
 #include <Kokkos_TaskScheduler.hpp>
 
+#include <new>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -251,6 +252,44 @@ TYPED_TEST(TaskEverySpace, TasksWithKiloBytesOfLocalArrays) {
     for (long i = 0; i < 384; ++i) expected += (i * seed) % 7 != 0 ? i * seed : 0;
     EXPECT_EQ(f[static_cast<std::size_t>(seed - 1)].get(), expected) << "seed " << seed;
   }
+}
+
+// ---- a dependence cycle: wait() aborts, naming it, rather than hang --------------------------------------
+template <class Scheduler>
+struct RespawnBehind {
+  using value_type = long;
+  using future_type = typename Scheduler::template future_type<long>;
+  const future_type* behind;  // set by the host before wait()
+  int runs;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
+    if (runs++ == 0) {
+      Kokkos::respawn(this, *behind);
+      return;
+    }
+    result = 1;
+  }
+};
+template <class Scheduler>
+struct ReturnTwo {
+  using value_type = long;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) { result = 2; }
+};
+
+// `first` respawns behind `second`, which was spawned behind `first`.
+TYPED_TEST(TaskEverySpace, ADependenceCycleAbortsWait) {
+  using S = SchedulerOf<TypeParam>;
+  using F = typename S::template future_type<long>;
+  EXPECT_DEATH(
+      {
+        S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+        // Where the task can read it: the scheduler's memory space (CudaUVMSpace on the GPU).
+        F* slot = ::new (Kokkos::kokkos_malloc<typename S::memory_space>("slot", sizeof(F))) F();
+        const F first = Kokkos::host_spawn(Kokkos::TaskSingle(sched), RespawnBehind<S>{slot, 0});
+        *slot = Kokkos::host_spawn(Kokkos::TaskSingle(sched, first), ReturnTwo<S>{});
+        Kokkos::wait(sched);
+      },
+      "form a cycle");
 }
 
 // ---- spawning up to pool exhaustion inside a task ------------------------------------------------------

@@ -59,7 +59,11 @@ inline constexpr bool is_cuda_host_task_closure_v =
     std::is_class_v<F> && std::is_standard_layout_v<F> && std::is_copy_constructible_v<F>;
 
 // Why the workers of a wait() stopped early (DeviceTaskQueue::m_stop).
-enum CudaTaskStopReason : std::uint32_t { cuda_task_stop_none = 0, cuda_task_stop_foreign_module = 1 };
+enum CudaTaskStopReason : std::uint32_t {
+  cuda_task_stop_none = 0,
+  cuda_task_stop_foreign_module = 1,
+  cuda_task_stop_cycle = 2,  // every worker idle, nothing ready, tasks left: they wait on each other
+};
 
 // The worker kernel calls tasks through a pointer (TaskBase::m_apply), so the compiler cannot
 // size the stack their frames need; the device's default per-thread stack (1 KiB) is too small
@@ -158,6 +162,8 @@ struct is_cuda_team_member<CudaTaskTeamMember<Scheduler>> : std::true_type {};
 
 #if defined(__CUDACC__)
 constexpr unsigned cuda_task_full_warp = 0xffffffffu;
+// An idle worker's pause doubles from 64 ns up to this.
+constexpr unsigned cuda_task_longest_pause = 4096;
 
 template <class T>
 __device__ T* cuda_task_shfl_pointer(T* p, int source) {
@@ -261,6 +267,18 @@ __device__ bool cuda_task_finished(Queue* queue, int lane) {
   return __shfl_sync(cuda_task_full_warp, int(completed == spawned), 0) != 0;
 }
 
+// Whether any ring or overflow list holds a ready task (a look only: nothing is claimed).
+template <class Queue>
+__device__ bool cuda_task_any_ready(Queue* queue, int lane) {
+  const int shards = queue->shards();
+  bool found = false;
+  for (int p = 0; p < task_priority_count; ++p) {
+    for (int s = lane; s < shards; s += 32) found = found || queue->ring(p, s).size() > 0;
+    if (lane == 0) found = found || atomic_load_relaxed(&queue->m_overflow[p].task) != nullptr;
+  }
+  return __any_sync(cuda_task_full_warp, found);
+}
+
 __device__ inline int cuda_task_sm_id() {
   unsigned id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
@@ -272,6 +290,14 @@ __device__ inline int cuda_task_sm_id() {
 // other with the whole warp; what they made ready goes from the stage into the home shard's
 // rings.  A worker that finds nothing looks at every shard, then at termination, then sleeps a
 // little longer each time.
+//
+// A cycle (a task respawned behind a future that depends on it) leaves tasks that never become
+// ready: the workers stop when all of them are idle with nothing ready anywhere.  A worker idle
+// for the longest pause counts itself in the queue's m_idle_workers, and from then on only looks
+// (cuda_task_any_ready) until it sees a ready task, when it leaves the count before it claims.
+// Only a worker out of the count runs or claims tasks, and every task made ready was put by
+// one, which then looked at every ring; so when every worker of the launch is in the count no
+// task is ready or running, and none can become ready.
 template <class Scheduler, class Module>
 __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler::queue_type* queue,
                                                                std::uint32_t module) {
@@ -289,8 +315,28 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
   const auto destroy_closure = [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); };
   unsigned pause = 0;
   bool every_shard = false;
+  bool counted_idle = false;
+  int all_idle_looks = 0;
   while (true) {
     if (__shfl_sync(cuda_task_full_warp, int(queue->stopped()), 0) != 0) break;
+    if (counted_idle) {
+      if (!cuda_task_any_ready(queue, lane)) {
+        const bool all_idle =
+            __shfl_sync(cuda_task_full_warp,
+                        lane == 0 ? int(atomic_load_relaxed(&queue->m_idle_workers) == int(gridDim.x)) : 0, 0) != 0;
+        if (cuda_task_finished(queue, lane)) break;
+        // Seen twice, a pause apart, for a margin.
+        all_idle_looks = all_idle ? all_idle_looks + 1 : 0;
+        if (all_idle_looks >= 2 && lane == 0) queue->stop(cuda_task_stop_cycle, 0);
+        __nanosleep(pause);
+        continue;
+      }
+      if (lane == 0) atomic_fetch_add_relaxed(&queue->m_idle_workers, -1);
+      __threadfence();
+      counted_idle = false;
+      all_idle_looks = 0;
+      pause = 0;
+    }
     const DeviceTaskClaim claim = cuda_task_claim(queue, stage.shard, lane, every_shard);
     const int claimed = claim.single != nullptr ? 1 : claim.count;
     if (claimed == 0) {
@@ -299,7 +345,11 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
         continue;
       }
       if (cuda_task_finished(queue, lane)) break;
-      pause = pause == 0 ? 64 : (pause < 4096 ? 2 * pause : pause);
+      if (pause == cuda_task_longest_pause) {
+        if (lane == 0) atomic_fetch_add_relaxed(&queue->m_idle_workers, 1);
+        counted_idle = true;
+      }
+      pause = pause == 0 ? 64 : (pause < cuda_task_longest_pause ? 2 * pause : pause);
       __nanosleep(pause);
       continue;
     }
@@ -394,6 +444,8 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
 #endif
   }
   std::int64_t handles() const { return this->m_handles + m_device_handles; }
+  // Workers of the running wait() that found nothing for a while (see cuda_task_worker_kernel).
+  alignas(base::line_bytes) std::int32_t m_idle_workers = 0;
 
   // On the host, with no kernel running: frees the queue when nothing refers to it any more.
   void destroy_if_unused() {
@@ -762,11 +814,16 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, 0));
     const int workers = (per_sm > 0 ? per_sm : 1) * sm_count;
     Impl::cuda_task_raise_stack_limit();
+    m_queue->m_idle_workers = 0;
     const cudaStream_t stream = execution_space().cuda_stream();
     kernel<<<workers, dim3(1, 32), 0, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
     m_queue->m_device_handles = m_queue->host_totals().handles;
+    if (m_queue->m_stop == Impl::cuda_task_stop_cycle) {
+      Kokkos::abort("Kokkos::wait(TaskScheduler<Cuda>): tasks are still waiting after every runnable task finished: "
+                    "their dependences form a cycle (a task respawned behind a future that depends on it)");
+    }
     if (m_queue->m_stop != Impl::cuda_task_stop_none) {
       char message[320];
       std::snprintf(message, sizeof(message),
