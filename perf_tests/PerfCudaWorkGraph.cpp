@@ -1,9 +1,11 @@
 // Work DAGs on the GPU: WorkGraphPolicy<Kokkos::Cuda>, which times two ways and runs the faster
 // (one persistent kernel whose warps pull ready units from a device queue, or one kernel per
 // level recorded into a CUDA graph: impl/workgraph/Kokkos_WorkGraphLevels.hpp), beside the
-// level-synchronous baseline (one parallel_for per topological level, each over that level's
-// items, launched one by one), measured interleaved in
-// the same run on the same graph and functor, each pass followed by a fence:
+// level-synchronous baselines: one parallel_for per topological level, each over that level's
+// items, launched one by one (what a user writes), and the same per-level kernels hand-written in
+// CUDA and recorded once into a CUDA graph that each pass replays (the best a user can do by hand,
+// and what the work graph's per-level way does).  All three are measured interleaved in the same
+// run on the same graph and functor, each pass followed by a fence:
 //
 //   CudaWorkGraph/Wavefront  1000 x 1000 grid, (i, j) after (i-1, j) and (i, j-1): 1999 levels
 //   CudaWorkGraph/Tree       binary-tree reduction, 2^20 - 1 items (each node after its two
@@ -12,6 +14,9 @@
 // Counters:  workgraph_ms      one WorkGraphPolicy launch (the policy constructed beforehand)
 //            levelsync_ms      the level-synchronous pass
 //            vs_levelsync      levelsync_ms / workgraph_ms (> 1: the work graph is faster; goal)
+//            levelgraph_ms     the hand-made CUDA graph of per-level kernels, one replay
+//            vs_levelgraph     levelgraph_ms / workgraph_ms (about 1 where the work graph runs
+//                              its per-level way: the same kernels, replayed the same way)
 //            items_per_s       items per second of the work graph
 //            way               the way the work graph settled on: 0 the persistent queue,
 //                              1 one kernel per level (-1: it made no choice)
@@ -21,7 +26,7 @@
 // (levels included) and starts the choice between the ways, whose first epoch (64 launches) and
 // the next epoch's re-timing of each way (3 launches each) end before the 72nd, so that the
 // measured launches run the settled way.
-// Both results are checked against a sequential pass on the host (the functors are
+// The three results are checked against a sequential pass on the host (the functors are
 // deterministic, so every value must match bitwise).  Every benchmark skips, naming why, where
 // no GPU is visible.
 //
@@ -73,6 +78,13 @@ struct LevelItems {
   std::int32_t first;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k) const { item(items[first + static_cast<std::int32_t>(k)]); }
 };
+
+// One level's items as a hand-written kernel, for the hand-made CUDA graph.
+template <class Item>
+__global__ void hand_level_kernel(Item item, const std::int32_t* items, std::int32_t first, std::int32_t count) {
+  const std::int32_t k = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k < count) item(items[first + k]);
+}
 
 // A shape: its predecessor lists (in a topological order `order`), its work graph and levels.
 struct Shape {
@@ -145,9 +157,11 @@ void run(benchmark::State& state, const Shape& shape) {
   const Cuda exec;
   Kokkos::View<double*, Kokkos::CudaSpace> graph_values("graph_values", static_cast<std::size_t>(shape.n));
   Kokkos::View<double*, Kokkos::CudaSpace> level_values("level_values", static_cast<std::size_t>(shape.n));
+  Kokkos::View<double*, Kokkos::CudaSpace> hand_values("hand_values", static_cast<std::size_t>(shape.n));
   const Policy policy(exec, shape.graph);
   const Item graph_item{graph_values.data()};
   const Item level_item{level_values.data()};
+  const Item hand_item{hand_values.data()};
   auto work_graph_pass = [&] {
     Kokkos::parallel_for("PerfCudaWorkGraph::work_graph", policy, graph_item);
     exec.fence("PerfCudaWorkGraph: work graph");
@@ -160,12 +174,31 @@ void run(benchmark::State& state, const Shape& shape) {
     }
     exec.fence("PerfCudaWorkGraph: level-synchronous");
   };
+  // The hand-made graph: every level's kernel recorded once, in order, on the instance's stream.
+  const cudaStream_t stream = exec.cuda_stream();
+  cudaGraph_t hand_graph = nullptr;
+  cudaGraphExec_t hand_exec = nullptr;
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (std::size_t l = 0; l + 1 < shape.level_begin.size(); ++l) {
+    const std::int32_t first = shape.level_begin[l], count = shape.level_begin[l + 1] - first;
+    constexpr int block = 256;
+    hand_level_kernel<Item><<<(count + block - 1) / block, block, 0, stream>>>(
+        hand_item, shape.device_level_items.data(), first, count);
+  }
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamEndCapture(stream, &hand_graph));
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphInstantiate(&hand_exec, hand_graph, 0));
+  auto hand_graph_pass = [&] {
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphLaunch(hand_exec, stream));
+    exec.fence("PerfCudaWorkGraph: hand-made CUDA graph");
+  };
   // The policy's second launch plans fully, and its first launches time the ways and schedules.
   auto& counters = Kokkos::Impl::work_graph_device_counters;
   const std::uint64_t level_launches = counters.level_launches.load(), graph_replays = counters.graph_replays.load();
   for (int warm = 0; warm < warm_launches; ++warm) work_graph_pass();
   std::vector<double> m;
-  for (auto _ : state) m = perf::interleaved_medians(10, {work_graph_pass, level_sync_pass});
+  for (auto _ : state) m = perf::interleaved_medians(10, {work_graph_pass, level_sync_pass, hand_graph_pass});
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphExecDestroy(hand_exec));
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGraphDestroy(hand_graph));
 
   // A sequential pass on the host gives the values both must have.
   std::vector<double> expected(static_cast<std::size_t>(shape.n));
@@ -173,8 +206,10 @@ void run(benchmark::State& state, const Shape& shape) {
   for (std::int32_t i : shape.order) host_item(i);
   const auto from_graph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph_values);
   const auto from_levels = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level_values);
+  const auto from_hand = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hand_values);
   for (std::int32_t i = 0; i < shape.n; ++i) {
-    if (from_graph(i) != expected[static_cast<std::size_t>(i)] || from_levels(i) != expected[static_cast<std::size_t>(i)]) {
+    const double e = expected[static_cast<std::size_t>(i)];
+    if (from_graph(i) != e || from_levels(i) != e || from_hand(i) != e) {
       perf::fail_result_check(state, ("wrong value at item " + std::to_string(i)).c_str());
       return;
     }
@@ -182,6 +217,8 @@ void run(benchmark::State& state, const Shape& shape) {
   state.counters["workgraph_ms"] = 1e3 * m[0];
   state.counters["levelsync_ms"] = 1e3 * m[1];
   state.counters["vs_levelsync"] = m[1] / m[0];
+  state.counters["levelgraph_ms"] = 1e3 * m[2];
+  state.counters["vs_levelgraph"] = m[2] / m[0];
   state.counters["items_per_s"] = static_cast<double>(shape.n) / m[0];
   state.counters["levels"] = static_cast<double>(shape.level_begin.size() - 1);
   state.counters["units"] = static_cast<double>(policy.impl_num_units());
