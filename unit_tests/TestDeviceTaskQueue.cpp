@@ -98,24 +98,51 @@ TaskBase* when_all(Queue& q, TaskBase* const* entries, int n) {
 
 long result_of(TaskBase* t) { return Kokkos::Impl::TaskResult<long>::get(t); }
 
+// Why run_workers stopped early.
+constexpr std::uint32_t stop_for_cycle = 2;
+
 // The workers of one run, as the GPU's warps run: each claims a batch of up to `batch` tasks
 // (a warp: 32, one per lane), runs them, stages what they make ready, and flushes the stage,
-// until no task is left.  Worker w's home shard is w mod the shards.
-void run_workers(Queue& q, int threads, int batch = 4) {
-  auto work = [&q, batch](int rank) {
+// until no task is left.  Worker w's home shard is w mod the shards.  A worker that found
+// nothing `idle_after` times in a row counts itself idle and then only looks until it sees a
+// ready task; when every worker is counted, twice in a row, while tasks are left, it stops the
+// queue (a cycle: the queue's "Idle workers and cycles").  Returns whether a cycle stopped it.
+bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
+  q.m_idle_workers = 0;
+  auto work = [&q, threads, batch, idle_after](int rank) {
     DeviceTaskStage stage;
     stage.reset(rank % q.shards());
     HostWorkerContext::current() = &stage;
     Worker w{&q, nullptr};
     std::vector<TaskBase*> tasks(std::size_t(batch), nullptr);
-    while (true) {
+    bool counted_idle = false;
+    int idle_polls = 0, all_idle_looks = 0;
+    while (!q.stopped()) {
+      if (counted_idle) {
+        if (!q.any_ready()) {
+          const bool all_idle = q.all_idle(threads);
+          if (q.finished()) break;
+          all_idle_looks = all_idle ? all_idle_looks + 1 : 0;
+          if (all_idle_looks >= 2) q.stop(stop_for_cycle, 0);
+          std::this_thread::yield();
+          continue;
+        }
+        q.leave_idle();
+        counted_idle = false;
+        idle_polls = all_idle_looks = 0;
+      }
       const Kokkos::Impl::DeviceTaskClaim c = q.claim_ready(stage.shard, batch);
       const int n = c.single != nullptr ? 1 : c.count;
       if (n == 0) {
         if (q.finished()) break;
+        if (++idle_polls == idle_after) {
+          q.enter_idle();
+          counted_idle = true;
+        }
         std::this_thread::yield();
         continue;
       }
+      idle_polls = 0;
       for (int i = 0; i < n; ++i) tasks[std::size_t(i)] = Queue::take(c, i);
       for (int i = 0; i < n; ++i) {
         TaskBase* t = tasks[std::size_t(i)];
@@ -133,6 +160,7 @@ void run_workers(Queue& q, int threads, int batch = 4) {
   for (int i = 1; i < threads; ++i) pool.emplace_back(work, i);
   work(0);
   for (auto& th : pool) th.join();
+  return q.stopped();
 }
 
 // ---- Fibonacci (seed 001 Figure 3.4) ------------------------------------------------------------
@@ -405,6 +433,63 @@ TEST(DeviceTaskQueue, SecondRespawnRequestIsRefused) {
   EXPECT_TRUE(f->is_complete());
   Queue::release_reference(f);
   EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// ---- a dependence cycle stops the workers ----------------------------------------------------------
+// Respawns once, behind the task `*behind` (the test stores it after spawning that task, which
+// waits for this one), then returns 1.
+struct RespawnBehind {
+  TaskBase* const* behind;
+  bool respawned;
+  void operator()(Worker& w, long& result) {
+    if (!respawned) {
+      respawned = true;
+      (*behind)->add_ref();  // the respawn's dependence holds a reference
+      if (!Queue::request_respawn(w.current, Kokkos::TaskPriority::Regular, *behind))
+        Kokkos::abort("DeviceTaskQueue cycle test: respawn refused");
+      return;
+    }
+    result = 1;
+  }
+};
+
+TEST(DeviceTaskQueue, ADependenceCycleStopsTheWorkers) {
+  for (int threads : {1, 4, 16}) {
+    Pool pool(Kokkos::HostSpace(), 1 << 16, 64, 256, 1 << 12);
+    QueueOnHost q(pool);
+    TaskBase* second = nullptr;
+    // Work around the cycle, so that the workers are busy for a while before they go idle.
+    TaskBase* fib = spawn(q, Fib{12, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+    TaskBase* first = spawn(q, RespawnBehind{&second, false}, Kokkos::TaskPriority::Regular, nullptr);
+    ASSERT_NE(first, nullptr);
+    first->add_ref();  // the dependence of `second`
+    second = spawn(q, DagNode::Leaf{2}, Kokkos::TaskPriority::Regular, first);
+    ASSERT_NE(second, nullptr);
+    EXPECT_TRUE(run_workers(q, threads)) << threads << " workers";
+    EXPECT_EQ(q.m_stop, stop_for_cycle);
+    EXPECT_TRUE(fib->is_complete());
+    EXPECT_EQ(result_of(fib), serial_fib(12));
+    EXPECT_FALSE(first->is_complete());
+    EXPECT_FALSE(second->is_complete());
+    EXPECT_FALSE(q.finished());
+    // The two tasks stay allocated: as on the GPU, wait() aborts after such a stop.
+  }
+}
+
+// No run of the other tests stops for a cycle: many workers going idle and busy again, each
+// counting itself idle after a few empty polls.
+TEST(DeviceTaskQueue, IdleWorkersNeverSeeACycleInAnAcyclicDag) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  for (int run = 0; run < 20; ++run) {
+    QueueOnHost q(pool);
+    TaskBase* f = spawn(q, Fib{8 + run % 6, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+    ASSERT_NE(f, nullptr);
+    ASSERT_FALSE(run_workers(q, 32, 1 + run % 4, 1)) << "run " << run;
+    ASSERT_TRUE(f->is_complete());
+    EXPECT_EQ(result_of(f), serial_fib(8 + run % 6));
+    Queue::release_reference(f);
+    EXPECT_EQ(q.allocation_count(), 0);
+  }
 }
 
 // ---- where ready tasks go, and the order they are taken in -------------------------------------------

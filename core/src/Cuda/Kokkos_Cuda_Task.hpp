@@ -267,14 +267,14 @@ __device__ bool cuda_task_finished(Queue* queue, int lane) {
   return __shfl_sync(cuda_task_full_warp, int(completed == spawned), 0) != 0;
 }
 
-// Whether any ring or overflow list holds a ready task (a look only: nothing is claimed).
+// DeviceTaskQueue::any_ready with a warp's lanes, each looking at every 32nd shard.
 template <class Queue>
 __device__ bool cuda_task_any_ready(Queue* queue, int lane) {
   const int shards = queue->shards();
   bool found = false;
   for (int p = 0; p < task_priority_count; ++p) {
     for (int s = lane; s < shards; s += 32) found = found || queue->ring(p, s).size() > 0;
-    if (lane == 0) found = found || atomic_load_relaxed(&queue->m_overflow[p].task) != nullptr;
+    if (lane == 0) found = found || queue->overflow_nonempty(p);
   }
   return __any_sync(cuda_task_full_warp, found);
 }
@@ -292,12 +292,9 @@ __device__ inline int cuda_task_sm_id() {
 // little longer each time.
 //
 // A cycle (a task respawned behind a future that depends on it) leaves tasks that never become
-// ready: the workers stop when all of them are idle with nothing ready anywhere.  A worker idle
-// for the longest pause counts itself in the queue's m_idle_workers, and from then on only looks
-// (cuda_task_any_ready) until it sees a ready task, when it leaves the count before it claims.
-// Only a worker out of the count runs or claims tasks, and every task made ready was put by
-// one, which then looked at every ring; so when every worker of the launch is in the count no
-// task is ready or running, and none can become ready.
+// ready: the workers stop when all of them are idle with nothing ready anywhere (the protocol of
+// impl/tasking/Kokkos_DeviceTaskQueue.hpp, "Idle workers and cycles"); a worker counts itself
+// idle once it has slept the longest pause.
 template <class Scheduler, class Module>
 __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler::queue_type* queue,
                                                                std::uint32_t module) {
@@ -322,8 +319,7 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
     if (counted_idle) {
       if (!cuda_task_any_ready(queue, lane)) {
         const bool all_idle =
-            __shfl_sync(cuda_task_full_warp,
-                        lane == 0 ? int(atomic_load_relaxed(&queue->m_idle_workers) == int(gridDim.x)) : 0, 0) != 0;
+            __shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->all_idle(int(gridDim.x))) : 0, 0) != 0;
         if (cuda_task_finished(queue, lane)) break;
         // Seen twice, a pause apart, for a margin.
         all_idle_looks = all_idle ? all_idle_looks + 1 : 0;
@@ -331,8 +327,8 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
         __nanosleep(pause);
         continue;
       }
-      if (lane == 0) atomic_fetch_add_relaxed(&queue->m_idle_workers, -1);
-      __threadfence();
+      if (lane == 0) queue->leave_idle();
+      __syncwarp();
       counted_idle = false;
       all_idle_looks = 0;
       pause = 0;
@@ -346,7 +342,7 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
       }
       if (cuda_task_finished(queue, lane)) break;
       if (pause == cuda_task_longest_pause) {
-        if (lane == 0) atomic_fetch_add_relaxed(&queue->m_idle_workers, 1);
+        if (lane == 0) queue->enter_idle();
         counted_idle = true;
       }
       pause = pause == 0 ? 64 : (pause < cuda_task_longest_pause ? 2 * pause : pause);
@@ -444,8 +440,6 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
 #endif
   }
   std::int64_t handles() const { return this->m_handles + m_device_handles; }
-  // Workers of the running wait() that found nothing for a while (see cuda_task_worker_kernel).
-  alignas(base::line_bytes) std::int32_t m_idle_workers = 0;
 
   // On the host, with no kernel running: frees the queue when nothing refers to it any more.
   void destroy_if_unused() {

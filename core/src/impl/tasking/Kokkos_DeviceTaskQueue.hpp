@@ -33,6 +33,14 @@
 // allocation_count_max() is the most alive as the batches reported it (it can exceed the true
 // peak by blocks freed in batches not yet reported).
 //
+// Idle workers and cycles: a worker that has found nothing for a while counts itself idle
+// (enter_idle) and from then on only looks (any_ready) until it sees a ready task, when it leaves
+// the count (leave_idle) before it claims.  Only workers out of the count run or claim tasks,
+// and every task made ready was put by one, which then looked at every ring before it could
+// count itself; so while every worker of a run is in the count (all_idle) no task is ready or
+// running, and none can become ready.  If tasks are left then (not finished()), they wait on
+// each other: a dependence cycle, and the workers stop.
+//
 // Wait lists: TaskBase::m_wait of a task or aggregate, pushed with TaskBase::try_add_waiter and
 // swapped for TaskBase::completed_mark() at completion (the same protocol as the host queue).
 //
@@ -165,6 +173,7 @@ struct DeviceTaskQueue {
   alignas(line_bytes) std::int64_t m_alive = 0;  // blocks alive, as the batches reported them
   std::int64_t m_alive_max = 0;
   alignas(line_bytes) std::int32_t m_handles = 0;  // scheduler handles (the owner decides what one is)
+  alignas(line_bytes) std::int32_t m_idle_workers = 0;  // see "Idle workers and cycles"; the owner zeroes it before a run
   // What host code did (no worker): spawns, allocations, frees, refusals.
   std::int64_t m_host_spawned = 0;
   std::int64_t m_host_allocated = 0;
@@ -438,6 +447,30 @@ struct DeviceTaskQueue {
     for (int s = 0; s < shards(); ++s) spawned += atomic_load_relaxed(&counters(s).spawned);
     return completed == spawned;
   }
+  // ---- idle workers and cycles (see the file's comment) ---------------------------------------------
+  // Whether any ring or overflow list holds a ready task: a look, nothing is claimed.
+  KOKKOS_INLINE_FUNCTION bool any_ready() const {
+    for (int p = 0; p < task_priority_count; ++p) {
+      for (int s = 0; s < shards(); ++s) {
+        if (ring(p, s).size() > 0) return true;
+      }
+      if (overflow_nonempty(p)) return true;
+    }
+    return false;
+  }
+  KOKKOS_INLINE_FUNCTION bool overflow_nonempty(int priority) const {
+    return atomic_load_relaxed(const_cast<TaskBase**>(&m_overflow[priority].task)) != nullptr;
+  }
+  KOKKOS_INLINE_FUNCTION void enter_idle() { atomic_fetch_add_relaxed(&m_idle_workers, 1); }
+  // Before the claim it is for: a worker that leaves the count is out of it before it takes a task.
+  KOKKOS_INLINE_FUNCTION void leave_idle() {
+    atomic_fetch_add_relaxed(&m_idle_workers, -1);
+    Kokkos::memory_fence();
+  }
+  KOKKOS_INLINE_FUNCTION bool all_idle(int workers) const {
+    return atomic_load_relaxed(const_cast<std::int32_t*>(&m_idle_workers)) == workers;
+  }
+
   KOKKOS_INLINE_FUNCTION bool stopped() const {
     return Impl::atomic_load_relaxed(const_cast<std::uint32_t*>(&m_stop)) != 0;
   }
