@@ -219,17 +219,17 @@ TYPED_TEST(TaskEverySpace, SingleTasksReduceAndScanOnATeamOfOne) {
   }
 }
 
-// ---- a task with a few KiB of local arrays (on the GPU, in the stack frame of a call through a
+// ---- a task with more than a KiB of local arrays (on the GPU, in the stack frame of a call through a
 // pointer, which the compiler cannot size) -------------------------------------------------------------
 template <class Scheduler>
 struct LocalArrayTask {
   using value_type = long;
   long seed;
 
-  // A sieve over [0, 384) in a local array whose indices depend on `seed`: sum of i * seed over
-  // the i < 384 with (i * seed) % 7 != 0, read back in a seed-dependent order.
+  // A sieve over [0, 192) in a local array whose indices depend on `seed`: sum of i * seed over
+  // the i < 192 with (i * seed) % 7 != 0, read back in a seed-dependent order.
   KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
-    constexpr int size = 384;  // 3 KiB
+    constexpr int size = 192;  // 1.5 KiB: more than the GPU's default stack, well within the raised one
     long values[size];
     for (int i = 0; i < size; ++i) values[(i * 5 + seed) % size] = (i * seed) % 7 != 0 ? i * seed : 0;
     long sum = 0;
@@ -238,7 +238,7 @@ struct LocalArrayTask {
   }
 };
 
-TYPED_TEST(TaskEverySpace, TasksWithKiloBytesOfLocalArrays) {
+TYPED_TEST(TaskEverySpace, TasksWithMoreThanAKiloByteOfLocalArrays) {
   using S = SchedulerOf<TypeParam>;
   S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
   std::vector<typename S::template future_type<long>> f;
@@ -249,7 +249,7 @@ TYPED_TEST(TaskEverySpace, TasksWithKiloBytesOfLocalArrays) {
   Kokkos::wait(sched);
   for (long seed = 1; seed <= 64; ++seed) {
     long expected = 0;
-    for (long i = 0; i < 384; ++i) expected += (i * seed) % 7 != 0 ? i * seed : 0;
+    for (long i = 0; i < 192; ++i) expected += (i * seed) % 7 != 0 ? i * seed : 0;
     EXPECT_EQ(f[static_cast<std::size_t>(seed - 1)].get(), expected) << "seed " << seed;
   }
 }

@@ -588,13 +588,18 @@ TYPED_TEST(WorkGraphHost, OverlappingLaunchesOfOnePolicy) {
 // other instance's launch still runs (on Cuda the two streams are not otherwise ordered).
 TYPED_TEST(WorkGraph, AlternatingInstancesWithoutFences) {
   using Policy = Kokkos::WorkGraphPolicy<std::int32_t, TypeParam>;
-  const std::int32_t n = 20000;
+  const std::int32_t n = 100000;  // long enough a launch that the next one's reset would overlap it
   const Edges edges = random_dag(n, 2, 40, 33u);
   const auto instances = Kokkos::Experimental::partition_space(TypeParam(), 1, 1);
   const auto graph = make_graph<Policy>(n, edges);
+  // Checked: the two policies find one cached plan.  Unchecked: each has its own, and each launch
+  // fences (it reads whether the graph stalled).
   for (const Options& options : {Options{}, Options{.check_graph = false}}) {
     const Policy on_a(instances[0], graph, options);
     const Policy on_b(instances[1], graph, options);
+    if (options.check_graph) {
+      EXPECT_EQ(on_a.impl_plan().get(), on_b.impl_plan().get());
+    }
     constexpr int launches = 8;
     std::vector<SpaceTickets<TypeParam>> tickets;
     for (int k = 0; k < launches; ++k) tickets.emplace_back(n);

@@ -88,8 +88,8 @@ class GraphNative<Kokkos::Cuda> {
   // graph; on a failed recording or instantiation, falls back to in-order submission.  In either
   // case the user's graph gets an executable graph, so that it runs first.
   void instantiate(const Kokkos::Cuda& exec, const std::function<void(const Kokkos::Cuda&)>& run_nodes) {
-    fusion_flush_if_pending(FusionFlush::unannotated_launch);
     try {
+      fusion_flush_if_pending(FusionFlush::unannotated_launch);
       std::vector<cudaGraphNode_t> users;
       if (m_fallback.empty()) users = record(exec, run_nodes);
       if (m_graph == nullptr || (!m_fallback.empty() && !m_from_user)) return;
@@ -214,6 +214,9 @@ class GraphNative<Kokkos::Cuda> {
     std::string failure;
     try {
       run_nodes(on);
+      // What a node recorded into the thread's window (a user's FusionScope is open) goes into
+      // the capture, not to a later flush outside it.
+      fusion_flush_if_pending(FusionFlush::explicit_flush);
     } catch (const std::exception& e) {
       failure = e.what();
     } catch (...) {

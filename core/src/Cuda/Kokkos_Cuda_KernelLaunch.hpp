@@ -245,7 +245,10 @@ void cuda_parallel_launch(const char* pattern, const Driver& driver, dim3 grid, 
     }
     // Frees the copy after whatever was enqueued: the launch, or only the copy when it failed.
     const auto release = [&] {
-      return ordered ? cudaFreeAsync(copy, stream) : (cudaStreamSynchronize(stream), cudaFree(copy));
+      if (ordered) return cudaFreeAsync(copy, stream);
+      const cudaError_t drained = cudaStreamSynchronize(stream);
+      const cudaError_t freed = cudaFree(copy);
+      return drained != cudaSuccess ? drained : freed;
     };
     const cudaError_t copied = cudaMemcpyAsync(copy, &driver, sizeof(Driver), cudaMemcpyHostToDevice, stream);
     if (copied != cudaSuccess) {
@@ -255,7 +258,7 @@ void cuda_parallel_launch(const char* pattern, const Driver& driver, dim3 grid, 
     }
     cuda_parallel_launch_global_memory<Driver, Bounds><<<grid, block, shmem, stream>>>(static_cast<const Driver*>(copy));
     const cudaError_t launched = cudaGetLastError();
-    cuda_check_launch(pattern, release(), ordered ? "cudaFreeAsync (functor copy)" : "cudaFree (functor copy)");
+    cuda_check_launch(pattern, release(), ordered ? "cudaFreeAsync (functor copy)" : "cudaStreamSynchronize + cudaFree (functor copy)");
     cuda_check_launch(pattern, launched, "kernel launch");
   }
 }

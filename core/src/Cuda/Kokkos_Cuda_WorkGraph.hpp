@@ -110,16 +110,15 @@ class CudaWorkGraphPlanOrder {
     if (m_capturing) return;
     if (m_entry->done == nullptr && cudaEventCreateWithFlags(&m_entry->done, cudaEventDisableTiming) != cudaSuccess) {
       m_entry->done = nullptr;
-      (void)cudaGetLastError();
+    }
+    if (m_entry->done != nullptr && cudaEventRecord(m_entry->done, m_stream) == cudaSuccess) {
+      m_entry->stream = m_stream;
       return;
     }
-    if (cudaEventRecord(m_entry->done, m_stream) == cudaSuccess) {
-      m_entry->stream = m_stream;
-    } else {
-      (void)cudaGetLastError();
-      // Without the event, the next launch on another stream waits for this one's whole stream.
-      KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaStreamSynchronize(m_stream));
-    }
+    (void)cudaGetLastError();
+    // Without the event, the launch has finished before the next one is issued.
+    m_entry->stream = nullptr;
+    KOKKOS_IMPL_CUDA_SAFE_CALL_NOTHROW(cudaStreamSynchronize(m_stream));
   }
   CudaWorkGraphPlanOrder(const CudaWorkGraphPlanOrder&) = delete;
   CudaWorkGraphPlanOrder& operator=(const CudaWorkGraphPlanOrder&) = delete;
