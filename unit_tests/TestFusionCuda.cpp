@@ -284,6 +284,55 @@ TEST_F(FusionCuda, DeviceClosureIsTheSameForEveryCopy) {
   EXPECT_NE(std::memcmp(p1.bytes, p3.bytes, sizeof(HostHeapPerCopy)), 0);
 }
 
+// A capture smaller than a pointer leaves padding beside it, which a copy may fill with whatever a
+// temporary of the copy held: those bytes may differ from copy to copy, the capture's never do.
+// A changed capture changes the closure (else a memoized window would replay the value it was
+// recorded with).  Needs no GPU.
+template <class F>
+std::vector<unsigned char> device_closure_of_two_copies(const F& f) {
+  const F first(f), second(f);  // alive together
+  Kokkos::Impl::CudaDeviceClosure<F> c1, c2;
+  c1.assign(first);
+  c2.assign(second);
+  EXPECT_EQ(std::memcmp(c1.bytes, c2.bytes, sizeof(F)), 0);
+  return std::vector<unsigned char>(c1.bytes, c1.bytes + sizeof(F));
+}
+
+// A functor whose copies leave a different byte in their padding every time, as a copy made
+// through a temporary can.
+struct PaddingScribbledPerCopy {
+  int value;
+  double* data;
+  explicit PaddingScribbledPerCopy(int v) : value(v), data(nullptr) {}
+  PaddingScribbledPerCopy(const PaddingScribbledPerCopy& other) {
+    static unsigned char scribble = 0x10;
+    std::memset(static_cast<void*>(this), ++scribble, sizeof(*this));
+    value = other.value;
+    data = other.data;
+  }
+  PaddingScribbledPerCopy& operator=(const PaddingScribbledPerCopy&) = delete;
+  KOKKOS_FUNCTION void operator()(long) const {}
+};
+
+TEST_F(FusionCuda, DeviceClosureKeepsACaptureBesidePadding) {
+  EXPECT_NE(device_closure_of_two_copies(PaddingScribbledPerCopy(1)),
+            device_closure_of_two_copies(PaddingScribbledPerCopy(2)));
+
+  double buffer[4] = {};
+  const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> x(buffer, 4);
+  std::vector<std::vector<unsigned char>> ints, chars;
+  for (int s = 1; s <= 3; ++s) {
+    ints.push_back(device_closure_of_two_copies(KOKKOS_LAMBDA(long i) { x(i) = s; }));
+  }
+  EXPECT_NE(ints[0], ints[1]);
+  EXPECT_NE(ints[1], ints[2]);
+  EXPECT_NE(ints[0], ints[2]);
+  for (const char c : {'a', 'b'}) {
+    chars.push_back(device_closure_of_two_copies(KOKKOS_LAMBDA(long i) { x(i) = c; }));
+  }
+  EXPECT_NE(chars[0], chars[1]);
+}
+
 // ---- seed cases ----------------------------------------------------------------------------------
 
 // The 20-axpy chain: y_{k+1} = a_k x + y_k.

@@ -8,19 +8,22 @@
 // wrapper allocates anew: the raw bytes of two recordings of the same launch differ, and a
 // repeated window would never be recognised as the one its graph recorded (the graph would be
 // recorded and updated again at every flush).  Such bytes are found once per type from two
-// copies alive together, built over storage filled with 0x00 and with 0xff: a byte that reads
-// 0x00 in one and 0xff in the other is one the copy leaves unwritten (padding); any other
-// difference is a value of its own in every copy (the heap pointer), and its whole aligned
-// pointer-sized word is taken, since two nearby allocations may differ in their low bytes only.
+// copies alive together, built over storage filled with 0x00 and with 0xff.  A captured value
+// reads the same in both: a byte that differs is padding (left unwritten, or written with
+// whatever a temporary of the copy held) or part of the heap pointer.  Two nearby allocations
+// may agree in some bytes that a later copy's pointer does not, so a pointer-aligned word that
+// holds a user-space address in both copies, differing in its lowest byte, is taken whole.  A
+// word holding a value and padding is never taken whole: its lowest byte is the value's, the
+// same in both copies.
 // These bytes are zeroed in the closure the fused kernels and the replay signature see; nvcc's
 // device code never reads the wrapper's pointer.  (A functor whose copy constructor gave each
 // copy device data of its own would replay the recorded copy's: Kokkos copies functors by value
 // to the device, and such a functor breaks that already.)
 #include <impl/view/Kokkos_SharedAlloc.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -36,15 +39,17 @@ const std::array<bool, sizeof(Functor)>& cuda_closure_copy_varying_bytes(const F
     const ViewTrackingDisabled untracked;
     const Functor* copy_a = ::new (static_cast<void*>(a)) Functor(functor);
     const Functor* copy_b = ::new (static_cast<void*>(b)) Functor(functor);
+    for (std::size_t i = 0; i < sizeof(Functor); ++i) differs[i] = a[i] != b[i];
     constexpr std::size_t word = sizeof(void*);
-    for (std::size_t i = 0; i < sizeof(Functor); ++i) {
-      if (a[i] == b[i]) continue;
-      if (a[i] == 0x00 && b[i] == 0xff) {
-        differs[i] = true;
-        continue;
+    const auto user_address = [](const unsigned char* bytes) {
+      std::uintptr_t p = 0;
+      std::memcpy(&p, bytes, word);
+      return p != 0 && (static_cast<std::uint64_t>(p) >> 47) == 0;
+    };
+    for (std::size_t from = 0; from + word <= sizeof(Functor); from += word) {
+      if (differs[from] && user_address(a + from) && user_address(b + from)) {
+        for (std::size_t j = from; j < from + word; ++j) differs[j] = true;
       }
-      const std::size_t from = i / word * word;
-      for (std::size_t j = from; j < std::min(from + word, sizeof(Functor)); ++j) differs[j] = true;
     }
     copy_a->~Functor();
     copy_b->~Functor();
