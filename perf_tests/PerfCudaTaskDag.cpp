@@ -43,8 +43,8 @@
 //                        all tasks overlapping), tasks (leaves and spawners).  Where a chain is a
 //                        few hundred ns the run is the queue's; where it is long the run is the
 //                        workers' lanes: a warp runs 32 TaskSingle tasks at once, one per lane, but
-//                        the one-warp blocks fill at most 32 warps of an SM where the kernel's
-//                        blocks fill 64, so efficiency stays below about 0.5 however long a chain.
+//                        the scheduler runs 8 one-warp workers on an SM where the kernel's blocks
+//                        fill 64 warps, so efficiency stays below about 1/8 however long a chain.
 //
 // Where the GPU's time goes: every task is a few instructions, so a run is bound by the ready
 // rings' reservations, the pool's atomics and the tasks' own atomics (references, wait lists),

@@ -11,7 +11,7 @@
 // that nvcc's and the host compiler's layouts agree.
 //
 // Execution: wait() launches one persistent kernel whose workers are warps (a block of
-// dim3(1, 32), as many as fit on every SM).  A worker claims up to 32 ready tasks from its SM's
+// dim3(1, 32), cuda_task_workers_per_sm of them on every SM).  A worker claims up to 32 ready tasks from its SM's
 // rings (or steals them); its TaskSingle tasks run at once, one per lane, each with a member
 // that is a team of one; its TaskTeam tasks then run one after the other on the whole warp (the
 // team, with CudaTeamMember's nested patterns).  Spawns, respawns and released waiters go into
@@ -39,6 +39,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -75,6 +76,12 @@ inline void cuda_task_raise_stack_limit() {
   KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
   if (stack < cuda_task_stack_bytes) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSetLimit(cudaLimitStackSize, cuda_task_stack_bytes));
 }
+
+// Worker blocks per SM, fewer than fit (32 one-warp blocks on a Hopper SM): a worker with nothing
+// to run polls the rings, and with every block that fits the polling of the idle ones slows the
+// busy ones' atomics.  On an H200, 8 ran the DAGs of PerfCudaTaskDag fastest or close to it among
+// 32, 8, 2 and 1 (perf_tests/README.md, "GPU task DAG").
+inline constexpr int cuda_task_workers_per_sm = 8;
 
 // Module ids: one per translation unit that spawns or runs GPU tasks, from one process-wide count.
 inline std::uint32_t cuda_task_new_module_id() {
@@ -806,7 +813,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, 0));
-    const int workers = (per_sm > 0 ? per_sm : 1) * sm_count;
+    const int workers = std::clamp(per_sm, 1, Impl::cuda_task_workers_per_sm) * sm_count;
     Impl::cuda_task_raise_stack_limit();
     m_queue->m_idle_workers = 0;
     const cudaStream_t stream = execution_space().cuda_stream();
