@@ -107,6 +107,17 @@ def git_commit(source):
         return "unknown"
 
 
+def write_archive(stage, manifest, output):
+    """Writes `manifest` into the folder `stage` and packs the folder, under its own name, into the
+    archive `output`; returns the archive's size in MiB."""
+    with open(os.path.join(stage, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    with tarfile.open(output, "w:gz", compresslevel=6) as tar:
+        tar.add(stage, arcname=os.path.basename(stage))
+    return os.path.getsize(output) / 2**20
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "cuda"))
@@ -158,12 +169,7 @@ def main():
                 manifest["tests"].append(record)
         for lib in sorted(libraries):
             shutil.copy2(lib, os.path.join(stage, "lib", os.path.basename(lib)))
-        with open(os.path.join(stage, "manifest.json"), "w") as f:
-            json.dump(manifest, f, indent=1)
-        os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-        with tarfile.open(args.output, "w:gz", compresslevel=6) as tar:
-            tar.add(stage, arcname="kdag-gpu")
-    size_mib = os.path.getsize(args.output) / 2**20
+        size_mib = write_archive(stage, manifest, args.output)
     print(f"{args.output}: {len(manifest['tests'])} test executables, {len(manifest['benchmarks'])} benchmarks, "
           f"{len(libraries)} libraries, {size_mib:.1f} MiB, commit {manifest['commit']}")
     if size_mib > args.max_mib:

@@ -42,6 +42,17 @@ def device_info():
     return info
 
 
+def unpack(archive, name):
+    """Unpacks an archive of pack.write_archive into a new temporary folder; returns the path of
+    its folder `name` and the manifest found there."""
+    work = tempfile.mkdtemp(prefix=name + "-")
+    with tarfile.open(archive) as tar:
+        tar.extractall(work)
+    root = os.path.join(work, name)
+    with open(os.path.join(root, "manifest.json")) as f:
+        return root, json.load(f)
+
+
 def run_one(pack, record, report_args, folder, timeout, env):
     """Run one executable; write its output and <name>.run.json into folder."""
     command = [os.path.join(pack, record["exe"])] + record["args"] + report_args
@@ -91,15 +102,10 @@ def main():
 
     deadline = time.monotonic() + args.budget_s
     os.makedirs(args.out, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="kdag-gpu-")
-    with tarfile.open(args.archive) as tar:
-        tar.extractall(work)
-    pack = os.path.join(work, "kdag-gpu")
-    results = os.path.join(work, "results")
+    pack, manifest = unpack(args.archive, "kdag-gpu")
+    results = os.path.join(os.path.dirname(pack), "results")
     for sub in ("tests", "benchmarks"):
         os.makedirs(os.path.join(results, sub))
-    with open(os.path.join(pack, "manifest.json")) as f:
-        manifest = json.load(f)
     only = [n for n in args.only.split(",") if n]
     if only:
         def wanted(record):

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Tests of tools/gpu/variants.py: a packed archive of stand-in benchmarks run in rotating
+rounds, the table it gives, and the reading of Google Benchmark's JSON."""
+import io
+import json
+import os
+import stat
+import sys
+import tarfile
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import variants  # noqa: E402
+
+# A stand-in for a benchmark executable: writes a report whose time is its argument (ms), logs
+# its name to ORDER_LOG, and fails when told to.
+FAKE_BENCHMARK = """#!/usr/bin/env python3
+import json, os, sys
+name, ms, fail = {name!r}, {ms!r}, {fail!r}
+with open(os.environ["ORDER_LOG"], "a") as log:
+    log.write(name + "\\n")
+args = dict(a.split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+assert args["--benchmark_filter"] == "^Fib/", args
+if fail:
+    print("Kokkos::abort: something went wrong", file=sys.stderr)
+    sys.exit(3)
+report = {{"context": {{}}, "benchmarks": [
+    {{"name": "Fib/30", "run_name": "Fib/30", "run_type": "iteration", "iterations": 1,
+      "real_time": ms, "cpu_time": ms, "time_unit": "ms", "Mtasks/s": 100.0 / ms}},
+    {{"name": "Fib/20", "run_name": "Fib/20", "run_type": "iteration", "iterations": 1,
+      "real_time": ms * 1000, "cpu_time": ms, "time_unit": "us", "Mtasks/s": 1.0}}]}}
+with open(args["--benchmark_out"], "w") as f:
+    json.dump(report, f)
+"""
+
+
+def make_archive(folder, specs):
+    """specs: [(name, ms, fail)] -> path of a kdag-variants archive."""
+    stage = os.path.join(folder, "stage", "kdag-variants")
+    os.makedirs(os.path.join(stage, "lib"))
+    manifest = {"target": "PerfCudaTaskDag", "variants": []}
+    for i, (name, ms, fail) in enumerate(specs):
+        os.makedirs(os.path.join(stage, "bin", name))
+        exe = os.path.join(stage, "bin", name, "PerfCudaTaskDag")
+        with open(exe, "w") as f:
+            f.write(FAKE_BENCHMARK.format(name=name, ms=ms, fail=fail))
+        os.chmod(exe, os.stat(exe).st_mode | stat.S_IXUSR)
+        manifest["variants"].append({"name": name, "commit": str(i) * 40, "subject": f"commit {i}",
+                                     "patch": "fix.patch" if name == "fix" else None,
+                                     "exe": f"bin/{name}/PerfCudaTaskDag"})
+    with open(os.path.join(stage, "manifest.json"), "w") as f:
+        json.dump(manifest, f)
+    archive = os.path.join(folder, "kdag-variants.tar.gz")
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(stage, arcname="kdag-variants")
+    return archive
+
+
+class RunAndTable(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        self.order_log = os.path.join(self.dir, "order.log")
+        os.environ["ORDER_LOG"] = self.order_log
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_variants(self, specs, rounds=3):
+        archive = make_archive(self.dir, specs)
+        out = os.path.join(self.dir, "out")
+        with redirect_stdout(io.StringIO()):
+            code = variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--rounds", str(rounds),
+                                  "--budget-s", "120", "--counter", "Mtasks/s"])
+        with open(os.path.join(out, "variants.json")) as f:
+            results = json.load(f)
+        with open(os.path.join(out, "variants.md")) as f:
+            table = f.read()
+        return code, results, table
+
+    def test_every_variant_runs_every_round_in_rotating_order(self):
+        code, results, table = self.run_variants([("base", 10.0, False), ("slow", 40.0, False), ("fix", 12.0, False)])
+        self.assertEqual(code, 0)
+        with open(self.order_log) as f:
+            order = f.read().split()
+        self.assertEqual(order, ["base", "slow", "fix", "slow", "fix", "base", "fix", "base", "slow"])
+        for v in results["variants"]:
+            self.assertEqual(len(v["samples"]), 3)
+            self.assertEqual(v["failures"], [])
+        self.assertIn("| slow | 1111111111 | 40.000 | 4.00 | 2.5 | 3 |", table)
+        self.assertIn("| fix | 2222222222 + fix.patch | 12.000 | 1.20 | 8.333 | 3 |", table)
+        self.assertIn("| base | 0000000000 | 10.000 | 1.00 | 10 | 3 |", table)
+        # Times in other units are converted: Fib/20 reports microseconds.
+        self.assertIn("| base | 0000000000 | 10.000 | 1.00 | 1 | 3 |", table.split("### Fib/20")[1])
+
+    def test_a_failing_variant_is_reported_and_fails_the_run(self):
+        code, results, table = self.run_variants([("base", 10.0, False), ("broken", 10.0, True)], rounds=2)
+        self.assertEqual(code, 1)
+        broken = results["variants"][1]
+        self.assertEqual(broken["samples"], [])
+        self.assertEqual(len(broken["failures"]), 2)
+        self.assertIn("exit 3", broken["failures"][0])
+        self.assertIn("something went wrong", broken["failures"][0])
+        self.assertIn("| broken | 1111111111 | - | - | - | 0 |", table)
+        self.assertIn("- broken: round 0: exit 3", table)
+
+    def test_the_table_command_reprints_a_run(self):
+        _, _, table = self.run_variants([("base", 10.0, False), ("slow", 20.0, False)], rounds=1)
+        buffer = io.StringIO()
+        with redirect_stdout(buffer):
+            variants.main(["table", os.path.join(self.dir, "out", "variants.json"), "--counter", "Mtasks/s"])
+        self.assertEqual(buffer.getvalue(), table)
+
+
+class ReadSamples(unittest.TestCase):
+    def test_repetitions_give_their_median_and_errors_are_skipped(self):
+        entries = [
+            {"name": "A", "run_name": "A", "run_type": "iteration", "repetitions": 3, "real_time": 1.0,
+             "time_unit": "ms", "x": 1},
+            {"name": "A_mean", "run_name": "A", "run_type": "aggregate", "aggregate_name": "mean",
+             "real_time": 2.0, "time_unit": "ms", "x": 2},
+            {"name": "A_median", "run_name": "A", "run_type": "aggregate", "aggregate_name": "median",
+             "real_time": 3.0, "time_unit": "ms", "x": 3},
+            {"name": "B", "run_name": "B", "run_type": "iteration", "real_time": 5.0, "time_unit": "s",
+             "error_occurred": True},
+            {"name": "C", "run_name": "C", "run_type": "iteration", "real_time": 7.0, "time_unit": "us",
+             "threads": 4, "flag": True},
+        ]
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"benchmarks": entries}, f)
+        try:
+            samples = variants.read_samples(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(samples, {"A": {"real_time": 3e6, "x": 3}, "C": {"real_time": 7e3}})
+
+
+class Specs(unittest.TestCase):
+    def test_names_revisions_and_patches(self):
+        self.assertEqual(variants.parse_variant("base=7e4a704"), ("base", "7e4a704", None))
+        name, rev, patch = variants.parse_variant("fix=HEAD~2+fix.patch")
+        self.assertEqual((name, rev), ("fix", "HEAD~2"))
+        self.assertEqual(patch, os.path.abspath("fix.patch"))
+
+    def test_bad_specs_are_refused(self):
+        for spec in ("7e4a704", "=HEAD", "base=", "a/b=HEAD", "..=HEAD"):
+            with self.assertRaises(SystemExit, msg=spec):
+                variants.parse_variant(spec)
+
+    def test_two_variants_with_one_name_are_refused(self):
+        with self.assertRaises(SystemExit):
+            variants.main(["build", "a=HEAD", "a=HEAD~1", "--work", tempfile.gettempdir()])
+
+
+if __name__ == "__main__":
+    unittest.main()
