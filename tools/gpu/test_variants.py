@@ -106,6 +106,22 @@ class RunAndTable(unittest.TestCase):
         self.assertIn("| broken | 1111111111 | - | - | - | 0 |", table)
         self.assertIn("- broken: round 0: exit 3", table)
 
+    def test_only_the_named_variants_run_the_first_named_being_the_baseline(self):
+        archive = make_archive(self.dir, [("base", 10.0, False), ("slow", 40.0, False), ("fix", 20.0, False)])
+        out = os.path.join(self.dir, "out")
+        with redirect_stdout(io.StringIO()):
+            code = variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--rounds", "1",
+                                  "--only", "fix,slow"])
+        self.assertEqual(code, 0)
+        with open(self.order_log) as f:
+            self.assertEqual(f.read().split(), ["slow", "fix"])
+        with open(os.path.join(out, "variants.md")) as f:
+            table = f.read()
+        self.assertIn("| slow | 1111111111 | 40.000 | 1.00 | 1 |", table)
+        self.assertIn("| fix | 2222222222 + fix.patch | 20.000 | 0.50 | 1 |", table)
+        with self.assertRaises(SystemExit):
+            variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--only", "base,nothere"])
+
     def test_the_table_command_reprints_a_run(self):
         _, _, table = self.run_variants([("base", 10.0, False), ("slow", 20.0, False)], rounds=1)
         buffer = io.StringIO()

@@ -12,7 +12,7 @@ others under the same conditions:
     # on the GPU machine, with build/gpu-variants carried:
     python3 tools/gpu/variants.py run build/gpu-variants/kdag-variants.tar.gz --out $OUT \\
         --filter '^CudaTaskDag/Fib/30' --rounds 3 --budget-s 240
-    python3 tools/gpu/variants.py table $OUT/variants.json --counter 'Mtasks/s'
+    python3 tools/gpu/variants.py table $OUT/variants.json --counter gpu_tasks_per_s
 
 A variant is NAME=REV or NAME=REV+PATCH: REV is anything `git rev-parse` accepts in this
 repository, PATCH a file `git apply` takes on top of it.  Each one is checked out in a worktree
@@ -144,6 +144,12 @@ def run(args):
     os.makedirs(args.out, exist_ok=True)
     root, manifest = gpu_run.unpack(args.archive, "kdag-variants")
     variants = manifest["variants"]
+    if args.only:
+        wanted = args.only.split(",")
+        unknown = [n for n in wanted if n not in {v["name"] for v in variants}]
+        if unknown:
+            raise SystemExit(f"variants.py: no variant named {', '.join(unknown)} in {args.archive}")
+        variants = [v for v in variants if v["name"] in wanted]
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.path.join(root, "lib") + os.pathsep + env.get("LD_LIBRARY_PATH", "")
     threads = args.threads or os.cpu_count()
@@ -243,6 +249,8 @@ def main(argv=None):
     r.add_argument("--out", default=os.environ.get("OUT") or os.path.join(os.getcwd(), "gpu-out"))
     r.add_argument("--filter", required=True, help="--benchmark_filter for every variant")
     r.add_argument("--rounds", type=int, default=3)
+    r.add_argument("--only", default="", help="comma-separated variant names to run (default: all, in the "
+                                              "archive's order; the first one run is the baseline)")
     r.add_argument("--budget-s", type=float, default=240.0)
     r.add_argument("--threads", type=int, default=0, help="--kokkos-num-threads (default: every core)")
     r.add_argument("--counter", default=None, help="a user counter to show beside the time")
