@@ -5,13 +5,15 @@
 
 It unpacks the archive, runs every test executable (several at once: they are short and mostly
 wait on the GPU) and then every benchmark, one at a time so that nothing else shares the GPU or
-the host cores while it measures.  Benchmarks use all the machine's cores as host threads, so
-that a benchmark's host baseline is the machine's best.  It writes, under the output folder:
+the host cores while it measures, most wanted first (pack.py's BENCHMARK_PLAN), each within twice
+the time it took on the last GPU measured.  Benchmarks use all the machine's cores as host
+threads, so that a benchmark's host baseline is the machine's best.  It writes, under the output folder:
     summary.txt, summary.json   tools/gpu/summarize.py's summary (device, commit, counts, medians)
     tests.log                   each test executable's output (failures in full, passes' last lines)
     benchmarks.log              each benchmark executable's output
     results.tar.gz              the raw reports, for summarize.py
-It exits non-zero when any test fails or any benchmark's result check fails.
+It exits non-zero when any test fails, any benchmark's result check fails, or the budget left a
+benchmark out.
 """
 import argparse
 import concurrent.futures
@@ -51,6 +53,17 @@ def unpack(archive, name):
     root = os.path.join(work, name)
     with open(os.path.join(root, "manifest.json")) as f:
         return root, json.load(f)
+
+
+def benchmark_timeout(record, left_s):
+    """The time limit of a benchmark when `left_s` seconds of the budget are left, or None when
+    too little is left to start it.  The benchmarks come in the pack's order, most wanted first:
+    each may take twice what it took on the last GPU measured (`expected_s`), at most what is
+    left, so that a short budget cuts the last ones instead of stopping every one half-way."""
+    if left_s < 5.0:
+        return None
+    expected = record.get("expected_s", 60.0)
+    return min(record["timeout"], 2.0 * expected, left_s)
 
 
 def run_one(pack, record, report_args, folder, timeout, env):
@@ -94,7 +107,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("archive", nargs="?", default="build/gpu-pack/kdag-gpu.tar.gz")
     parser.add_argument("--out", default=os.environ.get("OUT") or os.path.join(os.getcwd(), "gpu-out"))
-    parser.add_argument("--budget-s", type=float, default=450.0, help="the whole run's time limit")
+    parser.add_argument("--budget-s", type=float, default=480.0, help="the whole run's time limit")
     parser.add_argument("--test-jobs", type=int, default=4, help="test executables run at once")
     parser.add_argument("--only", default="",
                         help="comma-separated executable names or shell patterns to run, e.g. 'Test*,PerfCuda' (default: all)")
@@ -140,12 +153,16 @@ def main():
 
     bench_dir = os.path.join(results, "benchmarks")
     threads = f"--kokkos-num-threads={device['host_threads']}"
-    remaining = manifest["benchmarks"]
-    for i, record in enumerate(remaining):
-        share = (deadline - time.monotonic()) / max(1, len(remaining) - i)
+    for record in manifest["benchmarks"]:
         report = [threads, "--benchmark_out_format=json",
                   "--benchmark_out=" + os.path.join(bench_dir, record["name"] + ".json")]
-        name, run = run_one(pack, record, report, bench_dir, max(5.0, min(record["timeout"], 2 * share)), env)
+        timeout = benchmark_timeout(record, deadline - time.monotonic())
+        if timeout is None:
+            with open(os.path.join(bench_dir, record["name"] + ".run.json"), "w") as f:
+                json.dump({"exit_code": None, "seconds": 0.0, "timed_out": False, "not_run": True}, f)
+            print(f"benchmark {record['name']}: not run, the budget is spent", flush=True)
+            continue
+        name, run = run_one(pack, record, report, bench_dir, timeout, env)
         print(f"benchmark {name}: exit {run['exit_code']}{' (timed out)' if run['timed_out'] else ''} "
               f"in {run['seconds']} s", flush=True)
 

@@ -96,7 +96,9 @@ def summarize_benchmark(name, results_dir):
                         "counters": counters})
     entry = {"name": name, "exit_code": run.get("exit_code"), "seconds": run.get("seconds"), "results": results,
              "errors": errors, "env": run.get("env", {})}
-    if run.get("timed_out"):
+    if run.get("not_run"):
+        entry["status"], entry["reason"] = "failed", "not run: the budget was spent"
+    elif run.get("timed_out"):
         entry["status"], entry["reason"] = "failed", "timed out"
     elif run.get("exit_code") != 0:
         entry["status"], entry["reason"] = "failed", f"exit code {run.get('exit_code')}"

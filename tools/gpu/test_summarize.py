@@ -7,6 +7,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pack  # noqa: E402
+import run  # noqa: E402
 import summarize  # noqa: E402
 
 
@@ -47,10 +49,10 @@ class Fixture:
         if report is not None:
             self.write(f"tests/{name}.json", report)
 
-    def benchmark(self, name, entries, exit_code=0, timed_out=False, env=None):
+    def benchmark(self, name, entries, exit_code=0, timed_out=False, env=None, not_run=False):
         self.manifest["benchmarks"].append({"name": name})
-        self.write(f"benchmarks/{name}.run.json",
-                   {"exit_code": exit_code, "seconds": 9.0, "timed_out": timed_out, "env": env or {}})
+        self.write(f"benchmarks/{name}.run.json", {"exit_code": exit_code, "seconds": 9.0, "timed_out": timed_out,
+                                                   "env": env or {}, "not_run": not_run})
         if entries is not None:
             self.write(f"benchmarks/{name}.json", {"context": {}, "benchmarks": entries})
 
@@ -144,6 +146,17 @@ class TestSummaries(unittest.TestCase):
         self.assertEqual(benches["PerfOther"]["status"], "failed")
         self.assertEqual(benches["PerfMissing"]["reason"], "no Google Benchmark report")
 
+    def test_a_benchmark_the_budget_left_out_fails_the_run(self):
+        fx = Fixture()
+        fx.benchmark("PerfCuda", [benchmark_entry("Launch", 5.0)])
+        fx.benchmark("PerfCudaFusion", None, exit_code=None, not_run=True)
+        summary = fx.summarize()
+        benchmarks = by_name(summary["benchmarks"]["per_executable"])
+        self.assertEqual(benchmarks["PerfCuda"]["status"], "passed")
+        self.assertEqual(benchmarks["PerfCudaFusion"]["status"], "failed")
+        self.assertEqual(benchmarks["PerfCudaFusion"]["reason"], "not run: the budget was spent")
+        self.assertFalse(summary["ok"])
+
     def test_the_command_line_writes_json_and_text_and_its_status(self):
         fx = Fixture()
         fx.test("TestPass", report=gtest_report({"a": "passed"}))
@@ -157,6 +170,26 @@ class TestSummaries(unittest.TestCase):
         fx.test("TestFail", exit_code=1, report=gtest_report({"a": "failed"}))
         fx.summarize()
         self.assertEqual(summarize.main([fx.dir, "--json", out_json]), 1)
+
+
+class TestRunPlan(unittest.TestCase):
+    """pack.plan_benchmarks and run.benchmark_timeout: the most wanted benchmarks first, each with
+    up to twice its expected time, the last ones cut when the budget runs short."""
+
+    def test_the_pack_orders_benchmarks_most_wanted_first_and_unknown_ones_last(self):
+        records = [{"name": n, "timeout": 600} for n in ("PerfCudaFusion", "PerfNew", "PerfCuda", "PerfCudaTaskDag")]
+        planned = pack.plan_benchmarks(records)
+        self.assertEqual([r["name"] for r in planned], ["PerfCuda", "PerfCudaTaskDag", "PerfCudaFusion", "PerfNew"])
+        self.assertEqual(planned[-1]["expected_s"], pack.DEFAULT_EXPECTED_S)
+        self.assertEqual(planned[1]["expected_s"], dict(pack.BENCHMARK_PLAN)["PerfCudaTaskDag"])
+
+    def test_a_benchmark_gets_twice_its_expected_time_within_what_is_left(self):
+        record = {"name": "PerfCudaTaskDag", "timeout": 600, "expected_s": 62}
+        self.assertEqual(run.benchmark_timeout(record, 400.0), 124.0)
+        self.assertEqual(run.benchmark_timeout(record, 80.0), 80.0)
+        self.assertEqual(run.benchmark_timeout(dict(record, timeout=100), 400.0), 100)
+        self.assertIsNone(run.benchmark_timeout(record, 4.0))
+        self.assertEqual(run.benchmark_timeout({"name": "PerfNew", "timeout": 600}, 400.0), 120.0)
 
 
 if __name__ == "__main__":
