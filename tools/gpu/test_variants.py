@@ -23,6 +23,11 @@ with open(os.environ["ORDER_LOG"], "a") as log:
     log.write(name + "\\n")
 args = dict(a.split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
 assert args["--benchmark_filter"] == "^Fib/", args
+if fail == "no gpu":
+    with open(args["--benchmark_out"], "w") as f:
+        json.dump({{"benchmarks": [{{"name": "Fib/30", "run_name": "Fib/30", "run_type": "iteration",
+                                   "error_occurred": True, "error_message": "PerfCudaTaskDag: no CUDA device"}}]}}, f)
+    sys.exit(0)
 if fail:
     print("Kokkos::abort: something went wrong", file=sys.stderr)
     sys.exit(3)
@@ -122,6 +127,12 @@ class RunAndTable(unittest.TestCase):
         with self.assertRaises(SystemExit):
             variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--only", "base,nothere"])
 
+    def test_a_benchmark_that_reports_an_error_fails_the_run_with_its_message(self):
+        code, results, table = self.run_variants([("base", 10.0, "no gpu")], rounds=1)
+        self.assertEqual(code, 1)
+        self.assertEqual(results["variants"][0]["samples"], [])
+        self.assertIn("- base: round 0: Fib/30: PerfCudaTaskDag: no CUDA device", table)
+
     def test_the_table_command_reprints_a_run(self):
         _, _, table = self.run_variants([("base", 10.0, False), ("slow", 20.0, False)], rounds=1)
         buffer = io.StringIO()
@@ -140,7 +151,7 @@ class ReadSamples(unittest.TestCase):
             {"name": "A_median", "run_name": "A", "run_type": "aggregate", "aggregate_name": "median",
              "real_time": 3.0, "time_unit": "ms", "x": 3},
             {"name": "B", "run_name": "B", "run_type": "iteration", "real_time": 5.0, "time_unit": "s",
-             "error_occurred": True},
+             "error_occurred": True, "error_message": "error"},
             {"name": "C", "run_name": "C", "run_type": "iteration", "real_time": 7.0, "time_unit": "us",
              "threads": 4, "flag": True},
         ]
@@ -150,7 +161,7 @@ class ReadSamples(unittest.TestCase):
             samples = variants.read_samples(f.name)
         finally:
             os.unlink(f.name)
-        self.assertEqual(samples, {"A": {"real_time": 3e6, "x": 3}, "C": {"real_time": 7e3}})
+        self.assertEqual(samples, ({"A": {"real_time": 3e6, "x": 3}, "C": {"real_time": 7e3}}, ["B: error"]))
 
 
 class Specs(unittest.TestCase):

@@ -116,18 +116,20 @@ def build(args):
 
 
 def read_samples(report_path):
-    """{benchmark name: {"real_time": ns, counter: value...}} of one Google Benchmark JSON report
-    (iterations only; a run with repetitions contributes its median)."""
+    """({benchmark name: {"real_time": ns, counter: value...}}, [error messages]) of one Google
+    Benchmark JSON report (a run with repetitions contributes its median; a benchmark that
+    reported an error, e.g. no GPU, contributes its message)."""
     with open(report_path) as f:
         report = json.load(f)
-    out = {}
+    out, errors = {}, []
     for b in report.get("benchmarks", []):
+        if b.get("error_occurred"):
+            errors.append(f"{b.get('run_name', b.get('name'))}: {b.get('error_message', 'error')}")
+            continue
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         if b.get("run_type") != "aggregate" and b.get("repetitions", 1) > 1:
             continue  # its median is the aggregate entry
-        if b.get("error_occurred"):
-            continue
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         values = {"real_time": b["real_time"] * scale}
         for key, value in b.items():
@@ -136,7 +138,7 @@ def read_samples(report_path):
                     "family_index", "per_family_instance_index"):
                 values[key] = value
         out[b.get("run_name", b["name"])] = values
-    return out
+    return out, errors
 
 
 def run(args):
@@ -183,7 +185,10 @@ def run(args):
             if code != 0 or not os.path.exists(report):
                 v["failures"].append(f"round {r}: exit {code}: {tail.strip()}")
                 continue
-            v["samples"].append(read_samples(report))
+            samples, errors = read_samples(report)
+            v["failures"].extend(f"round {r}: {e}" for e in errors)
+            if samples:
+                v["samples"].append(samples)
     with open(os.path.join(args.out, "variants.json"), "w") as f:
         json.dump(results, f, indent=1)
     body = markdown(results, args.counter)
