@@ -57,13 +57,14 @@ def unpack(archive, name):
 
 def benchmark_timeout(record, left_s):
     """The time limit of a benchmark when `left_s` seconds of the budget are left, or None when
-    too little is left to start it.  The benchmarks come in the pack's order, most wanted first:
-    each may take twice what it took on the last GPU measured (`expected_s`), at most what is
-    left, so that a short budget cuts the last ones instead of stopping every one half-way."""
-    if left_s < 5.0:
-        return None
+    less is left than it took on the last GPU measured (`expected_s`): it would most likely be
+    stopped half-way, and a shorter one after it may still fit.  The benchmarks come in the pack's
+    order, most wanted first; each may take twice its expected time (at least 30 s more than it:
+    starting CUDA alone varies by seconds), at most what is left."""
     expected = record.get("expected_s", 60.0)
-    return min(record["timeout"], 2.0 * expected, left_s)
+    if left_s < max(5.0, expected):
+        return None
+    return min(record["timeout"], max(2.0 * expected, expected + 30.0), left_s)
 
 
 def run_one(pack, record, report_args, folder, timeout, env):

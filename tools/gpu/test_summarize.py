@@ -174,7 +174,7 @@ class TestSummaries(unittest.TestCase):
 
 class TestRunPlan(unittest.TestCase):
     """pack.plan_benchmarks and run.benchmark_timeout: the most wanted benchmarks first, each with
-    up to twice its expected time, the last ones cut when the budget runs short."""
+    up to twice its expected time, one that no longer fits its expected time left out."""
 
     def test_the_pack_orders_benchmarks_most_wanted_first_and_unknown_ones_last(self):
         records = [{"name": n, "timeout": 600} for n in ("PerfCudaFusion", "PerfNew", "PerfCuda", "PerfCudaTaskDag")]
@@ -188,7 +188,10 @@ class TestRunPlan(unittest.TestCase):
         self.assertEqual(run.benchmark_timeout(record, 400.0), 124.0)
         self.assertEqual(run.benchmark_timeout(record, 80.0), 80.0)
         self.assertEqual(run.benchmark_timeout(dict(record, timeout=100), 400.0), 100)
-        self.assertIsNone(run.benchmark_timeout(record, 4.0))
+        # Less left than it took last time: left out, so that a shorter one after it may still run.
+        self.assertIsNone(run.benchmark_timeout(record, 61.0))
+        self.assertEqual(run.benchmark_timeout({"name": "PerfCuda", "timeout": 600, "expected_s": 2}, 61.0), 32.0)
+        self.assertIsNone(run.benchmark_timeout({"name": "PerfCuda", "timeout": 600, "expected_s": 2}, 4.0))
         self.assertEqual(run.benchmark_timeout({"name": "PerfNew", "timeout": 600}, 400.0), 120.0)
 
 

@@ -23,12 +23,20 @@ with open(os.environ["ORDER_LOG"], "a") as log:
     log.write(name + "\\n")
 args = dict(a.split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
 assert args["--benchmark_filter"] == "^Fib/", args
+if "EXPECT_ARG" in os.environ:
+    assert os.environ["EXPECT_ARG"] in sys.argv, sys.argv
+if fail == "sleep":
+    import time
+    time.sleep(1.5)
+if fail == "no match":  # what Google Benchmark leaves when the filter matches nothing
+    open(args["--benchmark_out"], "w").close()
+    sys.exit(0)
 if fail == "no gpu":
     with open(args["--benchmark_out"], "w") as f:
         json.dump({{"benchmarks": [{{"name": "Fib/30", "run_name": "Fib/30", "run_type": "iteration",
                                    "error_occurred": True, "error_message": "PerfCudaTaskDag: no CUDA device"}}]}}, f)
     sys.exit(0)
-if fail:
+if fail is True:
     print("Kokkos::abort: something went wrong", file=sys.stderr)
     sys.exit(3)
 report = {{"context": {{}}, "benchmarks": [
@@ -43,7 +51,7 @@ with open(args["--benchmark_out"], "w") as f:
 
 def make_archive(folder, specs):
     """specs: [(name, ms, fail)] -> path of a kdag-variants archive."""
-    stage = os.path.join(folder, "stage", "kdag-variants")
+    stage = os.path.join(tempfile.mkdtemp(dir=folder), "kdag-variants")
     os.makedirs(os.path.join(stage, "lib"))
     manifest = {"target": "PerfCudaTaskDag", "variants": []}
     for i, (name, ms, fail) in enumerate(specs):
@@ -73,32 +81,40 @@ class RunAndTable(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_variants(self, specs, rounds=3):
+    def run_variants(self, specs, rounds=3, more=()):
+        return self.run_archive(specs, "--rounds", str(rounds), "--budget-s", "120", "--counter", "Mtasks/s", *more)
+
+    def run_archive(self, specs, *args):
+        """Packs stand-ins for `specs`, runs them with `args` after the filter; (exit code, variants.json, table)."""
         archive = make_archive(self.dir, specs)
         out = os.path.join(self.dir, "out")
         with redirect_stdout(io.StringIO()):
-            code = variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--rounds", str(rounds),
-                                  "--budget-s", "120", "--counter", "Mtasks/s"])
+            code = variants.main(["run", archive, "--out", out, "--filter", "^Fib/", *args])
         with open(os.path.join(out, "variants.json")) as f:
             results = json.load(f)
         with open(os.path.join(out, "variants.md")) as f:
             table = f.read()
         return code, results, table
 
-    def test_every_variant_runs_every_round_in_rotating_order(self):
-        code, results, table = self.run_variants([("base", 10.0, False), ("slow", 40.0, False), ("fix", 12.0, False)])
+    def test_every_variant_runs_every_round_each_round_in_another_order(self):
+        os.environ["EXPECT_ARG"] = "--extra=1"
+        try:
+            code, results, table = self.run_variants(
+                [("base", 10.0, False), ("slow", 40.0, False), ("fix", 12.0, False)], more=["--benchmark-arg=--extra=1"])
+        finally:
+            del os.environ["EXPECT_ARG"]
         self.assertEqual(code, 0)
         with open(self.order_log) as f:
             order = f.read().split()
-        self.assertEqual(order, ["base", "slow", "fix", "slow", "fix", "base", "fix", "base", "slow"])
+        self.assertEqual(order, ["base", "slow", "fix", "base", "fix", "slow", "fix", "base", "slow"])
         for v in results["variants"]:
             self.assertEqual(len(v["samples"]), 3)
             self.assertEqual(v["failures"], [])
-        self.assertIn("| slow | 1111111111 | 40.000 | 4.00 | 2.5 | 3 |", table)
-        self.assertIn("| fix | 2222222222 + fix.patch | 12.000 | 1.20 | 8.333 | 3 |", table)
-        self.assertIn("| base | 0000000000 | 10.000 | 1.00 | 10 | 3 |", table)
+        self.assertIn("| slow | 1111111111 | 40.000 | 4.00 | 2.5 | 0.25 | 3 |", table)
+        self.assertIn("| fix | 2222222222 + fix.patch | 12.000 | 1.20 | 8.333 | 0.83 | 3 |", table)
+        self.assertIn("| base | 0000000000 | 10.000 | 1.00 | 10 | 1.00 | 3 |", table)
         # Times in other units are converted: Fib/20 reports microseconds.
-        self.assertIn("| base | 0000000000 | 10.000 | 1.00 | 1 | 3 |", table.split("### Fib/20")[1])
+        self.assertIn("| base | 0000000000 | 10.000 | 1.00 | 1 | 1.00 | 3 |", table.split("### Fib/20")[1])
 
     def test_a_failing_variant_is_reported_and_fails_the_run(self):
         code, results, table = self.run_variants([("base", 10.0, False), ("broken", 10.0, True)], rounds=2)
@@ -108,24 +124,19 @@ class RunAndTable(unittest.TestCase):
         self.assertEqual(len(broken["failures"]), 2)
         self.assertIn("exit 3", broken["failures"][0])
         self.assertIn("something went wrong", broken["failures"][0])
-        self.assertIn("| broken | 1111111111 | - | - | - | 0 |", table)
+        self.assertIn("| broken | 1111111111 | - | - | - | - | 0 |", table)
         self.assertIn("- broken: round 0: exit 3", table)
 
     def test_only_the_named_variants_run_the_first_named_being_the_baseline(self):
-        archive = make_archive(self.dir, [("base", 10.0, False), ("slow", 40.0, False), ("fix", 20.0, False)])
-        out = os.path.join(self.dir, "out")
-        with redirect_stdout(io.StringIO()):
-            code = variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--rounds", "1",
-                                  "--only", "fix,slow"])
+        code, _, table = self.run_archive([("base", 10.0, False), ("slow", 40.0, False), ("fix", 20.0, False)],
+                                          "--rounds", "1", "--only", "fix,slow")
         self.assertEqual(code, 0)
         with open(self.order_log) as f:
-            self.assertEqual(f.read().split(), ["slow", "fix"])
-        with open(os.path.join(out, "variants.md")) as f:
-            table = f.read()
-        self.assertIn("| slow | 1111111111 | 40.000 | 1.00 | 1 |", table)
-        self.assertIn("| fix | 2222222222 + fix.patch | 20.000 | 0.50 | 1 |", table)
+            self.assertEqual(f.read().split(), ["fix", "slow"])
+        self.assertIn("| fix | 2222222222 + fix.patch | 20.000 | 1.00 | 1 |", table)
+        self.assertIn("| slow | 1111111111 | 40.000 | 2.00 | 1 |", table)
         with self.assertRaises(SystemExit):
-            variants.main(["run", archive, "--out", out, "--filter", "^Fib/", "--only", "base,nothere"])
+            self.run_archive([("base", 10.0, False)], "--only", "base,nothere")
 
     def test_a_benchmark_that_reports_an_error_fails_the_run_with_its_message(self):
         code, results, table = self.run_variants([("base", 10.0, "no gpu")], rounds=1)
@@ -133,12 +144,40 @@ class RunAndTable(unittest.TestCase):
         self.assertEqual(results["variants"][0]["samples"], [])
         self.assertIn("- base: round 0: Fib/30: PerfCudaTaskDag: no CUDA device", table)
 
+    def test_a_filter_that_matches_nothing_fails_the_variant(self):
+        code, results, table = self.run_variants([("base", 10.0, "no match")], rounds=1)
+        self.assertEqual(code, 1)
+        self.assertIn("- base: round 0: no Google Benchmark report (did the filter match a benchmark?)", table)
+
+    def test_a_run_starts_only_while_one_as_long_as_the_longest_still_fits(self):
+        code, results, _ = self.run_archive([("base", 10.0, "sleep")], "--rounds", "3", "--budget-s", "2.5")
+        self.assertEqual(code, 1)
+        with open(self.order_log) as f:
+            self.assertEqual(f.read().split(), ["base"])
+        base = results["variants"][0]
+        self.assertEqual(len(base["samples"]), 1)
+        self.assertEqual(base["failures"], ["round 1: not run, the budget is spent",
+                                            "round 2: not run, the budget is spent"])
+
     def test_the_table_command_reprints_a_run(self):
         _, _, table = self.run_variants([("base", 10.0, False), ("slow", 20.0, False)], rounds=1)
         buffer = io.StringIO()
         with redirect_stdout(buffer):
             variants.main(["table", os.path.join(self.dir, "out", "variants.json"), "--counter", "Mtasks/s"])
         self.assertEqual(buffer.getvalue(), table)
+
+
+class RoundOrder(unittest.TestCase):
+    def test_each_round_is_a_permutation_and_positions_move(self):
+        for count in (1, 2, 5, 12):
+            for rounds in (1, 2, 3):
+                orders = [variants.round_order(count, r, rounds) for r in range(rounds)]
+                for order in orders:
+                    self.assertEqual(sorted(order), list(range(count)))
+                if count > 2 and rounds > 1:
+                    # Every variant's position changes between the first two rounds but one at most.
+                    moved = sum(orders[0].index(i) != orders[1].index(i) for i in range(count))
+                    self.assertGreaterEqual(moved, count - 1)
 
 
 class ReadSamples(unittest.TestCase):

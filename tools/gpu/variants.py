@@ -4,24 +4,28 @@
 A GPU is lent for minutes, so a regression between two commits cannot be bisected one device
 call per step.  Instead, build the benchmark at every candidate commit here (nvcc needs no GPU;
 ccache makes commits that share objects cheap), pack the executables into one archive, and run
-them all on the GPU machine in rotating rounds, so that each variant is measured beside the
-others under the same conditions:
+them all on the GPU machine in rounds, each round in another order, so that each variant is
+measured beside the others under the same conditions:
 
-    python3 tools/gpu/variants.py build --target PerfCudaTaskDag --work /tmp/kdag-variants \\
-        base=7e4a704 pool=b7435e0 head=HEAD fix=HEAD+/tmp/fix.patch
-    # on the GPU machine, with build/gpu-variants carried:
-    python3 tools/gpu/variants.py run build/gpu-variants/kdag-variants.tar.gz --out $OUT \\
-        --filter '^CudaTaskDag/Fib/30' --rounds 3 --budget-s 240
+    python3 tools/gpu/variants.py build --target PerfCudaTaskDag base=7e4a704 pool=b7435e0 \
+        head=HEAD fix=HEAD+/tmp/fix.patch      # -> build/gpu-variants/kdag-variants.tar.gz
+    # on the GPU machine, with build/gpu-variants carried (the archive alone):
+    python3 tools/gpu/variants.py run build/gpu-variants/kdag-variants.tar.gz --out $OUT \
+        --filter '^CudaTaskDag/Fib/30' --rounds 3 --budget-s 240 --counter gpu_tasks_per_s
     python3 tools/gpu/variants.py table $OUT/variants.json --counter gpu_tasks_per_s
 
 A variant is NAME=REV or NAME=REV+PATCH: REV is anything `git rev-parse` accepts in this
 repository, PATCH a file `git apply` takes on top of it.  Each one is checked out in a worktree
-of its own under --work (kept, so that a second build is incremental) and built with the cuda
-preset.  `run` writes variants.json (every sample) and variants.md (the table) under --out; the
-table gives, per benchmark, each variant's median time and counter over the rounds and its ratio
-to the first variant's.
+of its own under --work (build/gpu-variants-trees, kept so that a second build is incremental)
+and built with the cuda preset.  `run` starts a run only while one as long as the longest so far
+still fits the budget, gives each at most --run-timeout-s, and rewrites variants.json (every
+sample) and variants.md (the table) under --out after each run: per benchmark, each variant's
+median time and counters over the rounds, each with its ratio to the first variant's.  A
+variant whose run fails, matches no benchmark or reports an error (no GPU) is listed under the
+table, and the command then exits 1.
 """
 import argparse
+import filecmp
 import json
 import os
 import shutil
@@ -62,17 +66,24 @@ def build_variant(name, rev, patch, target, work):
     if not os.path.isdir(tree):
         git("worktree", "add", "--force", "--detach", tree, commit)
     git("checkout", "--quiet", "--force", "--detach", commit, cwd=tree)
+    git("clean", "-fdq", cwd=tree)  # files an earlier patch added (build/ is ignored, and stays)
     if patch is not None:
         git("apply", patch, cwd=tree)
     build_dir = os.path.join(tree, "build", "cuda")
     # Paths hashed relative to the worktree: objects equal to another commit's come from the cache.
     env = dict(os.environ, CCACHE_BASEDIR=tree, CCACHE_NOHASHDIR="1")
-    if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
-        subprocess.run(["cmake", "--preset", "cuda", "-B", build_dir], cwd=tree, env=env, check=True,
-                       stdout=subprocess.DEVNULL)
+    log_path = os.path.join(tree, "build", "variant-build.log")
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
     start = time.monotonic()
-    subprocess.run(["cmake", "--build", build_dir, "--target", target], cwd=tree, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    with open(log_path, "w") as log:
+        steps = [["cmake", "--build", build_dir, "--target", target]]
+        if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
+            steps.insert(0, ["cmake", "--preset", "cuda", "-B", build_dir])
+        for step in steps:
+            if subprocess.run(step, cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+                with open(log_path, errors="replace") as f:
+                    tail = f.read()[-3000:]
+                raise SystemExit(f"variants.py: building {name} failed ({log_path}):\n{tail}")
     exe = os.path.join(build_dir, "perf_tests", target)
     if not os.path.exists(exe):
         raise SystemExit(f"variants.py: {target} was built but {exe} does not exist")
@@ -101,7 +112,10 @@ def build(args):
             if strip:
                 subprocess.run([strip, "--strip-unneeded", copy], check=True)
             for lib in pack.build_tree_libraries(exe, os.path.dirname(os.path.dirname(exe))):
-                libraries.setdefault(os.path.basename(lib), lib)
+                first = libraries.setdefault(os.path.basename(lib), lib)
+                if not filecmp.cmp(first, lib, shallow=False):
+                    raise SystemExit(f"variants.py: {name} loads a {os.path.basename(lib)} other than the one of "
+                                     f"an earlier variant ({lib}, {first}); one archive holds one of each")
             manifest["variants"].append({"name": name, "commit": commit, "subject": subject,
                                          "patch": os.path.basename(patch) if patch else None,
                                          "exe": f"bin/{name}/{args.target}"})
@@ -141,60 +155,75 @@ def read_samples(report_path):
     return out, errors
 
 
+def round_order(count, r, rounds):
+    """The order of `count` variants in round r: shifted by r * count / rounds and reversed in odd
+    rounds, so that over the rounds each variant runs early and late, and next to others."""
+    shift = (r * count) // max(1, rounds)
+    order = [(i + shift) % count for i in range(count)]
+    return order[::-1] if r % 2 else order
+
+
 def run(args):
     deadline = time.monotonic() + args.budget_s
     os.makedirs(args.out, exist_ok=True)
     root, manifest = gpu_run.unpack(args.archive, "kdag-variants")
     variants = manifest["variants"]
     if args.only:
+        by_name = {v["name"]: v for v in variants}
         wanted = args.only.split(",")
-        unknown = [n for n in wanted if n not in {v["name"] for v in variants}]
+        unknown = [n for n in wanted if n not in by_name]
         if unknown:
             raise SystemExit(f"variants.py: no variant named {', '.join(unknown)} in {args.archive}")
-        variants = [v for v in variants if v["name"] in wanted]
+        variants = [by_name[n] for n in wanted]
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.path.join(root, "lib") + os.pathsep + env.get("LD_LIBRARY_PATH", "")
     threads = args.threads or os.cpu_count()
+    counters = [c for c in (args.counter or "").split(",") if c]
     results = {"target": manifest["target"], "filter": args.filter, "rounds": args.rounds,
                "device": gpu_run.device_info(), "variants": [dict(v, samples=[], failures=[]) for v in variants]}
-    total = args.rounds * len(variants)
-    done = 0
+
+    def write_results():  # after every run: a run cut short still leaves its table
+        with open(os.path.join(args.out, "variants.json"), "w") as f:
+            json.dump(results, f, indent=1)
+        with open(os.path.join(args.out, "variants.md"), "w") as f:
+            f.write(markdown(results, counters))
+
+    slowest = 0.0  # the longest run so far: a run is started only if one as long still fits
     for r in range(args.rounds):
-        # Rotated each round, so that no variant always runs first (after the GPU idled) or last.
-        order = [(i + r) % len(variants) for i in range(len(variants))]
-        for i in order:
+        for i in round_order(len(variants), r, args.rounds):
             v = results["variants"][i]
-            share = (deadline - time.monotonic()) / max(1, total - done)
-            done += 1
-            if share < 1.0:
-                v["failures"].append(f"round {r}: no time left in the budget")
+            left = deadline - time.monotonic()
+            if left < max(1.0, slowest):
+                v["failures"].append(f"round {r}: not run, the budget is spent")
                 continue
             report = os.path.join(args.out, f"{v['name']}.round{r}.json")
             command = [os.path.join(root, v["exe"]), f"--benchmark_filter={args.filter}",
                        f"--kokkos-num-threads={threads}", "--benchmark_out_format=json",
-                       f"--benchmark_out={report}", *args.benchmark_args]
+                       f"--benchmark_out={report}", *args.benchmark_arg]
             start = time.monotonic()
             try:
-                proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=2 * share)
+                proc = subprocess.run(command, env=env, capture_output=True, text=True,
+                                      timeout=min(left, args.run_timeout_s))
                 code = proc.returncode
                 tail = (proc.stdout + proc.stderr)[-600:]
             except subprocess.TimeoutExpired:
                 code, tail = None, "timed out"
             seconds = time.monotonic() - start
+            slowest = max(slowest, seconds)
             print(f"round {r} {v['name']}: exit {code} in {seconds:.1f} s", flush=True)
-            if code != 0 or not os.path.exists(report):
-                v["failures"].append(f"round {r}: exit {code}: {tail.strip()}")
-                continue
-            samples, errors = read_samples(report)
+            try:
+                samples, errors = read_samples(report) if code == 0 else ({}, [f"exit {code}: {tail.strip()}"])
+            except (OSError, ValueError):
+                samples, errors = {}, ["no Google Benchmark report (did the filter match a benchmark?)"]
+            if code == 0 and not samples and not errors:
+                errors = ["no benchmark matched the filter"]
             v["failures"].extend(f"round {r}: {e}" for e in errors)
             if samples:
                 v["samples"].append(samples)
-    with open(os.path.join(args.out, "variants.json"), "w") as f:
-        json.dump(results, f, indent=1)
-    body = markdown(results, args.counter)
-    with open(os.path.join(args.out, "variants.md"), "w") as f:
-        f.write(body)
-    sys.stdout.write(body)
+            write_results()
+    write_results()
+    with open(os.path.join(args.out, "variants.md")) as f:
+        sys.stdout.write(f.read())
     return 0 if all(not v["failures"] for v in results["variants"]) else 1
 
 
@@ -203,29 +232,33 @@ def medians(variant, benchmark, key):
     return statistics.median(values) if values else None, len(values)
 
 
-def markdown(results, counter=None):
-    """One table per benchmark: each variant's median time (and counter) over its rounds, and the
-    ratio of its time to the first variant's (above 1: slower)."""
+def markdown(results, counters=()):
+    """One table per benchmark: each variant's median time and counters over its rounds, each with
+    its ratio to the first variant's (time above 1: slower; a rate above 1: faster)."""
     variants = results["variants"]
     benchmarks = []
     for v in variants:
         for s in v["samples"]:
             benchmarks.extend(b for b in s if b not in benchmarks)
     lines = [f"{results['target']} on {results.get('device', {}).get('name', 'unknown')}, filter "
-             f"`{results['filter']}`, {results['rounds']} rotating rounds, medians", ""]
+             f"`{results['filter']}`, {results['rounds']} rounds, medians; the first variant is the baseline", ""]
     for b in benchmarks:
-        head = "| variant | commit | time (ms) | vs first |" + (f" {counter} |" if counter else "") + " rounds |"
+        keys = ["real_time"] + [c for c in counters if any(b in s and c in s[b] for v in variants for s in v["samples"])]
+        head = "| variant | commit |" + "".join(
+            f" {'time (ms)' if k == 'real_time' else k} | vs first |" for k in keys) + " rounds |"
         lines += [f"### {b}", "", head, "|" + "---|" * (head.count("|") - 1)]
-        base, _ = medians(variants[0], b, "real_time")
         for v in variants:
-            t, n = medians(v, b, "real_time")
-            label = v["commit"][:10] + (f" + {v['patch']}" if v.get("patch") else "")
-            ratio = f"{t / base:.2f}" if t is not None and base else "-"
-            row = f"| {v['name']} | {label} | {t / 1e6:.3f} | {ratio} |" if t is not None else \
-                f"| {v['name']} | {label} | - | - |"
-            if counter:
-                c, _ = medians(v, b, counter)
-                row += f" {c:.4g} |" if c is not None else " - |"
+            row = f"| {v['name']} | {v['commit'][:10]}{' + ' + v['patch'] if v.get('patch') else ''} |"
+            n = 0
+            for k in keys:
+                value, n_k = medians(v, b, k)
+                base, _ = medians(variants[0], b, k)
+                n = max(n, n_k)
+                if value is None:
+                    row += " - | - |"
+                    continue
+                shown = f"{value / 1e6:.3f}" if k == "real_time" else f"{value:.4g}"
+                row += f" {shown} | {value / base:.2f} |" if base else f" {shown} | - |"
             lines.append(row + f" {n} |")
         lines.append("")
     for v in variants:
@@ -236,7 +269,7 @@ def markdown(results, counter=None):
 
 def table(args):
     with open(args.results) as f:
-        sys.stdout.write(markdown(json.load(f), args.counter))
+        sys.stdout.write(markdown(json.load(f), [c for c in (args.counter or "").split(",") if c]))
     return 0
 
 
@@ -246,7 +279,8 @@ def main(argv=None):
     b = sub.add_parser("build", help="build the target at each variant and pack them")
     b.add_argument("variants", nargs="+", help="NAME=REV or NAME=REV+PATCH; the first is the baseline")
     b.add_argument("--target", default="PerfCudaTaskDag")
-    b.add_argument("--work", default=os.path.join(ROOT, "build", "gpu-variants", "trees"))
+    b.add_argument("--work", default=os.path.join(ROOT, "build", "gpu-variants-trees"),
+                   help="where the worktrees go (keep it out of the folder a device call carries)")
     b.add_argument("--output", default=os.path.join(ROOT, "build", "gpu-variants", "kdag-variants.tar.gz"))
     b.add_argument("--max-mib", type=float, default=60.0)
     r = sub.add_parser("run", help="run every variant on this (GPU) machine in rotating rounds")
@@ -254,15 +288,17 @@ def main(argv=None):
     r.add_argument("--out", default=os.environ.get("OUT") or os.path.join(os.getcwd(), "gpu-out"))
     r.add_argument("--filter", required=True, help="--benchmark_filter for every variant")
     r.add_argument("--rounds", type=int, default=3)
-    r.add_argument("--only", default="", help="comma-separated variant names to run (default: all, in the "
-                                              "archive's order; the first one run is the baseline)")
+    r.add_argument("--only", default="", help="comma-separated variant names to run, in this order, the first "
+                                              "one the baseline (default: all, in the archive's order)")
+    r.add_argument("--run-timeout-s", type=float, default=60.0, help="the time limit of one run of a variant")
     r.add_argument("--budget-s", type=float, default=240.0)
     r.add_argument("--threads", type=int, default=0, help="--kokkos-num-threads (default: every core)")
-    r.add_argument("--counter", default=None, help="a user counter to show beside the time")
-    r.add_argument("benchmark_args", nargs="*", help="more arguments for every run (after --)")
+    r.add_argument("--counter", default=None, help="comma-separated user counters to show beside the time")
+    r.add_argument("--benchmark-arg", action="append", default=[],
+                   help="one more argument for every run (repeatable), e.g. --benchmark-arg=--benchmark_repetitions=3")
     t = sub.add_parser("table", help="print the table of a run's variants.json")
     t.add_argument("results")
-    t.add_argument("--counter", default=None)
+    t.add_argument("--counter", default=None, help="comma-separated user counters to show beside the time")
     args = parser.parse_args(argv)
     return {"build": build, "run": run, "table": table}[args.command](args)
 
