@@ -124,6 +124,8 @@ class RunAndTable(unittest.TestCase):
         self.assertEqual(len(broken["failures"]), 2)
         self.assertIn("exit 3", broken["failures"][0])
         self.assertIn("something went wrong", broken["failures"][0])
+        with open(os.path.join(self.dir, "out", "broken.round1.log")) as f:
+            self.assertEqual(f.read(), "Kokkos::abort: something went wrong\n")
         self.assertIn("| broken | 1111111111 | - | - | - | - | 0 |", table)
         self.assertIn("- broken: round 0: exit 3", table)
 

@@ -18,8 +18,9 @@ A variant is NAME=REV or NAME=REV+PATCH: REV is anything `git rev-parse` accepts
 repository, PATCH a file `git apply` takes on top of it.  Each one is checked out in a worktree
 of its own under --work (build/gpu-variants-trees, kept so that a second build is incremental)
 and built with the cuda preset.  `run` starts a run only while one as long as the longest so far
-still fits the budget, gives each at most --run-timeout-s, and rewrites variants.json (every
-sample) and variants.md (the table) under --out after each run: per benchmark, each variant's
+still fits the budget, gives each at most --run-timeout-s, keeps each run's output
+(NAME.roundR.log) and rewrites variants.json (every sample) and variants.md (the table) under
+--out after each run: per benchmark, each variant's
 median time and counters over the rounds, each with its ratio to the first variant's.  A
 variant whose run fails, matches no benchmark or reports an error (no GPU) is listed under the
 table, and the command then exits 1.
@@ -201,13 +202,15 @@ def run(args):
                        f"--kokkos-num-threads={threads}", "--benchmark_out_format=json",
                        f"--benchmark_out={report}", *args.benchmark_arg]
             start = time.monotonic()
-            try:
-                proc = subprocess.run(command, env=env, capture_output=True, text=True,
-                                      timeout=min(left, args.run_timeout_s))
-                code = proc.returncode
-                tail = (proc.stdout + proc.stderr)[-600:]
-            except subprocess.TimeoutExpired:
-                code, tail = None, "timed out"
+            log_path = os.path.join(args.out, f"{v['name']}.round{r}.log")
+            with open(log_path, "w") as log:
+                try:
+                    code = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                          timeout=min(left, args.run_timeout_s)).returncode
+                except subprocess.TimeoutExpired:
+                    code = None
+            with open(log_path, errors="replace") as log:
+                tail = log.read()[-600:] if code is not None else "timed out"
             seconds = time.monotonic() - start
             slowest = max(slowest, seconds)
             print(f"round {r} {v['name']}: exit {code} in {seconds:.1f} s", flush=True)
