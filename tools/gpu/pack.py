@@ -126,6 +126,14 @@ def git_commit(source):
         return "unknown"
 
 
+def copy_stripped(exe, target):
+    """Copies the executable `exe` to `target`, stripped of what running it does not need."""
+    shutil.copy2(exe, target)
+    strip = shutil.which("strip")
+    if strip:
+        subprocess.run([strip, "--strip-unneeded", target], check=True)
+
+
 def write_archive(stage, manifest, output):
     """Writes `manifest` into the folder `stage` and packs the folder, under its own name, into the
     archive `output`; returns the archive's size in MiB."""
@@ -160,7 +168,6 @@ def main():
             raise SystemExit(f"pack.py: {entry['name']} is not built in {args.build_dir} (build it first)")
     if not entries:
         raise SystemExit(f"pack.py: no test labelled {args.label} in {args.build_dir}")
-    strip = shutil.which("strip")
     manifest = {"commit": git_commit(source_dir(args.build_dir)), "label": args.label, "tests": [], "benchmarks": []}
     with tempfile.TemporaryDirectory() as tmp:
         stage = os.path.join(tmp, "kdag-gpu")
@@ -169,9 +176,7 @@ def main():
         libraries = set()
         for entry in entries:
             target = os.path.join(stage, "bin", entry["name"])
-            shutil.copy2(entry["exe"], target)
-            if strip:
-                subprocess.run([strip, "--strip-unneeded", target], check=True)
+            copy_stripped(entry["exe"], target)
             libraries.update(build_tree_libraries(entry["exe"], args.build_dir))
             is_benchmark = os.path.basename(entry["exe"]).startswith("Perf")
             # ctest's arguments minus the smoke-test --benchmark_min_time: run.sh sets its own.

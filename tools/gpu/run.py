@@ -6,8 +6,8 @@
 It unpacks the archive, runs every test executable (several at once: they are short and mostly
 wait on the GPU) and then every benchmark, one at a time so that nothing else shares the GPU or
 the host cores while it measures, most wanted first (pack.py's BENCHMARK_PLAN), each within twice
-the time it took on the last GPU measured.  Benchmarks use all the machine's cores as host
-threads, so that a benchmark's host baseline is the machine's best.  It writes, under the output folder:
+the time it took on an H200.  Benchmarks use all the machine's cores as host threads, so that a
+benchmark's host baseline is the machine's best.  It writes, under the output folder:
     summary.txt, summary.json   tools/gpu/summarize.py's summary (device, commit, counts, medians)
     tests.log                   each test executable's output (failures in full, passes' last lines)
     benchmarks.log              each benchmark executable's output
@@ -57,7 +57,7 @@ def unpack(archive, name):
 
 def benchmark_timeout(record, left_s):
     """The time limit of a benchmark when `left_s` seconds of the budget are left, or None when
-    less is left than it took on the last GPU measured (`expected_s`): it would most likely be
+    less is left than it took on an H200 (`expected_s`): it would most likely be
     stopped half-way, and a shorter one after it may still fit.  The benchmarks come in the pack's
     order, most wanted first; each may take twice its expected time (at least 30 s more than it:
     starting CUDA alone varies by seconds), at most what is left."""

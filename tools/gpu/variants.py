@@ -39,6 +39,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pack  # noqa: E402
 import run as gpu_run  # noqa: E402
+import summarize  # noqa: E402
 
 ROOT = pack.ROOT
 
@@ -99,7 +100,6 @@ def build(args):
     if len(set(names)) != len(names):
         raise SystemExit("variants.py: two variants have the same name")
     os.makedirs(args.work, exist_ok=True)
-    strip = shutil.which("strip")
     manifest = {"target": args.target, "variants": []}
     with tempfile.TemporaryDirectory() as tmp:
         stage = os.path.join(tmp, "kdag-variants")
@@ -109,9 +109,7 @@ def build(args):
             exe, commit, subject = build_variant(name, rev, patch, args.target, os.path.abspath(args.work))
             os.makedirs(os.path.join(stage, "bin", name))
             copy = os.path.join(stage, "bin", name, args.target)
-            shutil.copy2(exe, copy)
-            if strip:
-                subprocess.run([strip, "--strip-unneeded", copy], check=True)
+            pack.copy_stripped(exe, copy)
             for lib in pack.build_tree_libraries(exe, os.path.dirname(os.path.dirname(exe))):
                 first = libraries.setdefault(os.path.basename(lib), lib)
                 if not filecmp.cmp(first, lib, shallow=False):
@@ -148,9 +146,7 @@ def read_samples(report_path):
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         values = {"real_time": b["real_time"] * scale}
         for key, value in b.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and key not in (
-                    "real_time", "cpu_time", "iterations", "repetitions", "repetition_index", "threads",
-                    "family_index", "per_family_instance_index"):
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and key not in summarize.BENCHMARK_FIELDS:
                 values[key] = value
         out[b.get("run_name", b["name"])] = values
     return out, errors
