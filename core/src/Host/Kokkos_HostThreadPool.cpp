@@ -20,7 +20,8 @@ constexpr int spins_before_yielding = 1 << 11;
 constexpr int spins_before_parking = spins_before_yielding + (1 << 8);
 }  // namespace
 
-HostThreadPool::HostThreadPool(int size, bool bind) : m_size(size < 1 ? 1 : size) {
+HostThreadPool::HostThreadPool(int size, bool bind)
+    : m_size(size < 1 ? 1 : size), m_finished(new FinishedLine[static_cast<std::size_t>(m_size)]) {
   std::atomic<int> bound{0};
   m_threads.reserve(m_size - 1);
   for (int rank = 1; rank < m_size; ++rank) {
@@ -35,59 +36,74 @@ HostThreadPool::HostThreadPool(int size, bool bind) : m_size(size < 1 ? 1 : size
 }
 
 HostThreadPool::~HostThreadPool() {
-  m_stop.store(true, std::memory_order_release);
-  m_epoch.fetch_add(1, std::memory_order_acq_rel);
-  m_epoch.notify_all();
+  m_line.job = nullptr;
+  m_line.epoch.fetch_add(1);
+  m_line.epoch.notify_all();
   for (auto& t : m_threads) t.join();
 }
 
 void HostThreadPool::launch_and_join() {
-  m_pending.store(m_size - 1, std::memory_order_relaxed);
   // seq_cst on both sides (epoch bump then sleeper check here, sleeper announce then epoch
   // check in worker_loop) so that a parking worker and a launch never miss each other.
-  m_epoch.fetch_add(1);
-  if (m_sleepers.load() > 0) m_epoch.notify_all();
+  const std::uint64_t epoch = m_line.epoch.fetch_add(1) + 1;
+  if (m_sleepers.load() > 0) m_line.epoch.notify_all();
 
   t_rank = 0;
-  m_job(m_job_arg, 0, m_size);
+  try {
+    m_line.job(m_line.body, 0, m_size);
+  } catch (...) {
+    // The workers still read the launch line: the next launch may rewrite it only after them.
+    t_rank = -1;
+    wait_for_workers(epoch);
+    throw;
+  }
   t_rank = -1;
+  wait_for_workers(epoch);
+}
 
+void HostThreadPool::wait_for_workers(std::uint64_t epoch) const {
   // Spin while the workers are likely running; yield once it looks like one was preempted
   // (an oversubscribed machine), so the caller does not burn the core a worker needs.
-  for (int spin = 0; m_pending.load(std::memory_order_acquire) != 0; ++spin) {
-    if (spin < spins_before_yielding) {
-      KOKKOS_IMPL_SPIN_PAUSE();
-    } else {
-      std::this_thread::yield();
+  int spin = 0;
+  for (int rank = 1; rank < m_size; ++rank) {
+    while (m_finished[static_cast<std::size_t>(rank)].epoch.load(std::memory_order_acquire) != epoch) {
+      if (spin < spins_before_yielding) {
+        ++spin;
+        KOKKOS_IMPL_SPIN_PAUSE();
+      } else {
+        std::this_thread::yield();
+      }
     }
   }
 }
 
 void HostThreadPool::worker_loop(int rank) {
   std::uint64_t seen = 0;
+  FinishedLine& finished = m_finished[static_cast<std::size_t>(rank)];
   for (;;) {
-    std::uint64_t epoch = m_epoch.load(std::memory_order_acquire);
+    std::uint64_t epoch = m_line.epoch.load(std::memory_order_acquire);
     for (int spin = 0; epoch == seen && spin < spins_before_parking; ++spin) {
       if (spin < spins_before_yielding) {
         KOKKOS_IMPL_SPIN_PAUSE();
       } else {
         std::this_thread::yield();  // oversubscribed: let the thread we wait for run
       }
-      epoch = m_epoch.load(std::memory_order_acquire);
+      epoch = m_line.epoch.load(std::memory_order_acquire);
     }
     if (epoch == seen) {
       m_sleepers.fetch_add(1);
       // Re-check after announcing ourselves: a launch that bumped the epoch before seeing the
       // sleeper count skipped the notify.
-      while ((epoch = m_epoch.load()) == seen) m_epoch.wait(seen);
+      while ((epoch = m_line.epoch.load()) == seen) m_line.epoch.wait(seen);
       m_sleepers.fetch_sub(1);
     }
     seen = epoch;
-    if (m_stop.load(std::memory_order_acquire)) return;
+    const Job job = m_line.job;
+    if (job == nullptr) return;
     t_rank = rank;
-    m_job(m_job_arg, rank, m_size);
+    job(m_line.body, rank, m_size);
     t_rank = -1;
-    m_pending.fetch_sub(1, std::memory_order_acq_rel);
+    finished.epoch.store(epoch, std::memory_order_release);
   }
 }
 

@@ -1,19 +1,28 @@
 #pragma once
 // A persistent pool of host worker threads with a low-latency fork/join: the caller is worker 0,
-// workers 1..n-1 spin briefly on a launch epoch and then park on it (C++20 atomic wait), so a
-// launch costs two cache-line transfers when the pool is hot instead of an OpenMP region's
-// barrier round trips.  Used by the Threads back end.
+// workers 1..n-1 spin briefly on a launch epoch and then park on it (C++20 atomic wait).  A
+// launch writes one cache line (the epoch, the job and, for a small trivially copyable body, the
+// body itself), and each worker answers in a line of its own, so when the pool is hot a launch
+// costs one transfer of the launch line to each worker and one of each worker's line back.
+// Used by the Threads back end.
 #include <Kokkos_Macros.hpp>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace Kokkos::Impl {
 
 class HostThreadPool {
  public:
+  // Bytes of a body that travel inside the launch line; a larger body is read through its address.
+  static constexpr std::size_t inline_body_bytes = 48;
+
   // Starts size-1 worker threads; bind=true pins worker r (r >= 1) to processing unit r.
   HostThreadPool(int size, bool bind);
   ~HostThreadPool();
@@ -26,18 +35,38 @@ class HostThreadPool {
   // Rank of the calling thread inside a launch of any pool, -1 outside one.
   static int current_rank() noexcept { return t_rank; }
 
+  // Whether run() copies a body of this type into the launch line (otherwise workers read it
+  // through its address, on the caller's stack).
+  template <class Body>
+  static constexpr bool travels_in_line() {
+    return sizeof(Body) <= inline_body_bytes && alignof(Body) <= alignof(std::max_align_t) &&
+           std::is_trivially_copyable_v<Body> && std::is_trivially_copy_constructible_v<Body> &&
+           std::is_trivially_destructible_v<Body>;
+  }
+
   // Calls body(rank, size) on every worker; returns when all have returned.  A launch from
   // inside a launch, or while another host thread is using the pool, runs body(0, 1) inline.
+  // An exception from the caller's share (rank 0) is rethrown once every worker has finished.
   template <class Body>
   void run(const Body& body) {
     if (m_size == 1 || t_rank >= 0 || m_busy.exchange(true, std::memory_order_acquire)) {
       run_inline(body);
       return;
     }
-    m_job = [](const void* b, int rank, int size) { (*static_cast<const Body*>(b))(rank, size); };
-    m_job_arg = &body;
+    const BusyRelease release{m_busy};
+    if constexpr (travels_in_line<Body>()) {
+      ::new (static_cast<void*>(m_line.body)) Body(body);
+      m_line.job = [](const void* line_body, int rank, int size) {
+        (*std::launder(static_cast<const Body*>(line_body)))(rank, size);
+      };
+    } else {
+      const Body* address = &body;
+      ::new (static_cast<void*>(m_line.body)) const Body*(address);
+      m_line.job = [](const void* line_body, int rank, int size) {
+        (**std::launder(static_cast<const Body* const*>(line_body)))(rank, size);
+      };
+    }
     launch_and_join();
-    m_busy.store(false, std::memory_order_release);
   }
 
  private:
@@ -45,23 +74,41 @@ class HostThreadPool {
   static void run_inline(const Body& body) {
     const int saved = t_rank;
     t_rank = 0;
+    struct Restore {
+      int saved;
+      ~Restore() { t_rank = saved; }
+    } restore{saved};
     body(0, 1);
-    t_rank = saved;
   }
+  struct BusyRelease {
+    std::atomic<bool>& busy;
+    ~BusyRelease() { busy.store(false, std::memory_order_release); }
+  };
   void launch_and_join();
+  void wait_for_workers(std::uint64_t epoch) const;
   void worker_loop(int rank);
 
-  using Job = void (*)(const void*, int, int);
+  using Job = void (*)(const void* line_body, int rank, int size);
+
+  // Everything a worker reads to start a job shares the epoch's cache line, so the transfer
+  // that wakes it brings the job too (the caller writes them just before the bump).  A null
+  // job stops the workers.
+  struct alignas(KOKKOS_IMPL_CACHE_LINE) LaunchLine {
+    std::atomic<std::uint64_t> epoch{0};
+    Job job = nullptr;
+    alignas(std::max_align_t) unsigned char body[inline_body_bytes];
+  };
+  static_assert(sizeof(LaunchLine) == KOKKOS_IMPL_CACHE_LINE, "the launch fits one cache line");
+  // A worker stores the epoch of the job it finished in a line of its own: the caller reads
+  // each line once per launch, and no two workers write the same line.
+  struct alignas(KOKKOS_IMPL_CACHE_LINE) FinishedLine {
+    std::atomic<std::uint64_t> epoch{0};
+  };
 
   int m_size;
   bool m_bound = false;
-  // What a worker reads when the epoch moves shares the epoch's cache line, so the transfer
-  // that wakes it brings the job too (the caller writes them just before the bump).
-  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<std::uint64_t> m_epoch{0};
-  Job m_job = nullptr;
-  const void* m_job_arg = nullptr;
-  std::atomic<bool> m_stop{false};
-  alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_pending{0};
+  LaunchLine m_line;
+  std::unique_ptr<FinishedLine[]> m_finished;
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<int> m_sleepers{0};
   alignas(KOKKOS_IMPL_CACHE_LINE) std::atomic<bool> m_busy{false};
   std::vector<std::thread> m_threads;
