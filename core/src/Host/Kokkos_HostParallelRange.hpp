@@ -43,9 +43,11 @@ class ParallelFor<Functor, RangePolicy<P...>, ExecSpace> {
         });
       });
     } else {
-      space.impl_run_on_workers([&](int rank, int size) {
+      // The bounds and a small functor by value: the body then fits a pool's launch line.
+      const CapturedFunctor<Functor> functor(m_functor);
+      space.impl_run_on_workers([first, last, functor](int rank, int size) {
         const HostBlock<I> block = range_block(first, last, rank, size);
-        with_local_functor_copy(m_functor, [&](const Functor& f) { run_block(f, block.begin, block.end); });
+        with_local_functor_copy(functor.get(), [&](const Functor& f) { run_block(f, block.begin, block.end); });
       });
     }
   }
