@@ -109,15 +109,19 @@ class RangePolicy : public Impl::PolicyOccupancy {
   static void check_conversion_safety(const I& bound) {
     if constexpr (std::is_convertible_v<member_type, I>) {
       bool unsafe;
-      std::string text;
       if constexpr (std::is_integral_v<I>) {
         unsafe = !std::in_range<member_type>(bound);
-        text = std::to_string(bound);
       } else {
         unsafe = static_cast<I>(static_cast<member_type>(bound)) != bound;
-        text = std::to_string(static_cast<member_type>(bound));
       }
+      // The message is formatted only for a bound that fails: every launch builds a policy.
       if (unsafe) {
+        std::string text;
+        if constexpr (std::is_integral_v<I>) {
+          text = std::to_string(bound);
+        } else {
+          text = std::to_string(static_cast<member_type>(bound));
+        }
         report_bound_error(
             "Kokkos::RangePolicy bound type error: an unsafe implicit conversion is performed on a bound (" + text +
             "), which may not preserve its original value.");

@@ -75,8 +75,9 @@ class OpenMP {
     }
 #pragma omp parallel num_threads(size)
     {
-      const RankScope scope(omp_get_thread_num());
-      body(omp_get_thread_num(), omp_get_num_threads());
+      const int rank = omp_get_thread_num();
+      const RankScope scope(rank);
+      body(rank, omp_get_num_threads());
     }
   }
 
