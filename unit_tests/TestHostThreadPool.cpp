@@ -171,6 +171,116 @@ TEST(HostThreadPool, RandomLaunchesParkingAndDestructionStress) {
   }
 }
 
+// run(body, after): each rank leaves rank * 10 + 1 at current_result().
+void expect_results_in_rank_order(HostThreadPool& pool) {
+  int after_calls = 0;
+  pool.run(
+      [](int rank, int) {
+        ASSERT_NE(HostThreadPool::current_result(), nullptr);
+        ::new (HostThreadPool::current_result()) int(rank * 10 + 1);
+      },
+      [&](int size, void* const* results) {
+        ++after_calls;
+        EXPECT_EQ(size, pool.size());
+        for (int r = 0; r < size; ++r) EXPECT_EQ(*static_cast<const int*>(results[r]), r * 10 + 1) << "rank " << r;
+      });
+  EXPECT_EQ(after_calls, 1);
+}
+
+TEST(HostThreadPool, RunWithAfterHandsBackEachRanksResult) {
+  EXPECT_EQ(HostThreadPool::current_result(), nullptr);
+  for (int size : {1, 2, 4}) {
+    HostThreadPool pool(size, false);
+    for (int i = 0; i < 100; ++i) expect_results_in_rank_order(pool);
+  }
+  EXPECT_EQ(HostThreadPool::current_result(), nullptr);
+}
+
+TEST(HostThreadPool, RunAloneGivesOneResultOnTheCallingThread) {
+  int seen = -1;
+  HostThreadPool::run_alone([](int rank, int size) { ::new (HostThreadPool::current_result()) int(rank + size * 100); },
+                            [&](int size, void* const* results) {
+                              EXPECT_EQ(size, 1);
+                              seen = *static_cast<const int*>(results[0]);
+                            });
+  EXPECT_EQ(seen, 100);
+  EXPECT_EQ(HostThreadPool::current_result(), nullptr);
+}
+
+TEST(HostThreadPool, NestedRunWithAfterRunsAloneAndKeepsTheOuterResultArea) {
+  HostThreadPool pool(3, false);
+  std::atomic<int> inner_ok{0};
+  pool.run(
+      [&](int rank, int) {
+        void* const outer = HostThreadPool::current_result();
+        pool.run([](int, int) { ::new (HostThreadPool::current_result()) int(7); },
+                 [&](int size, void* const* results) {
+                   if (size == 1 && *static_cast<const int*>(results[0]) == 7) inner_ok.fetch_add(1);
+                 });
+        EXPECT_EQ(HostThreadPool::current_result(), outer);
+        ::new (outer) int(rank);
+      },
+      [&](int size, void* const* results) {
+        for (int r = 0; r < size; ++r) EXPECT_EQ(*static_cast<const int*>(results[r]), r);
+      });
+  EXPECT_EQ(inner_ok.load(), 3);
+}
+
+TEST(HostThreadPool, ExceptionFromAfterLeavesThePoolUsable) {
+  HostThreadPool pool(2, false);
+  EXPECT_THROW(pool.run([](int, int) {}, [](int, void* const*) { throw std::runtime_error("after"); }),
+               std::runtime_error);
+  expect_results_in_rank_order(pool);
+}
+
+TEST(HostThreadPool, ConcurrentRunsWithAfterStress) {
+  HostThreadPool pool(3, false);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 300; ++i) {
+        const int tag = t * 100000 + i;
+        pool.run([tag](int rank, int) { ::new (HostThreadPool::current_result()) int(tag + rank); },
+                 [&](int size, void* const* results) {
+                   for (int r = 0; r < size; ++r) {
+                     if (*static_cast<const int*>(results[r]) != tag + r) wrong.fetch_add(1);
+                   }
+                 });
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+#if defined(KOKKOS_ENABLE_THREADS) && defined(KOKKOS_ENABLE_SERIAL)
+// The Threads reduction hands each worker's value back in its finished line; joined in rank
+// order it gives the bits of the same blocks reduced one after the other on this thread.
+TEST(HostThreadPool, ThreadsReductionThroughWorkerLinesMatchesTheSequentialStandInBitwise) {
+  static_assert(Kokkos::Impl::HostWorkerResults<Kokkos::Threads, double>);
+  const Kokkos::Threads space;
+  for (long n : {1L, 2L, 3L, 100L, 10007L, 200003L}) {
+    double parallel = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::RangePolicy<Kokkos::Threads>(space, 0, n), [](long i, double& s) { s += 1.0 / double(i + 1); },
+        parallel);
+    double sequential = 0;
+    const Kokkos::Impl::HostSequentialWorkers<Kokkos::Threads> workers{space};
+    std::vector<double> shares(static_cast<std::size_t>(space.impl_thread_pool_size()), 0.0);
+    workers.impl_run_on_workers([&](int rank, int size) {
+      const auto block = Kokkos::Impl::range_block(0L, n, rank, size);
+      double acc = 0;
+      Kokkos::parallel_reduce(Kokkos::RangePolicy<Kokkos::Serial>(block.begin, block.end),
+                              [](long i, double& s) { s += 1.0 / double(i + 1); }, acc);
+      shares[static_cast<std::size_t>(rank)] = acc;
+    });
+    for (double share : shares) sequential += share;
+    EXPECT_EQ(parallel, sequential) << "n = " << n;
+  }
+}
+#endif
+
 struct SmallFunctor {
   int a, b;
   int operator()() const { return a + b; }
@@ -192,7 +302,7 @@ TEST(CapturedFunctor, HoldsACopyOfSmallTriviallyCopyableFunctorsAndTheAddressOfO
   EXPECT_FALSE(decltype(by_address)::holds_copy);
   EXPECT_EQ(&by_address.get(), &large);
 
-  Kokkos::View<int*> view("v", 1);
+  Kokkos::View<int*, Kokkos::HostSpace> view("v", 1);
   auto with_view = KOKKOS_LAMBDA(int) { (void)view; };
   const CapturedFunctor<decltype(with_view)> view_functor(with_view);
   EXPECT_FALSE(decltype(view_functor)::holds_copy);  // a View's copy counts a reference

@@ -8,10 +8,20 @@
 //   template <class Body> void impl_run_on_workers(const Body& body) const;
 //        // calls body(rank, size) once on each of `size` workers, returns after all return
 //
+// Optionally, a back end whose workers can hand a small result back with the signal that they
+// finished (the Threads pool) also offers
+//   static constexpr std::size_t impl_worker_result_bytes;   // room for each worker's result
+//   static void* impl_current_worker_result();              // the calling worker's room, in a launch
+//   template <class Body, class After> void impl_run_on_workers(const Body&, const After&) const;
+//        // as above, then after(size, results) on the caller: results[r] is rank r's room
+// and host reductions of small scalars return each worker's value that way.
+//
 // Patterns (range/MDRange/team for, reduce, scan) are written once against this contract in
 // impl/; a back end never re-implements them.
 #include <Kokkos_Macros.hpp>
 #include <atomic>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -23,6 +33,13 @@ template <class ExecSpace>
 struct is_host_backend<ExecSpace, std::enable_if_t<ExecSpace::impl_is_host_backend>> : std::true_type {};
 template <class ExecSpace>
 concept HostBackend = is_host_backend<ExecSpace>::value;
+
+// Whether workers of ExecSpace can hand back a Value with the signal that they finished.
+template <class ExecSpace, class Value>
+concept HostWorkerResults = requires {
+  { ExecSpace::impl_worker_result_bytes } -> std::convertible_to<std::size_t>;
+  { ExecSpace::impl_current_worker_result() } -> std::same_as<void*>;
+} && sizeof(Value) <= ExecSpace::impl_worker_result_bytes && alignof(Value) <= alignof(std::max_align_t);
 
 // Worker `rank` of `size` takes the contiguous block [begin, end) of [first, last).
 template <class I>

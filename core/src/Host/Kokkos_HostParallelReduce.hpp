@@ -81,12 +81,53 @@ inline constexpr std::size_t host_slot_stride(std::size_t value_bytes) {
   return value_bytes == 0 ? line : (value_bytes + line - 1) / line * line;
 }
 
-// Runs body(rank, size, acc) on every worker of `space`, where acc is the worker's accumulator
-// (reducer.reference() of an init'ed value), joins the workers' values in rank order, applies
-// final, and copies value_count() values to `result` unless it is null.
+// body(rank, size, acc, reducer) where the body takes the reducer, body(rank, size, acc) otherwise.
+template <class WorkerBody, class Reference, class Reducer>
+inline void call_worker_body(const WorkerBody& body, int rank, int size, Reference&& acc, const Reducer& reducer) {
+  if constexpr (std::is_invocable_v<const WorkerBody&, int, int, Reference&&, const Reducer&>) {
+    body(rank, size, static_cast<Reference&&>(acc), reducer);
+  } else {
+    body(rank, size, static_cast<Reference&&>(acc));
+  }
+}
+
+// host_reduce of a scalar on a back end whose workers hand a result back with the signal that
+// they finished (HostWorkerResults): each worker's value travels in that line, and no slot is
+// written on one thread and read on another.  The body is copied into the launch when it is
+// small and trivially copyable.  Joined in rank order, as host_reduce's slots are.
+// A body may take the reducer as a fourth argument: it then gets the launch's copy of a small
+// reducer, and need not read the caller's.
 template <class ExecSpace, class Reducer, class WorkerBody>
-void host_reduce(const ExecSpace& space, const Reducer& reducer, typename Reducer::pointer_type result,
-                 const WorkerBody& body) {
+void host_reduce_in_worker_lines(const ExecSpace& space, const Reducer& reducer,
+                                 typename Reducer::pointer_type result, const WorkerBody& body) {
+  using value_type = typename Reducer::value_type;
+  using pointer_type = typename Reducer::pointer_type;
+  const CapturedFunctor<Reducer, 16> worker_reducer(reducer);
+  const CapturedFunctor<WorkerBody, 32> worker_body(body);
+  space.impl_run_on_workers(
+      [worker_reducer, worker_body](int rank, int size) {
+        const Reducer& local_reducer = worker_reducer.get();
+        value_type acc;
+        local_reducer.init(&acc);
+        call_worker_body(worker_body.get(), rank, size, acc, local_reducer);
+        ::new (ExecSpace::impl_current_worker_result()) value_type(static_cast<value_type&&>(acc));
+      },
+      [&](int size, void* const* results) {
+        const auto value_of = [&](int rank) { return std::launder(static_cast<pointer_type>(results[rank])); };
+        const pointer_type total = value_of(0);
+        for (int r = 1; r < size; ++r) reducer.join(total, value_of(r));
+        reducer.final(total);
+        if (result != nullptr) *result = *total;
+        if constexpr (!std::is_trivially_destructible_v<value_type>) {
+          for (int r = 0; r < size; ++r) value_of(r)->~value_type();
+        }
+      });
+}
+
+// host_reduce through cache-line padded slots in a per-thread scratch buffer.
+template <class ExecSpace, class Reducer, class WorkerBody>
+void host_reduce_in_slots(const ExecSpace& space, const Reducer& reducer, typename Reducer::pointer_type result,
+                          const WorkerBody& body) {
   using value_type = typename Reducer::value_type;
   using pointer_type = typename Reducer::pointer_type;
   constexpr bool scalar = std::is_same_v<typename Reducer::reference_type, value_type&>;
@@ -105,11 +146,11 @@ void host_reduce(const ExecSpace& space, const Reducer& reducer, typename Reduce
       // A local accumulator lets the compiler keep the running value in a register.
       value_type acc;
       reducer.init(&acc);
-      body(rank, size, acc);
+      call_worker_body(body, rank, size, acc, reducer);
       new (slot) value_type(static_cast<value_type&&>(acc));
     } else {
       reducer.init(slot);
-      body(rank, size, reducer.reference(slot));
+      call_worker_body(body, rank, size, reducer.reference(slot), reducer);
     }
   });
 
@@ -127,6 +168,22 @@ void host_reduce(const ExecSpace& space, const Reducer& reducer, typename Reduce
       const pointer_type slot = reinterpret_cast<pointer_type>(base + static_cast<std::size_t>(r) * stride);
       for (int k = 0; k < count; ++k) slot[k].~value_type();
     }
+  }
+}
+
+// Runs body(rank, size, acc) on every worker of `space`, where acc is the worker's accumulator
+// (reducer.reference() of an init'ed value), joins the workers' values in rank order, applies
+// final, and copies value_count() values to `result` unless it is null.  A body may instead take
+// (rank, size, acc, reducer), reducer being `reducer` or a copy of it.
+template <class ExecSpace, class Reducer, class WorkerBody>
+void host_reduce(const ExecSpace& space, const Reducer& reducer, typename Reducer::pointer_type result,
+                 const WorkerBody& body) {
+  using value_type = typename Reducer::value_type;
+  if constexpr (std::is_same_v<typename Reducer::reference_type, value_type&> &&
+                HostWorkerResults<ExecSpace, value_type>) {
+    host_reduce_in_worker_lines(space, reducer, result, body);
+  } else {
+    host_reduce_in_slots(space, reducer, result, body);
   }
 }
 
@@ -185,10 +242,15 @@ class ParallelReduce<CombinedFunctorReducerType, RangePolicy<P...>, ExecSpace> {
         worker.finish();
       });
     } else {
-      host_reduce(space, reducer, m_result, [&](int rank, int size, reference_type acc) {
+      // The bounds and a small functor by value, the reducer as an argument: the body then fits
+      // a pool's launch line with a copy of the reducer (host_reduce_in_worker_lines).
+      const CapturedFunctor<Functor, 8> functor(f);
+      host_reduce(space, reducer, m_result,
+                  [first, last, functor](int rank, int size, reference_type acc, const Reducer& local_reducer) {
         const HostBlock<I> block = range_block(first, last, rank, size);
-        HostWorkerAccumulator<Functor, Reducer> worker(reducer, acc);
-        with_local_functor_copy(f, [&](const Functor& local) { worker.template run<Tag>(local, block.begin, block.end); });
+        HostWorkerAccumulator<Functor, Reducer> worker(local_reducer, acc);
+        with_local_functor_copy(functor.get(),
+                                [&](const Functor& local) { worker.template run<Tag>(local, block.begin, block.end); });
         worker.finish();
       });
     }

@@ -11,6 +11,7 @@
 namespace Kokkos::Impl {
 
 thread_local int HostThreadPool::t_rank = -1;
+thread_local void* HostThreadPool::t_result = nullptr;
 
 namespace {
 // A worker spins (pause) for a few microseconds, then yields for a while, then parks:
@@ -101,7 +102,9 @@ void HostThreadPool::worker_loop(int rank) {
     const Job job = m_line.job;
     if (job == nullptr) return;
     t_rank = rank;
+    t_result = finished.result;
     job(m_line.body, rank, m_size);
+    t_result = nullptr;
     t_rank = -1;
     finished.epoch.store(epoch, std::memory_order_release);
   }

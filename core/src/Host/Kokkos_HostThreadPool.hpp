@@ -22,6 +22,8 @@ class HostThreadPool {
  public:
   // Bytes of a body that travel inside the launch line; a larger body is read through its address.
   static constexpr std::size_t inline_body_bytes = 48;
+  // Bytes a job may leave in its worker's finished line for run(body, after).
+  static constexpr std::size_t worker_result_bytes = 48;
 
   // Starts size-1 worker threads; bind=true pins worker r (r >= 1) to processing unit r.
   HostThreadPool(int size, bool bind);
@@ -34,6 +36,9 @@ class HostThreadPool {
 
   // Rank of the calling thread inside a launch of any pool, -1 outside one.
   static int current_rank() noexcept { return t_rank; }
+  // Inside a launch of run(body, after): the worker_result_bytes (aligned as std::max_align_t)
+  // that after() receives as this worker's result.  Null outside one.
+  static void* current_result() noexcept { return t_result; }
 
   // Whether run() copies a body of this type into the launch line (otherwise workers read it
   // through its address, on the caller's stack).
@@ -54,6 +59,52 @@ class HostThreadPool {
       return;
     }
     const BusyRelease release{m_busy};
+    run_job(body);
+  }
+
+  // run(body), then after(size, results) on the calling thread, where results[r] is what rank r
+  // left at current_result(): each worker's result travels back in the line that says it
+  // finished.  after() runs before the pool takes another launch.
+  template <class Body, class After>
+  void run(const Body& body, const After& after) {
+    if (m_size == 1 || t_rank >= 0 || m_busy.exchange(true, std::memory_order_acquire)) {
+      run_alone(body, after);
+      return;
+    }
+    const BusyRelease release{m_busy};
+    {
+      const ScopedValue<void*> result_area(t_result, m_finished[0].result);
+      run_job(body);
+    }
+    void* results[max_results_on_stack];
+    std::unique_ptr<void*[]> heap_results;
+    void** list = results;
+    if (m_size > max_results_on_stack) {
+      heap_results.reset(new void*[static_cast<std::size_t>(m_size)]);
+      list = heap_results.get();
+    }
+    for (int r = 0; r < m_size; ++r) list[r] = m_finished[static_cast<std::size_t>(r)].result;
+    after(m_size, static_cast<void* const*>(list));
+  }
+
+  // What run(body, after) does when nothing but the calling thread runs it: body(0, 1) with a
+  // result area on this thread's stack, then after(1, results).  For a back end without a pool.
+  template <class Body, class After>
+  static void run_alone(const Body& body, const After& after) {
+    alignas(std::max_align_t) unsigned char own[worker_result_bytes];
+    {
+      const ScopedValue<void*> result_area(t_result, own);
+      run_inline(body);
+    }
+    void* const results[1] = {own};
+    after(1, results);
+  }
+
+ private:
+  static constexpr int max_results_on_stack = 64;
+
+  template <class Body>
+  void run_job(const Body& body) {
     if constexpr (travels_in_line<Body>()) {
       ::new (static_cast<void*>(m_line.body)) Body(body);
       m_line.job = [](const void* line_body, int rank, int size) {
@@ -69,15 +120,21 @@ class HostThreadPool {
     launch_and_join();
   }
 
- private:
+  // Sets a thread_local for a scope and restores it on the way out, exceptions included.
+  template <class T>
+  class ScopedValue {
+    T& m_slot;
+    T m_saved;
+
+   public:
+    ScopedValue(T& slot, T value) : m_slot(slot), m_saved(slot) { m_slot = value; }
+    ~ScopedValue() { m_slot = m_saved; }
+    ScopedValue(const ScopedValue&) = delete;
+    ScopedValue& operator=(const ScopedValue&) = delete;
+  };
   template <class Body>
   static void run_inline(const Body& body) {
-    const int saved = t_rank;
-    t_rank = 0;
-    struct Restore {
-      int saved;
-      ~Restore() { t_rank = saved; }
-    } restore{saved};
+    const ScopedValue<int> rank(t_rank, 0);
     body(0, 1);
   }
   struct BusyRelease {
@@ -103,7 +160,9 @@ class HostThreadPool {
   // each line once per launch, and no two workers write the same line.
   struct alignas(KOKKOS_IMPL_CACHE_LINE) FinishedLine {
     std::atomic<std::uint64_t> epoch{0};
+    alignas(std::max_align_t) unsigned char result[worker_result_bytes];
   };
+  static_assert(sizeof(FinishedLine) == KOKKOS_IMPL_CACHE_LINE, "a worker's answer fits one cache line");
 
   int m_size;
   bool m_bound = false;
@@ -114,6 +173,7 @@ class HostThreadPool {
   std::vector<std::thread> m_threads;
 
   static thread_local int t_rank;
+  static thread_local void* t_result;
 };
 
 }  // namespace Kokkos::Impl

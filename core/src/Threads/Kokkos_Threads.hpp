@@ -70,6 +70,17 @@ class Threads {
       body(0, 1);
     }
   }
+  // The optional worker-result part of the host contract (Host/Kokkos_HostBackend.hpp).
+  static constexpr std::size_t impl_worker_result_bytes = Impl::HostThreadPool::worker_result_bytes;
+  static void* impl_current_worker_result() { return Impl::HostThreadPool::current_result(); }
+  template <class Body, class After>
+  void impl_run_on_workers(const Body& body, const After& after) const {
+    if (Impl::HostThreadPool* p = pool()) {
+      p->run(body, after);
+    } else {
+      Impl::HostThreadPool::run_alone(body, after);
+    }
+  }
 
   static void impl_initialize(const InitializationSettings&);
   static void impl_finalize();
