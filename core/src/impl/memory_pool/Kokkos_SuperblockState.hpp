@@ -111,6 +111,31 @@ class SuperblockState {
     }
   }
 
+  // Claims `count` free bits of blocks reserved together (try_reserve_up_to), scanning from word
+  // `start_word`, several per fetch_or; writes their indices to `out`.
+  KOKKOS_INLINE_FUNCTION void claim_many(std::uint32_t count_lg2, std::uint32_t start_word, std::uint32_t count,
+                                         std::uint32_t* out) const noexcept {
+    const std::uint32_t word_mask = std::uint32_t(words_for(count_lg2) - 1);
+    const std::uint64_t valid =
+        count_lg2 >= bits_per_word_lg2 ? ~std::uint64_t(0) : (std::uint64_t(1) << (1u << count_lg2)) - 1;
+    std::uint32_t w = start_word & word_mask;
+    while (count != 0) {
+      for (std::uint64_t free = ~atomic_load_relaxed(m_bits + w) & valid; free != 0 && count != 0;
+           free = ~atomic_load_relaxed(m_bits + w) & valid) {
+        std::uint64_t wanted = 0;
+        for (std::uint32_t n = count; n != 0 && free != 0; --n) {
+          wanted |= free & (~free + 1);
+          free &= free - 1;
+        }
+        for (std::uint64_t got = wanted & ~atomic_fetch_or_acq_rel(m_bits + w, wanted); got != 0; got &= got - 1) {
+          *out++ = (w << bits_per_word_lg2) | lowest_set_bit(got);
+          --count;
+        }
+      }
+      w = (w + 1) & word_mask;
+    }
+  }
+
   // Whether block `index` is allocated (its bit set; a snapshot).
   KOKKOS_FORCEINLINE_FUNCTION bool holds(std::uint32_t index) const noexcept {
     const std::uint64_t mask = std::uint64_t(1) << (index & ((1u << bits_per_word_lg2) - 1));
@@ -124,6 +149,23 @@ class SuperblockState {
     if ((before & mask) == 0) return false;
     atomic_fetch_sub_acq_rel(m_word, std::uint32_t(1));
     return true;
+  }
+
+  // Clears the bits `mask` of bit word `word`, then takes them off the used count; returns the
+  // bits of `mask` that were not set (and so were not released).
+  KOKKOS_INLINE_FUNCTION std::uint64_t release_many(std::uint32_t word, std::uint64_t mask) const noexcept {
+    const std::uint64_t before = atomic_fetch_and_acq_rel(m_bits + word, ~mask);
+    const std::uint64_t released = before & mask;
+    if (released != 0) atomic_fetch_sub_acq_rel(m_word, std::uint32_t(popcount(released)));
+    return mask & ~released;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t popcount(std::uint64_t x) noexcept {
+#if defined(__CUDA_ARCH__)
+    return std::uint32_t(__popcll(x));
+#else
+    return std::uint32_t(__builtin_popcountll(x));
+#endif
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t lowest_set_bit(std::uint64_t x) noexcept {
