@@ -6,8 +6,9 @@
 // pool keeps one hint per block size *per lane* (seed 001's SBHint(N), widened), and each thread
 // holds a lane: on the host a lane is leased from 64 per process when the thread first uses a
 // pool and returned when it exits, so the threads running at any time have distinct lanes; on a
-// GPU the warp index plays that role.  A host lane also holds the thread's parked blocks
-// (MemoryPool).
+// GPU the warp index plays that role.  A host lane also holds the thread's magazines of freed
+// blocks (impl/memory_pool/Kokkos_MemoryPoolMagazines.hpp), which only a thread that owns its
+// lane uses: beyond 64 threads, lanes are shared.
 //
 // A thread also remembers, per block size, the bit word where it last claimed or released a
 // block.  Starting the bit search there finds a free bit at once in the common
@@ -23,6 +24,7 @@ inline constexpr std::uint32_t memory_pool_max_lanes = 64;
 
 struct MemoryPoolThreadContext {
   std::uint32_t lane_tag;        // 0 before the thread's first use of a pool, else lane + 1
+  bool owns_lane;                // no other thread holds the lane while this one runs
   std::uint32_t bit_cursor[32];  // indexed by log2 of the block size
 };
 
@@ -35,6 +37,7 @@ inline std::atomic<std::uint32_t> g_memory_pool_lane_overflow{0};
 struct MemoryPoolLaneLease {
   std::uint32_t lane = memory_pool_max_lanes;
   ~MemoryPoolLaneLease() {
+    t_memory_pool_thread.owns_lane = false;  // a pool used by a later thread_local destructor
     if (lane < memory_pool_max_lanes) {
       g_memory_pool_lanes_leased.fetch_and(~(std::uint64_t(1) << lane), std::memory_order_release);
     }
@@ -52,12 +55,14 @@ inline std::uint32_t memory_pool_lease_lane() noexcept {
   while (true) {
     if (~leased == 0) {
       lane = g_memory_pool_lane_overflow.fetch_add(1, std::memory_order_relaxed) % memory_pool_max_lanes;
+      t_memory_pool_thread.owns_lane = false;
       break;
     }
     lane = std::uint32_t(__builtin_ctzll(~leased));
     if (g_memory_pool_lanes_leased.compare_exchange_weak(leased, leased | (std::uint64_t(1) << lane),
                                                          std::memory_order_acq_rel, std::memory_order_relaxed)) {
       lease.lane = lane;
+      t_memory_pool_thread.owns_lane = true;
       break;
     }
   }
@@ -73,6 +78,9 @@ KOKKOS_FORCEINLINE_FUNCTION std::uint32_t memory_pool_thread_lane() noexcept {
   KOKKOS_IF_ON_HOST((const std::uint32_t tag = t_memory_pool_thread.lane_tag;
                      return KOKKOS_IMPL_LIKELY(tag != 0) ? tag - 1 : memory_pool_lease_lane();))
 }
+
+// Whether the calling host thread owns its lane (call after memory_pool_thread_lane()).
+inline bool memory_pool_thread_owns_lane() noexcept { return t_memory_pool_thread.owns_lane; }
 
 // The bit word at which this thread starts looking for a free block of 2^block_lg2 bytes.
 KOKKOS_FORCEINLINE_FUNCTION std::uint32_t memory_pool_bit_cursor(std::uint32_t block_lg2) noexcept {
