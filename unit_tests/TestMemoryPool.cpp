@@ -516,6 +516,7 @@ TEST(MemoryPool, PrefersItsOwnSizeThenEmptyThenLarger) {
   HostPool pool(Kokkos::HostSpace(), 3 * 4096, 64, 128, 4096);
   const auto used_in = [&](int sb) {
     int size = 0, capacity = 0, used = 0;
+    stats_of(pool);  // empties the magazines: blocks reserved by a refill but not handed out
     pool.superblock_state(sb, size, capacity, used);
     return std::make_pair(size, used);
   };
@@ -610,7 +611,7 @@ TEST(MemoryPool, UsageStatisticsAreExact) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Parked blocks: a thread's latest freed block of each size waits for its next allocation
+// Magazines: a thread's freed blocks of each size wait for its next allocations
 // ------------------------------------------------------------------------------------------------
 
 TEST(MemoryPool, AFreedBlockIsTheThreadsNextBlockOfItsSize) {
@@ -624,21 +625,31 @@ TEST(MemoryPool, AFreedBlockIsTheThreadsNextBlockOfItsSize) {
   EXPECT_NE(other_size, a);
   EXPECT_EQ(pool.allocate(40), a);  // the same block size does
   pool.deallocate(b, 64);
-  pool.deallocate(a, 64);  // the place is taken by b: a goes back to its superblock
+  pool.deallocate(a, 64);  // the latest freed comes first
+  EXPECT_EQ(pool.allocate(64), a);
   EXPECT_EQ(pool.allocate(64), b);
-  for (auto [p, n] : {std::pair{b, 64}, std::pair{big, 1024}, std::pair{other_size, 128}}) pool.deallocate(p, n);
+  for (auto [p, n] : {std::pair{a, 64}, std::pair{b, 64}, std::pair{big, 1024}, std::pair{other_size, 128}}) {
+    pool.deallocate(p, n);
+  }
   EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
 }
 
-TEST(MemoryPool, ParkedBlocksCountAsFreeInEveryStatistic) {
+TEST(MemoryPool, BlocksInMagazinesCountAsFreeInTheStatistics) {
   HostPool pool(Kokkos::HostSpace(), MiB, 64, 4096, 64 * KiB);
   void* a = pool.allocate(64);
   void* b = pool.allocate(64);
   void* c = pool.allocate(4096);
   ASSERT_TRUE(a && b && c);
-  pool.deallocate(a, 64);     // parked
-  pool.deallocate(c, 4096);   // parked: its superblock now holds no allocated block
-  const auto s = stats_of(pool);
+  pool.deallocate(a, 64);    // into the magazine
+  pool.deallocate(c, 4096);  // likewise: its superblock now holds no allocated block
+  std::size_t used_before = 0;
+  for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
+    std::size_t size = 0, capacity = 0, used = 0;
+    pool.superblock_state(sb, size, capacity, used);
+    used_before += used;
+  }
+  EXPECT_GE(used_before, 3u) << "superblock_state reads the state word: blocks in magazines count as used";
+  const auto s = stats_of(pool);  // empties the magazines
   EXPECT_EQ(s.consumed_blocks, 1u);
   EXPECT_EQ(s.consumed_bytes, 64u);
   EXPECT_EQ(s.consumed_superblocks, 1u);
@@ -649,14 +660,85 @@ TEST(MemoryPool, ParkedBlocksCountAsFreeInEveryStatistic) {
     used_blocks += used;
   }
   EXPECT_EQ(used_blocks, 1u);
+  void* d = pool.allocate(4096);
+  pool.deallocate(d, 4096);
   std::ostringstream state;
-  pool.print_state(state);
+  pool.print_state(state);  // empties them as well
   EXPECT_NE(state.str().find("block_size(4096) block_count( 0 / 16 )"), std::string::npos) << state.str();
   pool.deallocate(b, 64);
 }
 
-TEST(MemoryPool, ASuperblockHoldingOnlyParkedBlocksIsReassigned) {
-  // One superblock: a parked 64-byte block must not keep it from holding 1024-byte blocks.
+TEST(MemoryPool, MagazineCapacityFollowsThePoolSize) {
+  // 64 blocks where the magazines take at most 1/16 of the capacity, fewer below, at least one;
+  // one for pools whose blocks are smaller than a pointer; none outside HostSpace.
+  EXPECT_EQ(HostPool(Kokkos::HostSpace(), 64 * MiB, 32, 4096, MiB).magazine_capacity(), 64u);
+  EXPECT_EQ(HostPool(Kokkos::HostSpace(), MiB, 64, 64, 64 * KiB).magazine_capacity(), 64u);
+  const std::uint32_t small = HostPool(Kokkos::HostSpace(), 4 * MiB, 32, 4096, 64 * KiB).magazine_capacity();
+  EXPECT_GE(small, 2u);
+  EXPECT_LT(small, 64u);
+  EXPECT_EQ(small & (small - 1), 0u) << "a power of two";
+  EXPECT_EQ(HostPool(Kokkos::HostSpace(), 16 * KiB, 64, 1024, 4 * KiB).magazine_capacity(), 1u);
+  EXPECT_EQ(HostPool(Kokkos::HostSpace(), 64 * MiB, 4, 4096, MiB).magazine_capacity(), 1u);
+  EXPECT_EQ(HostPool().magazine_capacity(), 0u);
+}
+
+TEST(MemoryPool, AMagazineGivesBackItsBlocksLatestFirstAndReleasesItsOlderHalfWhenFull) {
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 64, 64 * KiB);
+  const std::uint32_t capacity = pool.magazine_capacity();
+  ASSERT_EQ(capacity, 64u);
+  std::vector<void*> blocks;
+  for (std::uint32_t i = 0; i < capacity + 10; ++i) blocks.push_back(pool.allocate(64));
+  for (void* p : blocks) ASSERT_NE(p, nullptr);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, blocks.size());  // also empties the magazine
+  for (void* p : blocks) pool.deallocate(p, 64);
+  // The last 64 - 32 + 10 = 42 freed are still in the magazine, latest on top; the others went
+  // back to their superblock when the magazine was full.
+  const std::uint32_t kept = capacity - capacity / 2 + 10;
+  for (std::uint32_t i = 0; i < kept; ++i) EXPECT_EQ(pool.allocate(64), blocks[blocks.size() - 1 - i]) << i;
+  std::set<void*> all(blocks.end() - kept, blocks.end());
+  while (all.size() < blocks.size()) {
+    void* p = pool.allocate(64);
+    ASSERT_NE(p, nullptr);
+    ASSERT_TRUE(all.insert(p).second) << "handed out twice";
+  }
+  for (void* p : all) pool.deallocate(p, 64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
+TEST(MemoryPool, AFlushReleasesBlocksOfNeighbouringSuperblocksSmallerThanABitWord) {
+  // 16 blocks per superblock: blocks of three superblocks, adjacent in memory, share one
+  // magazine, and each goes back to its own superblock's bits.
+  HostPool pool(Kokkos::HostSpace(), 4 * MiB, 4096, 4096, 64 * KiB);
+  ASSERT_EQ(pool.magazine_capacity(), 64u);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 48; ++i) blocks.push_back(pool.allocate(4096));
+  for (void* p : blocks) ASSERT_NE(p, nullptr);
+  for (void* p : blocks) pool.deallocate(p, 4096);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+  std::set<void*> all;
+  while (void* p = pool.allocate(4096)) ASSERT_TRUE(all.insert(p).second);
+  EXPECT_EQ(all.size(), 4 * MiB / 4096);
+  for (void* p : all) pool.deallocate(p, 4096);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
+TEST(MemoryPool, AnEmptyMagazineRefillsWithNeighbouringBlocks) {
+  // A fresh pool: the first allocation reserves half a magazine of blocks at once; they are handed
+  // out in address order, and only the blocks handed out count as allocated.
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 64, 64 * KiB);
+  std::vector<char*> blocks;
+  for (int i = 0; i < 32; ++i) blocks.push_back(static_cast<char*>(pool.allocate(64)));
+  for (int i = 1; i < 32; ++i) EXPECT_EQ(blocks[i], blocks[i - 1] + 64) << i;
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 32u);
+  void* next = pool.allocate(64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 33u);
+  pool.deallocate(next, 64);
+  for (char* p : blocks) pool.deallocate(p, 64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
+TEST(MemoryPool, ASuperblockHoldingOnlyBlocksInMagazinesIsReassigned) {
+  // One superblock: a 64-byte block in a magazine must not keep it from holding 1024-byte blocks.
   HostPool pool(Kokkos::HostSpace(), 8 * KiB, 64, 1024, 8 * KiB);
   void* small = pool.allocate(64);
   ASSERT_NE(small, nullptr);
@@ -667,27 +749,27 @@ TEST(MemoryPool, ASuperblockHoldingOnlyParkedBlocksIsReassigned) {
   for (void* p : big) pool.deallocate(p, 1000);
 }
 
-TEST(MemoryPool, BlocksParkedByOtherThreadsServeAFullPool) {
-  // Exact capacity: blocks other threads freed (and parked in their lanes) are allocatable by
+TEST(MemoryPool, BlocksInOtherThreadsMagazinesServeAFullPool) {
+  // Exact capacity: blocks other threads freed (into their magazines) are allocatable by
   // this thread once nothing else is, whether those threads still run or have exited.
   HostPool pool(Kokkos::HostSpace(), 16 * KiB, 64, 64, 16 * KiB);
   const std::size_t blocks = 16 * KiB / 64;
-  std::atomic<int> parked{0};
+  std::atomic<int> freed{0};
   std::atomic<bool> done{false};
   std::vector<std::thread> alive, exiting;
   for (int t = 0; t < 4; ++t) {
     alive.emplace_back([&] {
       pool.deallocate(pool.allocate(64), 64);
-      parked.fetch_add(1);
+      freed.fetch_add(1);
       while (!done.load()) std::this_thread::yield();
     });
     exiting.emplace_back([&] {
       pool.deallocate(pool.allocate(64), 64);
-      parked.fetch_add(1);
+      freed.fetch_add(1);
     });
   }
   for (auto& t : exiting) t.join();
-  while (parked.load() < 8) std::this_thread::yield();
+  while (freed.load() < 8) std::this_thread::yield();
   EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
   std::set<void*> mine;
   while (void* p = pool.allocate(64)) ASSERT_TRUE(mine.insert(p).second);
@@ -735,6 +817,7 @@ TEST(MemoryPool, ConcurrentThreadsStartInDifferentSuperblocks) {
     });
   }
   for (auto& w : workers) w.join();
+  stats_of(pool);  // empties the magazines: the rest of each thread's first refill goes back
   int used_superblocks = 0;
   for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
     int size = 0, capacity = 0, used = 0;
@@ -759,6 +842,7 @@ TEST(MemoryPool, AFullSuperblocksThreadMovesToAnEmptyOneNotToAnotherLanes) {
   HostPool pool(Kokkos::HostSpace(), 64 * 4096, 64, 128, 4096);
   const auto used_in = [&](int sb) {
     int size = 0, capacity = 0, used = 0;
+    stats_of(pool);  // empties the magazines: blocks reserved by a refill but not handed out
     pool.superblock_state(sb, size, capacity, used);
     return used;
   };
@@ -1046,12 +1130,12 @@ TEST_F(MemoryPoolDeathTest, DoubleDeallocationAborts) {
   ASSERT_NE(p, nullptr);
   pool.deallocate(p, 100);
   EXPECT_DEATH(pool.deallocate(p, 100), "the block is not allocated \\(already deallocated, or never allocated");
-  pool.deallocate(keep, 100);  // the parking place holds p: keep goes back to its superblock
+  pool.deallocate(keep, 100);  // on top of p in the magazine
   EXPECT_DEATH(pool.deallocate(keep, 100), "the block is not allocated \\(already deallocated, or never allocated");
 }
 
-TEST_F(MemoryPoolDeathTest, DeallocatingABlockAfterItsParkedBlockWasReleasedAborts) {
-  // p parked, then released to its superblock by a search that found no room: a second
+TEST_F(MemoryPoolDeathTest, DeallocatingABlockAfterAFlushReleasedItAborts) {
+  // p in the magazine, then released to its superblock by a search that found no room: a second
   // deallocation finds its bit clear.
   HostPool pool(Kokkos::HostSpace(), 8 * KiB, 64, 1024, 8 * KiB);
   void* p = pool.allocate(64);
@@ -1063,8 +1147,8 @@ TEST_F(MemoryPoolDeathTest, DeallocatingABlockAfterItsParkedBlockWasReleasedAbor
 }
 
 TEST_F(MemoryPoolDeathTest, ABlockFreedByTwoThreadsAbortsWhenASearchReleasesItTwice) {
-  // One superblock of 64-byte blocks: p parked in another thread's lane and in this one's; a
-  // 32-byte request needs the superblock emptied, so the search releases both.
+  // One superblock of 64-byte blocks: p in another thread's magazine and in this one's; a 32-byte
+  // request needs the superblock emptied, so the search releases both.
   HostPool pool(Kokkos::HostSpace(), 8 * KiB, 32, 64, 8 * KiB);
   void* p = pool.allocate(64);
   ASSERT_NE(p, nullptr);
@@ -1075,6 +1159,24 @@ TEST_F(MemoryPoolDeathTest, ABlockFreedByTwoThreadsAbortsWhenASearchReleasesItTw
         (void)pool.allocate(32);
       },
       "deallocate\\(.*, 0\\): the block is not allocated \\(already deallocated");
+}
+
+TEST_F(MemoryPoolDeathTest, ABlockFreedTwiceDeepInAMagazineAborts) {
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 64, 64 * KiB);
+  ASSERT_EQ(pool.magazine_capacity(), 64u);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 20; ++i) blocks.push_back(pool.allocate(64));
+  for (void* p : blocks) pool.deallocate(p, 64);  // blocks[3] lies deep in the magazine
+  EXPECT_DEATH(pool.deallocate(blocks[3], 64), "the block is not allocated \\(already deallocated");
+}
+
+TEST_F(MemoryPoolDeathTest, ABlockSmallerThanAPointerFreedTwiceAborts) {
+  HostPool pool(Kokkos::HostSpace(), 64 * KiB, 4, 64, 16 * KiB);
+  ASSERT_EQ(pool.magazine_capacity(), 1u);
+  void* p = pool.allocate(4);
+  ASSERT_NE(p, nullptr);
+  pool.deallocate(p, 4);
+  EXPECT_DEATH(pool.deallocate(p, 4), "the block is not allocated \\(already deallocated");
 }
 
 TEST_F(MemoryPoolDeathTest, DeallocatingInASuperblockThatNeverHeldBlocksAborts) {

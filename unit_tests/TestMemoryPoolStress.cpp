@@ -142,8 +142,7 @@ class OwnershipMap {
     }
     const std::size_t offset = a - m_begin;
     // The block size is exact while a block of the superblock is allocated (only an empty
-    // superblock changes it); `used` is not checked: under concurrent frees it is a snapshot that
-    // counts blocks parked since the state was read as free, and may read 0.
+    // superblock changes it); `used` is not checked: under concurrent frees it is a snapshot.
     int block = 0, capacity = 0, used = 0;
     m_pool.superblock_state(int(offset >> m_sb_lg2), block, capacity, used);
     if (block <= 0 || std::size_t(block) < m_pool.allocate_block_size(size) || offset % std::size_t(block) != 0) {
@@ -259,7 +258,7 @@ void expect_empty(const HostPool& pool, const OwnershipMap& map) {
   EXPECT_EQ(map.owned_granules(), 0u);
 }
 
-// Every block is back (blocks parked in exited threads' lanes included): the whole capacity
+// Every block is back (blocks in exited threads' magazines included): the whole capacity
 // allocates in blocks of `size` bytes, and goes back.
 void expect_whole_capacity(const HostPool& pool, const OwnershipMap& map, std::size_t size) {
   std::vector<void*> all;
@@ -322,8 +321,8 @@ TEST(MemoryPoolStress, OneSuperblockManyThreads) {
 
 TEST(MemoryPoolStress, MoreThreadsThanLanesNeverOverlapAndGiveEveryBlockBack) {
   KDAG_SEED_TRACE();
-  // 72 threads alive at once: the 65th and later share lanes, and their parked blocks with them;
-  // a pool this small makes searches release parked blocks again and again.
+  // 72 threads alive at once: the 65th and later share lanes, and use no magazine; a pool this
+  // small makes searches empty the magazines again and again.
   HostPool pool(Kokkos::HostSpace(), 64 << 10, 32, 1024, 8 << 10);
   OwnershipMap map(pool);
   const auto reports = hammer(pool, map, 72, 4000 / sanitizer_slowdown, 8, 1024, test_seed() + 3);
@@ -337,11 +336,59 @@ TEST(MemoryPoolStress, MoreThreadsThanLanesNeverOverlapAndGiveEveryBlockBack) {
   expect_whole_capacity(pool, map, 32);
 }
 
+TEST(MemoryPoolStress, FullMagazinesUnderConstantFlushesNeverLoseOrDuplicateBlocks) {
+  KDAG_SEED_TRACE();
+  // One block size in 1 MiB: 512 blocks, magazines of 64.  16 threads hold up to a few hundred
+  // blocks each, more than the pool has, so searches keep emptying every magazine while their
+  // owners push and pop; another thread reads the statistics (which empty them too) all along.
+  HostPool pool(Kokkos::HostSpace(), 1 << 20, 2048, 2048, 64 << 10);
+  ASSERT_EQ(pool.magazine_capacity(), 64u);
+  OwnershipMap map(pool);
+  std::atomic<bool> done{false};
+  std::thread reader([&] {
+    while (!done.load()) {
+      HostPool::usage_statistics s;
+      pool.get_usage_statistics(s);
+      if (s.consumed_blocks > pool.capacity() / 2048) ADD_FAILURE() << "more blocks in use than the pool has";
+    }
+  });
+  const auto reports = hammer(pool, map, 16, 30000 / sanitizer_slowdown, 1200, 2048, test_seed() + 4);
+  done = true;
+  reader.join();
+  long allocated = 0, refused = 0;
+  for (const auto& r : reports) {
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    allocated += r.allocated;
+    refused += r.refused;
+  }
+  EXPECT_GT(refused, 0) << "the pool was expected to run out under this load";
+  EXPECT_GT(allocated, 16L * 1000 / sanitizer_slowdown);
+  expect_empty(pool, map);
+  expect_whole_capacity(pool, map, 2048);
+}
+
+TEST(MemoryPoolStress, MagazinesWithFullFencesOnBothSides) {
+  KDAG_SEED_TRACE();
+  // Where the expedited membarrier is missing, both sides of each magazine's gate use a full
+  // fence.  Switched only while no thread uses a pool, so that both sides agree.
+  const bool expedited = Kokkos::Impl::g_asymmetric_fence_expedited.load();
+  Kokkos::Impl::g_asymmetric_fence_expedited.store(false);
+  {
+    HostPool pool(Kokkos::HostSpace(), 1 << 20, 1024, 1024, 64 << 10);
+    OwnershipMap map(pool);
+    const auto reports = hammer(pool, map, 8, 20000 / sanitizer_slowdown, 2400, 1024, test_seed() + 5);
+    for (const auto& r : reports) EXPECT_TRUE(r.error.empty()) << r.error;
+    expect_empty(pool, map);
+    expect_whole_capacity(pool, map, 1024);
+  }
+  Kokkos::Impl::g_asymmetric_fence_expedited.store(expedited);
+}
+
 TEST(MemoryPoolStress, ThreadsComingAndGoingHandTheirLanesOver) {
   KDAG_SEED_TRACE();
   // Two streams of short-lived threads, four at a time each: a lane an exiting thread gives back
-  // is leased again at once, with the blocks parked in it, while the other stream's threads
-  // allocate, free and park.
+  // is leased again at once, with the blocks in its magazines, while the other stream's threads
+  // allocate and free.
   HostPool pool(Kokkos::HostSpace(), 1 << 20, 32, 1024, 16 << 10);
   OwnershipMap map(pool);
   constexpr int waves = 12;

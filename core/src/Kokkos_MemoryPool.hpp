@@ -6,8 +6,8 @@
 //               a cache line, lanes never do (see impl/memory_pool/Kokkos_MemoryPoolLanes.hpp);
 //   superblocks per superblock a cache line with its state word, then its bit array
 //               (impl/memory_pool/Kokkos_SuperblockState.hpp) — states of neighbours never share a line;
-//   parking     in host memory, per thread lane (all 64) a parked block per size, lanes on
-//               separate cache lines;
+//   magazines   in host memory, per thread lane (all 64) a stack of freed blocks per size
+//               (impl/memory_pool/Kokkos_MemoryPoolMagazines.hpp);
 //   data        the superblocks, aligned to the largest block size, so that every block is
 //               aligned to its own size.
 // Block and superblock sizes are powers of two, so all arithmetic is shifts and masks.
@@ -20,15 +20,18 @@
 // smallest such size).  `attempt_limit` counts searches that find nothing usable.  deallocate is
 // constant time: superblock and block follow from the address.
 //
-// A pool in HostSpace parks each thread's latest freed block of each size: deallocate leaves
-// the block reserved and allocated in its superblock and puts it in the parking place of the
-// thread's lane for its size, if that is empty; the thread's next allocate of that size takes it
-// back.  A free followed by an allocation then costs two atomic instructions on a line no other
-// running thread writes, instead of four on the superblock's state and bit words.  A parked
-// block is free for everything else: the statistics and superblock_state() count it as free,
-// and a search that finds no room (before it gives up) releases every lane's parked blocks and
-// searches again while that releases any, so an allocation still fails only when the blocks not
-// allocated by the program cannot serve it.
+// A pool in HostSpace keeps each thread's freed blocks in the thread's magazine for their size
+// (up to magazine_capacity() blocks, fewer for small pools): deallocate leaves the block
+// reserved and allocated in its superblock and pushes it; the thread's next allocate of that
+// size pops the latest one.  An empty magazine is refilled with half its capacity of blocks from
+// the hinted superblock (one compare-exchange and one fetch_or for all of them), a full one
+// releases its older half (one fetch_and and one fetch_sub per bit word they share).  A thread
+// uses its own magazines with plain loads and stores, so a free followed by an allocation costs
+// no atomic read-modify-write at all.  A block in a magazine is free for everything else:
+// get_usage_statistics() and print_state() first empty every magazine (superblock_state() reads
+// one state word, in which such a block still counts as used), and a search that finds no room
+// (before it gives up) empties them and searches again while that releases any, so an
+// allocation still fails only when the blocks not allocated by the program cannot serve it.
 //
 // The pool object is a handle: copies share the memory, which is freed with the last copy on
 // the host; copies made on a device do not touch the count.
@@ -40,6 +43,7 @@
 #include <Kokkos_Macros.hpp>
 #include <Host/Kokkos_HostBackend.hpp>
 #include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
+#include <impl/memory_pool/Kokkos_MemoryPoolMagazines.hpp>
 #include <impl/memory_pool/Kokkos_SuperblockState.hpp>
 
 #include <algorithm>
@@ -267,11 +271,16 @@ class MemoryPool {
     }
     m_lane_mask = lanes - 1;
     m_hint_stride = std::uint32_t(round_to_line(m_size_count * sizeof(std::uint32_t)) / sizeof(std::uint32_t));
-    if constexpr (parks_blocks) m_park_stride = std::uint32_t(round_to_line(m_size_count * sizeof(void*)) / sizeof(void*));
+    std::uint32_t magazine_capacity = 0;
+    if constexpr (has_magazines) {
+      magazine_capacity = magazine_capacity_for(std::size_t(m_sb_count) << m_sb_lg2);
+      Impl::asymmetric_fence_prepare();
+    }
+    const std::size_t magazine_bytes = Impl::MemoryPoolMagazines::bytes_for(m_size_count, magazine_capacity);
 
     const std::size_t hint_bytes = std::size_t(lanes) * m_hint_stride * sizeof(std::uint32_t);
     const std::size_t records_bytes = std::size_t(m_sb_count) * m_sb_record_bytes;
-    const std::size_t meta_bytes = hint_bytes + records_bytes + parking_bytes();
+    const std::size_t meta_bytes = hint_bytes + records_bytes + magazine_bytes;
     const std::size_t data_align = std::max<std::size_t>(line, std::size_t(1) << m_max_block_lg2);
     const std::size_t capacity_bytes = std::size_t(m_sb_count) << m_sb_lg2;
     const std::size_t bytes = line + meta_bytes + data_align + capacity_bytes;
@@ -291,7 +300,9 @@ class MemoryPool {
     char* const meta = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(allocation->base), line));
     m_hints = reinterpret_cast<std::uint32_t*>(meta);
     m_sb_records = meta + hint_bytes;
-    m_parked = parks_blocks ? reinterpret_cast<void**>(meta + hint_bytes + records_bytes) : nullptr;
+    if (magazine_capacity > 0) {
+      m_magazines = Impl::MemoryPoolMagazines(meta + hint_bytes + records_bytes, m_size_count, magazine_capacity);
+    }
     m_data = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(meta + meta_bytes), data_align));
     if constexpr (host_accessible) {
       initialize_metadata(meta, lanes);
@@ -370,23 +381,11 @@ class MemoryPool {
     const std::uint32_t block_lg2 = block_lg2_for(alloc_size);
     const std::uint32_t code = block_lg2 - m_min_block_lg2 + 1;
     const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
-    const std::uint32_t lane = thread_lane & m_lane_mask;
-    std::uint32_t* const hint = m_hints + lane * m_hint_stride + (code - 1);
-    if constexpr (parks_blocks) {
-      void** const parked = parked_block(thread_lane, code);
-      // Acquire: the writes of the program's last use of the block, before it was freed.
-      if (Impl::atomic_load_relaxed(parked) != nullptr) {
-        if (void* p = Impl::atomic_exchange_order<Impl::atomic_order::acquire>(parked, static_cast<void*>(nullptr)))
-          return p;
-      }
+    if constexpr (has_magazines) {
+      KOKKOS_IF_ON_HOST((if (void* p = pop_from_magazine(thread_lane, code)) return p;
+                         return allocate_past_magazine(code, thread_lane, attempt_limit);))
     }
-    std::uint32_t sb = 0;
-    bool reserved = false;
-    KOKKOS_IF_ON_HOST((sb = Impl::atomic_load_relaxed(hint);
-                       reserved = superblock(sb).try_reserve(code, block_count(block_lg2));))
-    KOKKOS_IF_ON_DEVICE((reserved = reserve_with_peers(code, block_lg2, hint, sb);))
-    if (KOKKOS_IMPL_LIKELY(reserved)) return claim(sb, block_lg2);
-    return allocate_by_search(code, lane, hint, attempt_limit);
+    return allocate_from_superblocks(code, thread_lane, attempt_limit);
   }
 
   // Returns a block to the pool; nullptr is a no-op.  A pointer outside the pool, not at a block
@@ -425,8 +424,8 @@ class MemoryPool {
     }
 #endif
     const std::uint32_t index = std::uint32_t(in_superblock >> block_lg2);
-    if constexpr (parks_blocks) {
-      if (park(ptr, alloc_size, sb, index, code)) return;
+    if constexpr (has_magazines) {
+      KOKKOS_IF_ON_HOST((if (push_to_magazine(ptr, alloc_size, sb, index, code)) return;))
     }
     if (KOKKOS_IMPL_UNLIKELY(!state.release(index))) {
       Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
@@ -438,9 +437,14 @@ class MemoryPool {
   // Inspection (a snapshot: exact when no allocation or deallocation runs concurrently)
   // ---------------------------------------------------------------------------------------------
 
+  // Blocks each thread's magazine holds at most, per block size (0 for a pool not in HostSpace).
+  KOKKOS_INLINE_FUNCTION std::uint32_t magazine_capacity() const noexcept { return m_magazines.capacity(); }
+
   // Block size and block counts of superblock `sb_id`; all 0 for a superblock never assigned a
-  // block size or an id out of range.  Called on the host for a pool in device memory, it copies
-  // the state back (after the work on the default instance that used the pool).
+  // block size or an id out of range.  Blocks in threads' magazines count as used here (one state
+  // word is read); get_usage_statistics() empties the magazines first.  Called on the host for a
+  // pool in device memory, it copies the state back (after the work on the default instance that
+  // used the pool).
   template <class Int>
   KOKKOS_INLINE_FUNCTION void superblock_state(int sb_id, Int& block_size, Int& block_count_capacity,
                                                Int& block_count_used) const noexcept {
@@ -449,7 +453,6 @@ class MemoryPool {
     std::uint32_t state = 0;
     if constexpr (host_accessible) {
       state = superblock(std::uint32_t(sb_id)).load();
-      if constexpr (parks_blocks) state = without_parked(state, parked_in(std::uint32_t(sb_id)));
     } else {
       KOKKOS_IF_ON_DEVICE((state = superblock(std::uint32_t(sb_id)).load();))
       KOKKOS_IF_ON_HOST((Impl::DeepCopy<HostSpace, memory_space>(&state, superblock_word(std::uint32_t(sb_id)),
@@ -499,85 +502,190 @@ class MemoryPool {
  private:
   static constexpr std::uint32_t no_superblock = ~std::uint32_t(0);
   static constexpr bool host_accessible = SpaceAccessibility<HostSpace, memory_space>::accessible;
-  // Only host threads use a HostSpace pool, so only they can hold its parked blocks, and every
-  // search that could need one (see allocate_by_search) can release them.
-  static constexpr bool parks_blocks = std::is_same_v<memory_space, HostSpace>;
+  // Only host threads use a HostSpace pool, so only they can hold blocks in its magazines, and
+  // every search that could need one (see allocate_by_search) can release them.
+  static constexpr bool has_magazines = std::is_same_v<memory_space, HostSpace>;
 
-  // The parking place of a thread's lane (0 .. memory_pool_max_lanes - 1: every host lane has
-  // its own, whatever the pool's hint lanes) for blocks of size `code`.
-  KOKKOS_FORCEINLINE_FUNCTION void** parked_block(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
-    return m_parked + std::size_t(thread_lane) * m_park_stride + (code - 1);
+  // Blocks per magazine: 64 where the magazines take at most 1/16 of the pool's capacity, fewer
+  // (a power of two) for smaller pools, at least 1.  Blocks smaller than a pointer cannot carry
+  // the mark that finds a block freed twice at once (push_to_magazine), so pools with such blocks
+  // keep one block per magazine, which is checked by comparison.
+  std::uint32_t magazine_capacity_for(std::size_t capacity_bytes) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
+    if ((std::size_t(1) << m_min_block_lg2) < sizeof(std::uintptr_t)) return 1;
+    std::uint32_t blocks = Magazines::max_capacity;
+    while (blocks > 1 && Magazines::bytes_for(m_size_count, blocks) > capacity_bytes / 16) blocks /= 2;
+    return blocks;
   }
-  KOKKOS_FORCEINLINE_FUNCTION std::size_t parking_bytes() const noexcept {
-    return std::size_t(Impl::memory_pool_max_lanes) * m_park_stride * sizeof(void*);
+  KOKKOS_FORCEINLINE_FUNCTION std::size_t magazine_bytes() const noexcept {
+    return Impl::MemoryPoolMagazines::bytes_for(m_size_count, m_magazines.capacity());
   }
-  // The parking places, one per (lane, block size): index i < parking_places().
-  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t parking_places() const noexcept {
-    return m_park_stride == 0 ? 0 : Impl::memory_pool_max_lanes * m_size_count;
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void** parking_place(std::uint32_t i) const noexcept {
-    return parked_block(i / m_size_count, i % m_size_count + 1);
+  // The word a block in a magazine holds first, when blocks are at least a pointer large: a
+  // block freed again finds it there and is looked for in the magazine; any other block only
+  // holds it by chance, which costs that search and nothing else.
+  std::uintptr_t magazine_mark() const noexcept {
+    return reinterpret_cast<std::uintptr_t>(m_magazines.region()) ^ std::uintptr_t(0x9e3779b97f4a7c15ull);
   }
   KOKKOS_FORCEINLINE_FUNCTION std::uint32_t superblock_of(const void* p) const noexcept {
     return std::uint32_t(std::size_t(static_cast<const char*>(p) - m_data) >> m_sb_lg2);
   }
-  // Parked blocks in superblock `sb` (a snapshot).
-  KOKKOS_INLINE_FUNCTION std::uint32_t parked_in(std::uint32_t sb) const noexcept {
-    std::uint32_t n = 0;
-    for (std::uint32_t i = 0; i < parking_places(); ++i) {
-      const void* p = Impl::atomic_load_relaxed(parking_place(i));
-      if (p != nullptr && superblock_of(p) == sb) ++n;
-    }
-    return n;
-  }
-  // A state word read before the parking places were: blocks parked since may not be in its
-  // count, so the difference is clamped (a snapshot, never a wrong block size).
-  KOKKOS_INLINE_FUNCTION static std::uint32_t without_parked(std::uint32_t state, std::uint32_t parked) noexcept {
-    using State = Impl::SuperblockState;
-    const std::uint32_t used = State::used(state);
-    return State::make(State::code(state), used - (parked < used ? parked : used));
+
+  KOKKOS_FORCEINLINE_FUNCTION std::uint32_t* hint_of(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
+    return m_hints + (thread_lane & m_lane_mask) * m_hint_stride + (code - 1);
   }
 
-  // Parks the block `ptr` (block `index` of superblock `sb`, blocks of size `code`) in the
-  // calling thread's place for its size, if that is empty; false when the caller must release
-  // it.  The compare-exchange keeps a block from being overwritten by another thread's (threads
-  // beyond 64 share lanes).  A block whose bit is clear is not parked: the caller's release
-  // reports it; freeing the parked block again aborts here.
-  KOKKOS_INLINE_FUNCTION bool park(void* ptr, std::size_t alloc_size, std::uint32_t sb, std::uint32_t index,
-                                   std::uint32_t code) const noexcept {
-    void** const parked = parked_block(Impl::memory_pool_thread_lane(), code);
-    void* held = Impl::atomic_load_relaxed(parked);
-    if (held != nullptr || KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) {
-      if (KOKKOS_IMPL_UNLIKELY(held == ptr)) {
+  // A block of the superblock the lane's hint names, else the search.
+  KOKKOS_INLINE_FUNCTION void* allocate_from_superblocks(std::uint32_t code, std::uint32_t thread_lane,
+                                                         std::int32_t attempt_limit) const noexcept {
+    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
+    std::uint32_t* const hint = hint_of(thread_lane, code);
+    std::uint32_t sb = 0;
+    bool reserved = false;
+    KOKKOS_IF_ON_HOST((sb = Impl::atomic_load_relaxed(hint);
+                       reserved = superblock(sb).try_reserve(code, block_count(block_lg2));))
+    KOKKOS_IF_ON_DEVICE((reserved = reserve_with_peers(code, block_lg2, hint, sb);))
+    if (KOKKOS_IMPL_LIKELY(reserved)) return claim(sb, block_lg2);
+    return allocate_by_search(code, thread_lane & m_lane_mask, hint, attempt_limit);
+  }
+
+  // The same, out of line: on the host a magazine serves most allocations.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* allocate_past_magazine(std::uint32_t code, std::uint32_t thread_lane,
+                                                                std::int32_t attempt_limit) const noexcept {
+    return allocate_from_superblocks(code, thread_lane, attempt_limit);
+  }
+
+  // The calling thread's latest freed block of size `code`, or a block of a refill; nullptr when
+  // its magazine is empty and the hinted superblock has no room (the caller searches), when a
+  // flush runs, or when the thread shares its lane.
+  KOKKOS_FORCEINLINE_FUNCTION void* pop_from_magazine(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
+    if (KOKKOS_IMPL_UNLIKELY(!Impl::memory_pool_thread_owns_lane())) return nullptr;
+    const Impl::MemoryPoolMagazines& magazines = m_magazines;
+    if (KOKKOS_IMPL_UNLIKELY(!magazines.enter(thread_lane))) return nullptr;
+    std::uintptr_t* const stack = magazines.stack(thread_lane, code - 1);
+    void* p;
+    if (KOKKOS_IMPL_LIKELY(stack[0] != 0)) {
+      p = reinterpret_cast<void*>(stack[stack[0]]);
+      --stack[0];
+    } else {
+      p = refill_magazine(stack, thread_lane, code);
+    }
+    magazines.leave(thread_lane);
+    if (p != nullptr && m_magazines.capacity() > 1) *static_cast<std::uintptr_t*>(p) = 0;  // the mark
+    return p;
+  }
+
+  // Reserves and claims up to half a magazine of blocks of size `code` in the hinted superblock:
+  // returns the first, pushes the others (the next in address order on top).  Inside the gate.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* refill_magazine(std::uintptr_t* stack, std::uint32_t thread_lane,
+                                                         std::uint32_t code) const noexcept {
+    std::uint32_t* const hint = hint_of(thread_lane, code);
+    const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
+    const std::uint32_t sb = Impl::atomic_load_relaxed(hint);
+    const std::uint32_t wanted = m_magazines.capacity() > 1 ? m_magazines.capacity() / 2 : 1;
+    const std::uint32_t got = superblock(sb).try_reserve_up_to(code, block_count(block_lg2), wanted);
+    if (got == 0) return nullptr;
+    std::uint32_t index[Impl::MemoryPoolMagazines::max_capacity];
+    superblock(sb).claim_many(m_sb_lg2 - block_lg2, Impl::memory_pool_bit_cursor(block_lg2), got, index);
+    Impl::memory_pool_set_bit_cursor(block_lg2, index[got - 1] >> Impl::SuperblockState::bits_per_word_lg2);
+    char* const base = m_data + (std::size_t(sb) << m_sb_lg2);
+    for (std::uint32_t i = got - 1; i > 0; --i) {
+      stack[++stack[0]] = reinterpret_cast<std::uintptr_t>(base + (std::size_t(index[i]) << block_lg2));
+    }
+    if (got > 1) m_magazines.mark_holding(thread_lane);
+    return base + (std::size_t(index[0]) << block_lg2);
+  }
+
+  // Pushes the block `ptr` (block `index` of superblock `sb`, blocks of size `code`) on the
+  // calling thread's magazine for its size, after releasing the older half of a full one; false
+  // when the caller must release it (a flush runs, the thread shares its lane, or the block's bit
+  // is clear, which the caller's release reports).  A block already in the magazine aborts.
+  KOKKOS_FORCEINLINE_FUNCTION bool push_to_magazine(void* ptr, std::size_t alloc_size, std::uint32_t sb,
+                                                    std::uint32_t index, std::uint32_t code) const noexcept {
+    const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
+    if (KOKKOS_IMPL_UNLIKELY(!Impl::memory_pool_thread_owns_lane())) return false;
+    const Impl::MemoryPoolMagazines& magazines = m_magazines;
+    if (KOKKOS_IMPL_UNLIKELY(!magazines.enter(thread_lane))) return false;
+    std::uintptr_t* const stack = magazines.stack(thread_lane, code - 1);
+    const bool marked = m_magazines.capacity() > 1;
+    if (KOKKOS_IMPL_UNLIKELY(marked ? *static_cast<std::uintptr_t*>(ptr) == magazine_mark()
+                                    : stack[0] != 0 && stack[1] == reinterpret_cast<std::uintptr_t>(ptr))) {
+      if (magazine_holds(stack, ptr)) {
+        magazines.leave(thread_lane);
         Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
       }
+    }
+    if (KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) {
+      magazines.leave(thread_lane);
       return false;
     }
-    // Release: whoever takes the block next sees what the program wrote to it.
-    return Impl::atomic_compare_exchange_weak_acq_rel(parked, held, ptr);
+    if (KOKKOS_IMPL_UNLIKELY(stack[0] == m_magazines.capacity())) release_older_half(stack);
+    stack[++stack[0]] = reinterpret_cast<std::uintptr_t>(ptr);
+    magazines.mark_holding(thread_lane);
+    if (marked) *static_cast<std::uintptr_t*>(ptr) = magazine_mark();
+    magazines.leave(thread_lane);
+    return true;
   }
 
-  // Releases every lane's parked blocks to their superblocks; true if there was one.
-  KOKKOS_IMPL_MEMORY_POOL_NOINLINE KOKKOS_FUNCTION bool release_parked_blocks() const noexcept {
-    bool any = false;
-    for (std::uint32_t i = 0; i < parking_places(); ++i) {
-      void** const parked = parking_place(i);
-      if (Impl::atomic_load_relaxed(parked) == nullptr) continue;
-      void* const p = Impl::atomic_exchange_order<Impl::atomic_order::acquire>(parked, static_cast<void*>(nullptr));
-      if (p == nullptr) continue;
-      const std::size_t offset = std::size_t(static_cast<char*>(p) - m_data);
-      const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
-      const Impl::SuperblockState state = superblock(sb);
-      const std::uint32_t block_lg2 = m_min_block_lg2 + Impl::SuperblockState::code(state.load()) - 1;
-      const std::uint32_t index = std::uint32_t((offset & ((std::size_t(1) << m_sb_lg2) - 1)) >> block_lg2);
-      // Parked twice (freed by two threads, one after the other): the second release finds the
-      // bit clear.
-      if (KOKKOS_IMPL_UNLIKELY(!state.release(index))) {
-        Impl::memory_pool_abort_deallocate(p, 0, Impl::MemoryPoolMisuse::not_allocated, index, sb);
-      }
-      any = true;
+  static bool magazine_holds(const std::uintptr_t* stack, const void* ptr) noexcept {
+    for (std::uintptr_t i = 1; i <= stack[0]; ++i) {
+      if (stack[i] == reinterpret_cast<std::uintptr_t>(ptr)) return true;
     }
-    return any;
+    return false;
+  }
+
+  // A full magazine: releases its older half (a single block for a magazine of one) and moves
+  // the newer half down.  Inside the gate.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void release_older_half(std::uintptr_t* stack) const noexcept {
+    const std::uint32_t count = std::uint32_t(stack[0]);
+    const std::uint32_t older = count > 1 ? count / 2 : count;
+    release_blocks(reinterpret_cast<void* const*>(stack + 1), older);
+    for (std::uint32_t i = older; i < count; ++i) stack[1 + i - older] = stack[1 + i];
+    stack[0] = count - older;
+  }
+
+  // Releases `count` blocks from magazines to their superblocks, one fetch_and and one fetch_sub
+  // per run of blocks that share a bit word.  A block whose bit is clear, or that appears twice,
+  // was freed twice (by two threads, or after a flush): abort.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void release_blocks(void* const* blocks, std::uint32_t count) const noexcept {
+    using State = Impl::SuperblockState;
+    constexpr std::uint32_t word_bits = std::uint32_t(1) << State::bits_per_word_lg2;
+    std::uint32_t i = 0;
+    while (i < count) {
+      const std::size_t offset = std::size_t(static_cast<char*>(blocks[i]) - m_data);
+      const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
+      const std::uint32_t block_lg2 = m_min_block_lg2 + State::code(superblock(sb).load()) - 1;
+      const std::size_t sb_begin = std::size_t(sb) << m_sb_lg2;
+      const std::uint32_t word = std::uint32_t((offset - sb_begin) >> block_lg2) >> State::bits_per_word_lg2;
+      const std::size_t word_begin = sb_begin + (std::size_t(word) << (block_lg2 + State::bits_per_word_lg2));
+      // A superblock of fewer than 64 blocks ends before its word does.
+      const std::size_t word_end =
+          std::min(word_begin + (std::size_t(word_bits) << block_lg2), sb_begin + (std::size_t(1) << m_sb_lg2));
+      std::uint64_t mask = 0;
+      for (; i < count; ++i) {
+        const std::size_t at = std::size_t(static_cast<char*>(blocks[i]) - m_data);
+        if (at < word_begin || at >= word_end) break;
+        const std::uint64_t bit = std::uint64_t(1) << (((at - word_begin) >> block_lg2) & (word_bits - 1));
+        if (mask & bit) abort_released_twice(m_data + at);
+        mask |= bit;
+      }
+      if (const std::uint64_t missing = superblock(sb).release_many(word, mask)) {
+        const std::uint32_t b = State::lowest_set_bit(missing);
+        abort_released_twice(m_data + word_begin + (std::size_t(b) << block_lg2));
+      }
+    }
+  }
+  [[noreturn]] KOKKOS_IMPL_MEMORY_POOL_COLD void abort_released_twice(const void* p) const noexcept {
+    const std::size_t offset = std::size_t(static_cast<const char*>(p) - m_data);
+    const std::uint32_t sb = std::uint32_t(offset >> m_sb_lg2);
+    const std::uint32_t block_lg2 = m_min_block_lg2 + Impl::SuperblockState::code(superblock(sb).load()) - 1;
+    const std::size_t index = (offset & ((std::size_t(1) << m_sb_lg2) - 1)) >> block_lg2;
+    Impl::memory_pool_abort_deallocate(p, 0, Impl::MemoryPoolMisuse::not_allocated, index, sb);
+  }
+
+  // Empties every thread's magazines into the superblocks; true if they held any block.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE bool release_magazines() const noexcept {
+    if (m_magazines.capacity() == 0) return false;
+    return m_magazines.flush([this](void* const* blocks, std::uint32_t count) { release_blocks(blocks, count); });
   }
 
   // Zeroes the hints and superblock records at `meta` (the pool's own memory, or a host image
@@ -587,7 +695,7 @@ class MemoryPool {
   // superblocks remain free to be reassigned.
   void initialize_metadata(char* meta, std::uint32_t lanes) const {
     const std::size_t hint_bytes = std::size_t(lanes) * m_hint_stride * sizeof(std::uint32_t);
-    std::memset(meta, 0, hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes + parking_bytes());
+    std::memset(meta, 0, hint_bytes + std::size_t(m_sb_count) * m_sb_record_bytes + magazine_bytes());
     auto* const hints = reinterpret_cast<std::uint32_t*>(meta);
     char* const records = meta + hint_bytes;
     for (std::uint32_t lane = 0; lane < lanes; ++lane) {
@@ -604,13 +712,8 @@ class MemoryPool {
   std::vector<std::uint32_t> state_snapshot() const {
     std::vector<std::uint32_t> states(m_sb_count);
     if constexpr (host_accessible) {
+      if constexpr (has_magazines) release_magazines();
       for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) states[sb] = superblock(sb).load();
-      if constexpr (parks_blocks) {
-        std::vector<std::uint32_t> parked(m_sb_count, 0);
-        for (std::uint32_t i = 0; i < parking_places(); ++i)
-          if (const void* p = Impl::atomic_load_relaxed(parking_place(i))) ++parked[superblock_of(p)];
-        for (std::uint32_t sb = 0; sb < m_sb_count; ++sb) states[sb] = without_parked(states[sb], parked[sb]);
-      }
     } else if (m_sb_count > 0) {
       std::vector<char> records(std::size_t(m_sb_count) * m_sb_record_bytes);
       Impl::DeepCopy<HostSpace, memory_space>(records.data(), m_sb_records, records.size());
@@ -755,14 +858,15 @@ class MemoryPool {
         if (++sb == m_sb_count) sb = 0;
       }
 
-      // No superblock of this size has room and none is empty: parked blocks may be what keeps
-      // superblocks from being empty, or of this size from having room.  Release them and search
-      // again before settling for larger blocks or giving up; again while a release finds any
-      // (another thread may have taken the released ones and parked others meanwhile), which
-      // stays lock-free: each extra pass follows another thread's progress.
-      if constexpr (parks_blocks) {
+      // No superblock of this size has room and none is empty: blocks in magazines may be what
+      // keeps superblocks from being empty, or of this size from having room.  Release them and
+      // search again before settling for larger blocks or giving up; again while a flush finds
+      // any (other threads may have taken the released ones and freed others meanwhile).
+      if constexpr (has_magazines) {
         if (preferred == no_superblock && empty == no_superblock && shared == no_superblock) {
-          if (release_parked_blocks()) continue;
+          bool released = false;
+          KOKKOS_IF_ON_HOST((released = release_magazines();))
+          if (released) continue;
         }
       }
       if (preferred == no_superblock && empty == no_superblock && shared != no_superblock) {
@@ -805,8 +909,7 @@ class MemoryPool {
     m_size_count = other.m_size_count;
     m_sb_record_bytes = other.m_sb_record_bytes;
     m_hint_stride = other.m_hint_stride;
-    m_parked = other.m_parked;
-    m_park_stride = other.m_park_stride;
+    m_magazines = other.m_magazines;
     m_lane_mask = other.m_lane_mask;
   }
   KOKKOS_INLINE_FUNCTION void clear() noexcept {
@@ -814,8 +917,8 @@ class MemoryPool {
     m_hints = nullptr;
     m_sb_records = m_data = nullptr;
     m_sb_count = m_sb_lg2 = m_min_block_lg2 = m_max_block_lg2 = m_size_count = 0;
-    m_sb_record_bytes = m_hint_stride = m_lane_mask = m_park_stride = 0;
-    m_parked = nullptr;
+    m_sb_record_bytes = m_hint_stride = m_lane_mask = 0;
+    m_magazines = Impl::MemoryPoolMagazines();
   }
   KOKKOS_INLINE_FUNCTION void copy_from(const MemoryPool& other) noexcept {
     copy_fields(other);
@@ -831,7 +934,7 @@ class MemoryPool {
 
   Impl::MemoryPoolAllocation<memory_space>* m_allocation = nullptr;
   std::uint32_t* m_hints = nullptr;  // [lane][block size]: superblock index
-  void** m_parked = nullptr;         // [thread lane][block size]: a parked block or nullptr
+  Impl::MemoryPoolMagazines m_magazines;  // HostSpace: the threads' magazines (none elsewhere)
   char* m_sb_records = nullptr;      // per superblock: state word line, then bit array
   char* m_data = nullptr;            // superblock 0
   std::uint32_t m_sb_count = 0;
@@ -841,7 +944,6 @@ class MemoryPool {
   std::uint32_t m_size_count = 0;       // block sizes: m_max_block_lg2 - m_min_block_lg2 + 1
   std::uint32_t m_sb_record_bytes = 0;  // stride of m_sb_records
   std::uint32_t m_hint_stride = 0;      // stride of m_hints, in uint32
-  std::uint32_t m_park_stride = 0;      // stride of m_parked, in pointers (0: the pool does not park)
   std::uint32_t m_lane_mask = 0;        // lanes - 1 (a power of two)
 };
 

@@ -1,0 +1,141 @@
+#pragma once
+// Magazines: each host thread's stacks of freed blocks of a memory pool, one per block size.
+//
+// A block a thread frees goes on top of its stack for that size, still reserved and allocated in
+// its superblock; the thread's next allocations of that size pop it.  The owner of a lane (see
+// Kokkos_MemoryPoolLanes.hpp) uses its stacks with plain loads and stores between enter() and
+// leave() of the lane's gate; those are two stores and a load to a cache line no other running
+// thread writes, where a release to the superblock is two locked read-modify-writes on lines
+// shared with every thread that allocates from it.
+//
+// Blocks in magazines are free for everything else, so any thread must be able to take them
+// (a search that finds no room, the statistics): flush() closes every lane's gate, waits until
+// no owner is inside, hands every stack's blocks to the caller and opens the gates again.  The
+// gate is Dekker's pattern with an asymmetric fence (impl/Kokkos_AsymmetricFence.hpp): the owner
+// stores `inside`, then loads `closed`, with only a compiler barrier between them; a flush stores
+// `closed`, makes every running thread execute a full fence, then loads `inside`.  An owner that
+// finds its gate closed leaves it at once and goes the slow way (the superblocks), so a flush
+// never waits for more than the few instructions an owner runs inside.
+//
+// Layout of the region (host memory, zeroed when the pool is built):
+//   one line         the flush lock (one flush at a time);
+//   per lane (64)    a line for the gate {inside, closed, holding}, then per block size a stack
+//                    [count, block 0 .. block capacity - 1] of pointer-sized words.
+#include <Kokkos_Atomic.hpp>
+#include <Kokkos_Macros.hpp>
+#include <impl/Kokkos_AsymmetricFence.hpp>
+#include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+
+namespace Kokkos::Impl {
+
+class MemoryPoolMagazines {
+ public:
+  static constexpr std::size_t line = KOKKOS_IMPL_CACHE_LINE;
+  static constexpr std::uint32_t max_capacity = 64;
+
+  // Bytes of the region for `sizes` block sizes and stacks of `capacity` blocks (0: none).
+  static constexpr std::size_t bytes_for(std::uint32_t sizes, std::uint32_t capacity) noexcept {
+    return capacity == 0 ? 0 : line + std::size_t(memory_pool_max_lanes) * lane_bytes(sizes, capacity);
+  }
+
+  MemoryPoolMagazines() = default;
+  MemoryPoolMagazines(char* region, std::uint32_t sizes, std::uint32_t capacity) noexcept
+      : m_region(region), m_lane_bytes(lane_bytes(sizes, capacity)), m_sizes(sizes), m_capacity(capacity) {}
+
+  KOKKOS_FUNCTION std::uint32_t capacity() const noexcept { return m_capacity; }
+  KOKKOS_FUNCTION char* region() const noexcept { return m_region; }
+
+  // The stack of blocks of size index `size` (0 for the smallest) of lane `lane`: word 0 is the
+  // count, words 1..capacity the blocks, the latest freed on top.  Only the lane's owner, inside
+  // its gate, or a flush may touch it.
+  std::uintptr_t* stack(std::uint32_t lane, std::uint32_t size) const noexcept {
+    return reinterpret_cast<std::uintptr_t*>(lane_base(lane) + line) + std::size_t(size) * (m_capacity + 1);
+  }
+
+  // The owner of `lane`: true when it may use the lane's stacks until leave(lane); false while a
+  // flush runs (then it must not touch them, and must not call leave).
+  bool enter(std::uint32_t lane) const noexcept {
+    std::uint32_t* const gate = gate_of(lane);
+    atomic_store_relaxed(gate + inside_word, std::uint32_t(1));
+    asymmetric_fence_light();
+    // Acquire: a flush's changes to the stacks, made before it opened the gate.
+    if (KOKKOS_IMPL_LIKELY(atomic_load_acquire(gate + closed_word) == 0)) return true;
+    atomic_store_release(gate + inside_word, std::uint32_t(0));
+    return false;
+  }
+  // Release: the owner's changes to the stacks, for the next flush that sees it outside.
+  void leave(std::uint32_t lane) const noexcept { atomic_store_release(gate_of(lane) + inside_word, std::uint32_t(0)); }
+
+  // The owner, inside its gate, after a push: the lane may hold blocks.
+  void mark_holding(std::uint32_t lane) const noexcept {
+    atomic_store_relaxed(gate_of(lane) + holding_word, std::uint32_t(1));
+  }
+
+  // Empties the stacks of every lane that pushed since its last flush: release(blocks, count)
+  // for each stack that holds blocks, with those lanes' gates closed.  Returns whether there was
+  // any block, or whether another thread's flush ran meanwhile (the caller looks again): threads
+  // that run out of room together pay for one flush, not one each.  A pool with no such lane
+  // returns at once, without the heavy fence.
+  template <class Release>
+  bool flush(Release&& release) const {
+    std::uint64_t lanes = 0;
+    for (std::uint32_t lane = 0; lane < memory_pool_max_lanes; ++lane) {
+      if (atomic_load_relaxed(gate_of(lane) + holding_word) != 0) lanes |= std::uint64_t(1) << lane;
+    }
+    if (lanes == 0) return false;
+    std::uint32_t* const lock = reinterpret_cast<std::uint32_t*>(m_region);
+    if (atomic_exchange_order<atomic_order::acquire>(lock, std::uint32_t(1)) != 0) {
+      while (atomic_load_acquire(lock) != 0) std::this_thread::yield();
+      return true;
+    }
+    for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
+      atomic_store_relaxed(gate_of(std::uint32_t(__builtin_ctzll(l))) + closed_word, std::uint32_t(1));
+    }
+    asymmetric_fence_heavy();
+    bool any = false;
+    for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
+      const std::uint32_t lane = std::uint32_t(__builtin_ctzll(l));
+      // Acquire: what the owner did to its stacks before it left the gate.
+      while (atomic_load_acquire(gate_of(lane) + inside_word) != 0) std::this_thread::yield();
+      atomic_store_relaxed(gate_of(lane) + holding_word, std::uint32_t(0));
+      for (std::uint32_t size = 0; size < m_sizes; ++size) {
+        std::uintptr_t* const s = stack(lane, size);
+        if (s[0] == 0) continue;
+        any = true;
+        const std::uint32_t count = std::uint32_t(s[0]);
+        s[0] = 0;
+        release(reinterpret_cast<void* const*>(s + 1), count);
+      }
+    }
+    for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
+      atomic_store_release(gate_of(std::uint32_t(__builtin_ctzll(l))) + closed_word, std::uint32_t(0));
+    }
+    atomic_store_release(lock, std::uint32_t(0));
+    return any;
+  }
+
+ private:
+  static constexpr std::size_t inside_word = 0;
+  static constexpr std::size_t closed_word = 1;
+  static constexpr std::size_t holding_word = 2;
+
+  static constexpr std::size_t lane_bytes(std::uint32_t sizes, std::uint32_t capacity) noexcept {
+    const std::size_t stacks = std::size_t(sizes) * (capacity + 1) * sizeof(std::uintptr_t);
+    return line + (stacks + line - 1) / line * line;
+  }
+  char* lane_base(std::uint32_t lane) const noexcept {
+    return m_region + line + std::size_t(lane) * m_lane_bytes;
+  }
+  std::uint32_t* gate_of(std::uint32_t lane) const noexcept { return reinterpret_cast<std::uint32_t*>(lane_base(lane)); }
+
+  char* m_region = nullptr;
+  std::size_t m_lane_bytes = 0;
+  std::uint32_t m_sizes = 0;
+  std::uint32_t m_capacity = 0;
+};
+
+}  // namespace Kokkos::Impl
