@@ -10,6 +10,7 @@ import tarfile
 import tempfile
 import unittest
 from contextlib import redirect_stdout
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import variants  # noqa: E402
@@ -220,6 +221,50 @@ class Specs(unittest.TestCase):
     def test_two_variants_with_one_name_are_refused(self):
         with self.assertRaises(SystemExit):
             variants.main(["build", "a=HEAD", "a=HEAD~1", "--work", tempfile.gettempdir()])
+
+
+class BuildCommands(unittest.TestCase):
+    """build_variant's git and cmake steps, recorded instead of run."""
+
+    def record(self, preset=None, configured=False):
+        calls = []
+
+        def fake_git(*args, cwd=None):
+            calls.append(("git",) + args)
+            return "c0ffee" if args[0] in ("rev-parse", "log") else ""
+
+        def fake_run(command, cwd=None, env=None, stdout=None, stderr=None):
+            calls.append(tuple(command))
+            return mock.Mock(returncode=0)
+
+        with tempfile.TemporaryDirectory() as work, mock.patch.object(variants, "git", fake_git), \
+                mock.patch.object(variants.subprocess, "run", fake_run), redirect_stdout(io.StringIO()):
+            tree = os.path.join(work, "base")
+            os.makedirs(tree)  # as if the worktree existed
+            build_dir = os.path.join(tree, "build", preset or "cuda")
+            os.makedirs(os.path.join(build_dir, "perf_tests"))
+            open(os.path.join(build_dir, "perf_tests", "PerfX"), "w").close()
+            if configured:
+                open(os.path.join(build_dir, "CMakeCache.txt"), "w").close()
+            extra = () if preset is None else (preset,)
+            exe, _, _ = variants.build_variant("base", "HEAD", None, "PerfX", work, *extra)
+            self.assertEqual(exe, os.path.join(build_dir, "perf_tests", "PerfX"))
+            return [c for c in calls if c[0] == "cmake"], build_dir
+
+    def test_the_cuda_preset_is_the_default(self):
+        cmake, build_dir = self.record()
+        self.assertEqual(cmake, [("cmake", "--preset", "cuda", "-B", build_dir),
+                                 ("cmake", "--build", build_dir, "--target", "PerfX")])
+
+    def test_a_host_preset_configures_and_builds_its_own_folder(self):
+        cmake, build_dir = self.record("release")
+        self.assertTrue(build_dir.endswith(os.path.join("build", "release")))
+        self.assertEqual(cmake, [("cmake", "--preset", "release", "-B", build_dir),
+                                 ("cmake", "--build", build_dir, "--target", "PerfX")])
+
+    def test_a_configured_folder_is_only_built(self):
+        cmake, build_dir = self.record("release", configured=True)
+        self.assertEqual(cmake, [("cmake", "--build", build_dir, "--target", "PerfX")])
 
 
 if __name__ == "__main__":

@@ -14,10 +14,18 @@ measured beside the others under the same conditions:
         --filter '^CudaTaskDag/Fib/30' --rounds 3 --budget-s 240 --counter gpu_tasks_per_s
     python3 tools/gpu/variants.py table $OUT/variants.json --counter gpu_tasks_per_s
 
+The same serves a host benchmark with `build --preset release` (any configure preset of
+CMakePresets.json), its archive run here:
+
+    python3 tools/gpu/variants.py build --preset release --target PerfMemoryPool base=HEAD \
+        nomark=HEAD+perf_tests/experiments/memory_pool/no-double-free-mark.patch
+    python3 tools/gpu/variants.py run build/gpu-variants/kdag-variants.tar.gz --out /tmp/pool \
+        --filter '^MemoryPoolPairsSideBySide/fixed32/' --rounds 5 --threads 2 --counter x_malloc
+
 A variant is NAME=REV or NAME=REV+PATCH: REV is anything `git rev-parse` accepts in this
 repository, PATCH a file `git apply` takes on top of it.  Each one is checked out in a worktree
 of its own under --work (build/gpu-variants-trees, kept so that a second build is incremental)
-and built with the cuda preset.  `run` starts a run only while one as long as the longest so far
+and built with --preset (cuda by default).  `run` starts a run only while one as long as the longest so far
 still fits the budget, gives each at most --run-timeout-s, keeps each run's output
 (NAME.roundR.log) and rewrites variants.json (every sample) and variants.md (the table) under
 --out after each run: per benchmark, each variant's
@@ -59,9 +67,9 @@ def git(*args, cwd=ROOT):
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def build_variant(name, rev, patch, target, work):
-    """Checks `rev` out in work/name, applies `patch`, builds `target` with the cuda preset; returns
-    (path of the executable, full commit, subject)."""
+def build_variant(name, rev, patch, target, work, preset="cuda"):
+    """Checks `rev` out in work/name, applies `patch`, builds `target` with the configure preset
+    `preset` (in build/<preset>); returns (path of the executable, full commit, subject)."""
     commit = git("rev-parse", "--verify", rev + "^{commit}")
     subject = git("log", "-1", "--format=%s", commit)
     tree = os.path.join(work, name)
@@ -71,7 +79,7 @@ def build_variant(name, rev, patch, target, work):
     git("clean", "-fdq", cwd=tree)  # files an earlier patch added (build/ is ignored, and stays)
     if patch is not None:
         git("apply", patch, cwd=tree)
-    build_dir = os.path.join(tree, "build", "cuda")
+    build_dir = os.path.join(tree, "build", preset)
     # Paths hashed relative to the worktree: objects equal to another commit's come from the cache.
     env = dict(os.environ, CCACHE_BASEDIR=tree, CCACHE_NOHASHDIR="1")
     log_path = os.path.join(tree, "build", "variant-build.log")
@@ -80,7 +88,7 @@ def build_variant(name, rev, patch, target, work):
     with open(log_path, "w") as log:
         steps = [["cmake", "--build", build_dir, "--target", target]]
         if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
-            steps.insert(0, ["cmake", "--preset", "cuda", "-B", build_dir])
+            steps.insert(0, ["cmake", "--preset", preset, "-B", build_dir])
         for step in steps:
             if subprocess.run(step, cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
                 with open(log_path, errors="replace") as f:
@@ -106,7 +114,7 @@ def build(args):
         os.makedirs(os.path.join(stage, "lib"))
         libraries = {}
         for name, rev, patch in variants:
-            exe, commit, subject = build_variant(name, rev, patch, args.target, os.path.abspath(args.work))
+            exe, commit, subject = build_variant(name, rev, patch, args.target, os.path.abspath(args.work), args.preset)
             os.makedirs(os.path.join(stage, "bin", name))
             copy = os.path.join(stage, "bin", name, args.target)
             pack.copy_stripped(exe, copy)
@@ -278,6 +286,7 @@ def main(argv=None):
     b = sub.add_parser("build", help="build the target at each variant and pack them")
     b.add_argument("variants", nargs="+", help="NAME=REV or NAME=REV+PATCH; the first is the baseline")
     b.add_argument("--target", default="PerfCudaTaskDag")
+    b.add_argument("--preset", default="cuda", help="the configure preset each variant is built with")
     b.add_argument("--work", default=os.path.join(ROOT, "build", "gpu-variants-trees"),
                    help="where the worktrees go (keep it out of the folder a device call carries)")
     b.add_argument("--output", default=os.path.join(ROOT, "build", "gpu-variants", "kdag-variants.tar.gz"))
