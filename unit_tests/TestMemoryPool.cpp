@@ -50,6 +50,18 @@ HostPool::usage_statistics stats_of(const HostPool& pool) {
   return s;
 }
 
+// Blocks the superblocks' state words count as used (superblock_state: blocks in magazines
+// included, no flush).
+std::size_t used_in_state_words(const HostPool& pool) {
+  std::size_t total = 0;
+  for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
+    std::size_t size = 0, capacity = 0, used = 0;
+    pool.superblock_state(sb, size, capacity, used);
+    total += used;
+  }
+  return total;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Types and construction
 // ------------------------------------------------------------------------------------------------
@@ -642,24 +654,12 @@ TEST(MemoryPool, BlocksInMagazinesCountAsFreeInTheStatistics) {
   ASSERT_TRUE(a && b && c);
   pool.deallocate(a, 64);    // into the magazine
   pool.deallocate(c, 4096);  // likewise: its superblock now holds no allocated block
-  std::size_t used_before = 0;
-  for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
-    std::size_t size = 0, capacity = 0, used = 0;
-    pool.superblock_state(sb, size, capacity, used);
-    used_before += used;
-  }
-  EXPECT_GE(used_before, 3u) << "superblock_state reads the state word: blocks in magazines count as used";
+  EXPECT_GE(used_in_state_words(pool), 3u) << "superblock_state reads the state word: blocks in magazines count as used";
   const auto s = stats_of(pool);  // empties the magazines
   EXPECT_EQ(s.consumed_blocks, 1u);
   EXPECT_EQ(s.consumed_bytes, 64u);
   EXPECT_EQ(s.consumed_superblocks, 1u);
-  std::size_t used_blocks = 0;
-  for (int sb = 0; sb < pool.number_of_superblocks(); ++sb) {
-    std::size_t size = 0, capacity = 0, used = 0;
-    pool.superblock_state(sb, size, capacity, used);
-    used_blocks += used;
-  }
-  EXPECT_EQ(used_blocks, 1u);
+  EXPECT_EQ(used_in_state_words(pool), 1u);
   void* d = pool.allocate(4096);
   pool.deallocate(d, 4096);
   std::ostringstream state;
@@ -702,6 +702,25 @@ TEST(MemoryPool, AMagazineGivesBackItsBlocksLatestFirstAndReleasesItsOlderHalfWh
     ASSERT_TRUE(all.insert(p).second) << "handed out twice";
   }
   for (void* p : all) pool.deallocate(p, 64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
+TEST(MemoryPool, FreesAfterAFlushFillTheMagazineAgainWithoutReleasingAnyBlock) {
+  // The flush empties the magazine by moving its top up; the next frees go above it until the
+  // last word, and the free after that moves the blocks down instead of releasing half of them.
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 64, 64 * KiB);
+  const std::uint32_t capacity = pool.magazine_capacity();
+  ASSERT_EQ(capacity, 64u);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate(64));
+  for (void* p : blocks) ASSERT_NE(p, nullptr);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 100u);
+  for (int i = 0; i < 40; ++i) pool.deallocate(blocks[i], 64);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 60u);  // the flush released those 40
+  for (int i = 40; i < 100; ++i) pool.deallocate(blocks[i], 64);  // 24 above the 40, then 36 more
+  EXPECT_EQ(used_in_state_words(pool), 60u) << "all 60 still in the magazine, none released";
+  for (int i = 99; i >= 40; --i) EXPECT_EQ(pool.allocate(64), blocks[i]) << i;
+  for (int i = 40; i < 100; ++i) pool.deallocate(blocks[i], 64);
   EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
 }
 

@@ -367,6 +367,37 @@ TEST(MemoryPoolStress, FullMagazinesUnderConstantFlushesNeverLoseOrDuplicateBloc
   expect_whole_capacity(pool, map, 4096);
 }
 
+TEST(MemoryPoolStress, FreesRacingFlushesNeverLoseOrDuplicateBlocks) {
+  KDAG_SEED_TRACE();
+  // A free pushes onto its magazine without entering the gate: two threads allocate and free
+  // 64-byte blocks (one block size, so every free lands on the same stack of each magazine) in a
+  // pool that never runs out, while a third empties every magazine through the statistics.
+  HostPool pool(Kokkos::HostSpace(), 4 << 20, 64, 64, 64 << 10);
+  ASSERT_EQ(pool.magazine_capacity(), 64u);
+  OwnershipMap map(pool);
+  std::atomic<bool> done{false};
+  long flushes = 0;
+  std::thread flusher([&] {
+    while (!done.load()) {
+      HostPool::usage_statistics s;
+      pool.get_usage_statistics(s);
+      ++flushes;
+    }
+  });
+  const auto reports = hammer(pool, map, 2, 400000 / sanitizer_slowdown, 200, 64, test_seed() + 6);
+  done = true;
+  flusher.join();
+  long refused = 0;
+  for (const auto& r : reports) {
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    refused += r.refused;
+  }
+  EXPECT_EQ(refused, 0) << "400 blocks live at most, of 65536";
+  EXPECT_GT(flushes, 0);
+  expect_empty(pool, map);
+  expect_whole_capacity(pool, map, 64);
+}
+
 TEST(MemoryPoolStress, MagazinesWithFullFencesOnBothSides) {
   KDAG_SEED_TRACE();
   // Where the expedited membarrier is missing, both sides of each magazine's gate use a full

@@ -26,8 +26,8 @@
 // size pops the latest one.  An empty magazine is refilled with half its capacity of blocks from
 // the hinted superblock (one compare-exchange and one fetch_or for all of them), a full one
 // releases its older half (one fetch_and and one fetch_sub per bit word they share).  A thread
-// uses its own magazines with plain loads and stores, so a free followed by an allocation costs
-// no atomic read-modify-write at all.  A block in a magazine is free for everything else:
+// uses its own magazines with plain loads and stores (a free needs not even the magazine's gate),
+// so a free followed by an allocation costs no atomic read-modify-write at all.  A block in a magazine is free for everything else:
 // get_usage_statistics() and print_state() first empty every magazine (superblock_state() reads
 // one state word, in which such a block still counts as used), and a search that finds no room
 // (before it gives up) empties them and searches again while that releases any, so an
@@ -558,14 +558,16 @@ class MemoryPool {
   // its magazine is empty and the hinted superblock has no room (the caller searches), when a
   // flush runs, or when the thread shares its lane.
   KOKKOS_FORCEINLINE_FUNCTION void* pop_from_magazine(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
     if (KOKKOS_IMPL_UNLIKELY(!Impl::memory_pool_thread_owns_lane())) return nullptr;
-    const Impl::MemoryPoolMagazines& magazines = m_magazines;
+    const Magazines& magazines = m_magazines;
     if (KOKKOS_IMPL_UNLIKELY(!magazines.enter(thread_lane))) return nullptr;
     std::uintptr_t* const stack = magazines.stack(thread_lane, code - 1);
+    const std::uintptr_t bottom = stack[Magazines::bottom_word];
     void* p;
-    if (KOKKOS_IMPL_LIKELY(stack[0] != 0)) {
-      p = reinterpret_cast<void*>(stack[stack[0]]);
-      --stack[0];
+    if (KOKKOS_IMPL_LIKELY(bottom != stack[Magazines::top_word])) {
+      p = reinterpret_cast<void*>(stack[Magazines::blocks_word + bottom - 1]);
+      stack[Magazines::bottom_word] = bottom - 1;
     } else {
       p = refill_magazine(stack, thread_lane, code);
     }
@@ -575,40 +577,68 @@ class MemoryPool {
   }
 
   // Reserves and claims up to half a magazine of blocks of size `code` in the hinted superblock:
-  // returns the first, pushes the others (the next in address order on top).  Inside the gate.
+  // returns the first, pushes the others (the next in address order on top) on the empty `stack`.
+  // Inside the gate.
   KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* refill_magazine(std::uintptr_t* stack, std::uint32_t thread_lane,
                                                          std::uint32_t code) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
     std::uint32_t* const hint = hint_of(thread_lane, code);
     const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
     const std::uint32_t sb = Impl::atomic_load_relaxed(hint);
     const std::uint32_t wanted = m_magazines.capacity() > 1 ? m_magazines.capacity() / 2 : 1;
     const std::uint32_t got = superblock(sb).try_reserve_up_to(code, block_count(block_lg2), wanted);
     if (got == 0) return nullptr;
-    std::uint32_t index[Impl::MemoryPoolMagazines::max_capacity];
+    std::uint32_t index[Magazines::max_capacity];
     superblock(sb).claim_many(m_sb_lg2 - block_lg2, Impl::memory_pool_bit_cursor(block_lg2), got, index);
     Impl::memory_pool_set_bit_cursor(block_lg2, index[got - 1] >> Impl::SuperblockState::bits_per_word_lg2);
     char* const base = m_data + (std::size_t(sb) << m_sb_lg2);
+    stack[Magazines::top_word] = 0;
+    std::uintptr_t bottom = 0;
     for (std::uint32_t i = got - 1; i > 0; --i) {
-      stack[++stack[0]] = reinterpret_cast<std::uintptr_t>(base + (std::size_t(index[i]) << block_lg2));
+      stack[Magazines::blocks_word + bottom++] = reinterpret_cast<std::uintptr_t>(base + (std::size_t(index[i]) << block_lg2));
     }
+    stack[Magazines::bottom_word] = bottom;
     if (got > 1) m_magazines.mark_holding(thread_lane);
     return base + (std::size_t(index[0]) << block_lg2);
   }
 
   // Pushes the block `ptr` (block `index` of superblock `sb`, blocks of size `code`) on the
-  // calling thread's magazine for its size, after releasing the older half of a full one; false
-  // when the caller must release it (a flush runs, the thread shares its lane, or the block's bit
-  // is clear, which the caller's release reports).  A block already in the magazine aborts.
+  // calling thread's magazine for its size; false when the caller must release it (a flush runs,
+  // the thread shares its lane, or the block's bit is clear, which the caller's release reports).
+  // A block already in the magazine aborts.  The common case needs no gate (see
+  // Kokkos_MemoryPoolMagazines.hpp): room at the bottom, and a block without the mark.
   KOKKOS_FORCEINLINE_FUNCTION bool push_to_magazine(void* ptr, std::size_t alloc_size, std::uint32_t sb,
                                                     std::uint32_t index, std::uint32_t code) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
     const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
     if (KOKKOS_IMPL_UNLIKELY(!Impl::memory_pool_thread_owns_lane())) return false;
-    const Impl::MemoryPoolMagazines& magazines = m_magazines;
+    std::uintptr_t* const stack = m_magazines.stack(thread_lane, code - 1);
+    const std::uintptr_t bottom = stack[Magazines::bottom_word];
+    std::uintptr_t* const first_word = static_cast<std::uintptr_t*>(ptr);
+    if (KOKKOS_IMPL_LIKELY(m_magazines.capacity() > 1 && bottom < m_magazines.capacity() &&
+                           *first_word != magazine_mark())) {
+      if (KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) return false;
+      // Before the push: once a flush can see the block, another thread may own it.
+      *first_word = magazine_mark();
+      m_magazines.push(thread_lane, stack, bottom, ptr);
+      return true;
+    }
+    return push_to_magazine_in_gate(ptr, alloc_size, sb, index, thread_lane, stack);
+  }
+
+  // push_to_magazine's other cases, inside the gate: a full stack, a block that may be in the
+  // magazine already, a magazine of one block.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE bool push_to_magazine_in_gate(void* ptr, std::size_t alloc_size, std::uint32_t sb,
+                                                                 std::uint32_t index, std::uint32_t thread_lane,
+                                                                 std::uintptr_t* stack) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
+    const Magazines& magazines = m_magazines;
     if (KOKKOS_IMPL_UNLIKELY(!magazines.enter(thread_lane))) return false;
-    std::uintptr_t* const stack = magazines.stack(thread_lane, code - 1);
-    const bool marked = m_magazines.capacity() > 1;
-    if (KOKKOS_IMPL_UNLIKELY(marked ? *static_cast<std::uintptr_t*>(ptr) == magazine_mark()
-                                    : stack[0] != 0 && stack[1] == reinterpret_cast<std::uintptr_t>(ptr))) {
+    const bool marked = magazines.capacity() > 1;
+    const std::uintptr_t bottom = stack[Magazines::bottom_word];
+    const std::uintptr_t top = stack[Magazines::top_word];
+    if (marked ? *static_cast<std::uintptr_t*>(ptr) == magazine_mark()
+               : bottom != top && stack[Magazines::blocks_word + bottom - 1] == reinterpret_cast<std::uintptr_t>(ptr)) {
       if (magazine_holds(stack, ptr)) {
         magazines.leave(thread_lane);
         Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
@@ -618,29 +648,36 @@ class MemoryPool {
       magazines.leave(thread_lane);
       return false;
     }
-    if (KOKKOS_IMPL_UNLIKELY(stack[0] == m_magazines.capacity())) release_older_half(stack);
-    stack[++stack[0]] = reinterpret_cast<std::uintptr_t>(ptr);
-    magazines.mark_holding(thread_lane);
+    if (bottom == magazines.capacity()) make_room(stack);
     if (marked) *static_cast<std::uintptr_t*>(ptr) = magazine_mark();
+    magazines.push(thread_lane, stack, stack[Magazines::bottom_word], ptr);
     magazines.leave(thread_lane);
     return true;
   }
 
   static bool magazine_holds(const std::uintptr_t* stack, const void* ptr) noexcept {
-    for (std::uintptr_t i = 1; i <= stack[0]; ++i) {
-      if (stack[i] == reinterpret_cast<std::uintptr_t>(ptr)) return true;
+    using Magazines = Impl::MemoryPoolMagazines;
+    for (std::uintptr_t i = stack[Magazines::top_word]; i < stack[Magazines::bottom_word]; ++i) {
+      if (stack[Magazines::blocks_word + i] == reinterpret_cast<std::uintptr_t>(ptr)) return true;
     }
     return false;
   }
 
-  // A full magazine: releases its older half (a single block for a magazine of one) and moves
-  // the newer half down.  Inside the gate.
-  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void release_older_half(std::uintptr_t* stack) const noexcept {
-    const std::uint32_t count = std::uint32_t(stack[0]);
-    const std::uint32_t older = count > 1 ? count / 2 : count;
-    release_blocks(reinterpret_cast<void* const*>(stack + 1), older);
-    for (std::uint32_t i = older; i < count; ++i) stack[1 + i - older] = stack[1 + i];
-    stack[0] = count - older;
+  // A stack whose bottom reached the capacity: releases the older half of a full one (a single
+  // block for a magazine of one), then moves the blocks down to the first word.  Inside the gate.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void make_room(std::uintptr_t* stack) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
+    std::uintptr_t* const blocks = stack + Magazines::blocks_word;
+    std::uintptr_t top = stack[Magazines::top_word];
+    const std::uintptr_t bottom = stack[Magazines::bottom_word];
+    if (bottom - top == m_magazines.capacity()) {
+      const std::uintptr_t older = bottom - top > 1 ? (bottom - top) / 2 : 1;
+      release_blocks(reinterpret_cast<void* const*>(blocks + top), std::uint32_t(older));
+      top += older;
+    }
+    for (std::uintptr_t i = top; i < bottom; ++i) blocks[i - top] = blocks[i];
+    stack[Magazines::top_word] = 0;
+    stack[Magazines::bottom_word] = bottom - top;
   }
 
   // Releases `count` blocks from magazines to their superblocks, one fetch_and and one fetch_sub

@@ -3,10 +3,17 @@
 //
 // A block a thread frees goes on top of its stack for that size, still reserved and allocated in
 // its superblock; the thread's next allocations of that size pop it.  The owner of a lane (see
-// Kokkos_MemoryPoolLanes.hpp) uses its stacks with plain loads and stores between enter() and
-// leave() of the lane's gate; those are two stores and a load to a cache line no other running
-// thread writes, where a release to the superblock is two locked read-modify-writes on lines
-// shared with every thread that allocates from it.
+// Kokkos_MemoryPoolLanes.hpp) uses its stacks with plain loads and stores: where a release to the
+// superblock is two locked read-modify-writes on lines shared with every thread that allocates
+// from it, a push is two stores, a pop a few loads and stores between enter() and leave() of the
+// lane's gate (two stores and a load to a line no other running thread writes).
+//
+// A stack is [bottom, top, block 0 .. block capacity - 1]: it holds blocks top .. bottom - 1.
+// Only the owner moves `bottom`, and pushes without the gate: it writes the block above
+// `bottom`, then `bottom` (release).  A flush takes top .. bottom - 1 as it reads them and moves
+// `top` up to that `bottom`; a push it did not see stays above, for the next one.  Everything
+// else (pops, a full stack, a search for a block freed twice) runs inside the gate, where the
+// owner alone touches the stack.
 //
 // Blocks in magazines are free for everything else, so any thread must be able to take them
 // (a search that finds no room, the statistics): flush() closes every lane's gate, waits until
@@ -20,7 +27,7 @@
 // Layout of the region (host memory, zeroed when the pool is built):
 //   one line         the flush lock (one flush at a time);
 //   per lane (64)    a line for the gate {inside, closed, holding}, then per block size a stack
-//                    [count, block 0 .. block capacity - 1] of pointer-sized words.
+//                    [bottom, top, block 0 .. block capacity - 1] of pointer-sized words.
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Macros.hpp>
 #include <impl/Kokkos_AsymmetricFence.hpp>
@@ -49,11 +56,25 @@ class MemoryPoolMagazines {
   KOKKOS_FUNCTION std::uint32_t capacity() const noexcept { return m_capacity; }
   KOKKOS_FUNCTION char* region() const noexcept { return m_region; }
 
-  // The stack of blocks of size index `size` (0 for the smallest) of lane `lane`: word 0 is the
-  // count, words 1..capacity the blocks, the latest freed on top.  Only the lane's owner, inside
-  // its gate, or a flush may touch it.
+  // The stack of blocks of size index `size` (0 for the smallest) of lane `lane`: words
+  // [bottom_word] and [top_word], then the blocks; it holds blocks[top .. bottom - 1], the latest
+  // freed at bottom - 1.  The owner pushes (push()) at any time; it changes anything else only
+  // inside its gate, and a flush only with the gate closed.
   std::uintptr_t* stack(std::uint32_t lane, std::uint32_t size) const noexcept {
-    return reinterpret_cast<std::uintptr_t*>(lane_base(lane) + line) + std::size_t(size) * (m_capacity + 1);
+    return reinterpret_cast<std::uintptr_t*>(lane_base(lane) + line) + std::size_t(size) * (m_capacity + blocks_word);
+  }
+  static constexpr std::size_t bottom_word = 0;
+  static constexpr std::size_t top_word = 1;
+  static constexpr std::size_t blocks_word = 2;
+
+  // The owner, with or without its gate, on a stack whose bottom is below capacity(): puts `block`
+  // at the bottom, where a flush that reads the new bottom finds it, and marks the lane holding.
+  void push(std::uint32_t lane, std::uintptr_t* stack, std::uintptr_t bottom, void* block) const noexcept {
+    stack[blocks_word + bottom] = reinterpret_cast<std::uintptr_t>(block);
+    atomic_store_release(stack + bottom_word, bottom + 1);
+    // Release: after the bottom, so that a flush that clears this flag and misses the push finds
+    // the flag set again (flush() clears it with an exchange).
+    atomic_store_release(gate_of(lane) + holding_word, std::uint32_t(1));
   }
 
   // The owner of `lane`: true when it may use the lane's stacks until leave(lane); false while a
@@ -70,9 +91,9 @@ class MemoryPoolMagazines {
   // Release: the owner's changes to the stacks, for the next flush that sees it outside.
   void leave(std::uint32_t lane) const noexcept { atomic_store_release(gate_of(lane) + inside_word, std::uint32_t(0)); }
 
-  // The owner, inside its gate, after a push: the lane may hold blocks.
+  // The owner, inside its gate, after putting blocks on a stack: the lane may hold blocks.
   void mark_holding(std::uint32_t lane) const noexcept {
-    atomic_store_relaxed(gate_of(lane) + holding_word, std::uint32_t(1));
+    atomic_store_release(gate_of(lane) + holding_word, std::uint32_t(1));
   }
 
   // Empties the stacks of every lane that pushed since its last flush: release(blocks, count)
@@ -101,14 +122,19 @@ class MemoryPoolMagazines {
       const std::uint32_t lane = std::uint32_t(__builtin_ctzll(l));
       // Acquire: what the owner did to its stacks before it left the gate.
       while (atomic_load_acquire(gate_of(lane) + inside_word) != 0) std::this_thread::yield();
-      atomic_store_relaxed(gate_of(lane) + holding_word, std::uint32_t(0));
+      // An exchange, so that it reads the flag a push set after its bottom, and then sees that.
+      atomic_exchange_order<atomic_order::acq_rel>(gate_of(lane) + holding_word, std::uint32_t(0));
       for (std::uint32_t size = 0; size < m_sizes; ++size) {
         std::uintptr_t* const s = stack(lane, size);
-        if (s[0] == 0) continue;
+        // Acquire: the blocks pushed below this bottom.
+        const std::uintptr_t bottom = atomic_load_acquire(s + bottom_word);
+        const std::uintptr_t top = s[top_word];
+        if (top == bottom) continue;
         any = true;
-        const std::uint32_t count = std::uint32_t(s[0]);
-        s[0] = 0;
-        release(reinterpret_cast<void* const*>(s + 1), count);
+        // Release: the owner reads `top` before it reuses these words (make_room()).  Before the
+        // blocks go back: a thread that then allocates one of them sees it gone from the stack.
+        atomic_store_release(s + top_word, bottom);
+        release(reinterpret_cast<void* const*>(s + blocks_word + top), std::uint32_t(bottom - top));
       }
     }
     for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
@@ -124,7 +150,7 @@ class MemoryPoolMagazines {
   static constexpr std::size_t holding_word = 2;
 
   static constexpr std::size_t lane_bytes(std::uint32_t sizes, std::uint32_t capacity) noexcept {
-    const std::size_t stacks = std::size_t(sizes) * (capacity + 1) * sizeof(std::uintptr_t);
+    const std::size_t stacks = std::size_t(sizes) * (capacity + blocks_word) * sizeof(std::uintptr_t);
     return line + (stacks + line - 1) / line * line;
   }
   char* lane_base(std::uint32_t lane) const noexcept {
