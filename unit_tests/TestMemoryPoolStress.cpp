@@ -268,6 +268,34 @@ void expect_whole_capacity(const HostPool& pool, const OwnershipMap& map, std::s
   expect_empty(pool, map);
 }
 
+// A thread that reads the pool's statistics (each read empties every magazine) until stop().
+class StatisticsReader {
+ public:
+  explicit StatisticsReader(const HostPool& pool)
+      : m_thread([this, &pool] {
+          while (!m_done.load()) {
+            HostPool::usage_statistics s;
+            pool.get_usage_statistics(s);
+            m_most_in_use = std::max(m_most_in_use, s.consumed_blocks);
+            ++m_reads;
+          }
+        }) {}
+  ~StatisticsReader() { stop(); }
+  void stop() {
+    m_done = true;
+    if (m_thread.joinable()) m_thread.join();
+  }
+  // After stop():
+  std::size_t most_blocks_in_use() const { return m_most_in_use; }
+  long reads() const { return m_reads; }
+
+ private:
+  std::atomic<bool> m_done{false};
+  std::size_t m_most_in_use = 0;
+  long m_reads = 0;
+  std::thread m_thread;  // last: starts after the counters exist
+};
+
 TEST(MemoryPoolStress, ManyThreadsRandomSizesNeverOverlap) {
   KDAG_SEED_TRACE();
   // 64 superblocks of 64 KiB, blocks of 32..4096 bytes: never more than ~1.5 MiB live, so
@@ -344,17 +372,10 @@ TEST(MemoryPoolStress, FullMagazinesUnderConstantFlushesNeverLoseOrDuplicateBloc
   HostPool pool(Kokkos::HostSpace(), 1 << 20, 4096, 4096, 64 << 10);
   ASSERT_EQ(pool.magazine_capacity(), 64u);
   OwnershipMap map(pool);
-  std::atomic<bool> done{false};
-  std::thread reader([&] {
-    while (!done.load()) {
-      HostPool::usage_statistics s;
-      pool.get_usage_statistics(s);
-      if (s.consumed_blocks > pool.capacity() / 4096) ADD_FAILURE() << "more blocks in use than the pool has";
-    }
-  });
+  StatisticsReader reader(pool);
   const auto reports = hammer(pool, map, 16, 30000 / sanitizer_slowdown, 1200, 4096, test_seed() + 4);
-  done = true;
-  reader.join();
+  reader.stop();
+  EXPECT_LE(reader.most_blocks_in_use(), pool.capacity() / 4096) << "more blocks in use than the pool has";
   long allocated = 0, refused = 0;
   for (const auto& r : reports) {
     EXPECT_TRUE(r.error.empty()) << r.error;
@@ -375,25 +396,16 @@ TEST(MemoryPoolStress, FreesRacingFlushesNeverLoseOrDuplicateBlocks) {
   HostPool pool(Kokkos::HostSpace(), 4 << 20, 64, 64, 64 << 10);
   ASSERT_EQ(pool.magazine_capacity(), 64u);
   OwnershipMap map(pool);
-  std::atomic<bool> done{false};
-  long flushes = 0;
-  std::thread flusher([&] {
-    while (!done.load()) {
-      HostPool::usage_statistics s;
-      pool.get_usage_statistics(s);
-      ++flushes;
-    }
-  });
+  StatisticsReader flusher(pool);
   const auto reports = hammer(pool, map, 2, 400000 / sanitizer_slowdown, 200, 64, test_seed() + 6);
-  done = true;
-  flusher.join();
+  flusher.stop();
   long refused = 0;
   for (const auto& r : reports) {
     EXPECT_TRUE(r.error.empty()) << r.error;
     refused += r.refused;
   }
   EXPECT_EQ(refused, 0) << "400 blocks live at most, of 65536";
-  EXPECT_GT(flushes, 0);
+  EXPECT_GT(flusher.reads(), 0);
   expect_empty(pool, map);
   expect_whole_capacity(pool, map, 64);
 }
