@@ -668,6 +668,36 @@ TEST(MemoryPool, BlocksInMagazinesCountAsFreeInTheStatistics) {
   pool.deallocate(b, 64);
 }
 
+TEST(MemoryPool, AThreadsFirstCallMayBeAFreeIntoItsMagazine) {
+  HostPool pool(Kokkos::HostSpace(), MiB, 64, 64, 64 * KiB);
+  void* p = pool.allocate(64);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(stats_of(pool).consumed_blocks, 1u);  // empties this thread's magazine (its refill)
+  std::thread([&] { pool.deallocate(p, 64); }).join();  // that thread's first use of any pool
+  EXPECT_EQ(used_in_state_words(pool), 1u) << "the block waits in that thread's magazine";
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+  EXPECT_EQ(used_in_state_words(pool), 0u);
+}
+
+TEST(MemoryPool, ABlockSmallerThanAPointerComesBackFromItsMagazineWithItsNeighboursIntact) {
+  // Blocks of 4 bytes: taking one out of a magazine must not write past it.
+  HostPool pool(Kokkos::HostSpace(), 64 * KiB, 4, 64, 16 * KiB);
+  ASSERT_EQ(pool.magazine_capacity(), 1u);
+  std::vector<std::uint32_t*> blocks;
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    blocks.push_back(static_cast<std::uint32_t*>(pool.allocate(4)));
+    ASSERT_NE(blocks.back(), nullptr);
+    *blocks.back() = 0xA5A50000u + i;
+  }
+  for (std::uint32_t i = 0; i < 64; i += 2) {
+    pool.deallocate(blocks[i], 4);
+    ASSERT_EQ(pool.allocate(4), blocks[i]) << "the magazine's block";
+  }
+  for (std::uint32_t i = 1; i < 64; i += 2) EXPECT_EQ(*blocks[i], 0xA5A50000u + i) << i;
+  for (std::uint32_t* p : blocks) pool.deallocate(p, 4);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
 TEST(MemoryPool, MagazineCapacityFollowsThePoolSize) {
   // 64 blocks where the magazines take at most 1/16 of the capacity, fewer below, at least one;
   // one for pools whose blocks are smaller than a pointer; none outside HostSpace.

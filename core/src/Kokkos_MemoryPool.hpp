@@ -27,11 +27,12 @@
 // the hinted superblock (one compare-exchange and one fetch_or for all of them), a full one
 // releases its older half (one fetch_and and one fetch_sub per bit word they share).  A thread
 // uses its own magazines with plain loads and stores (a free needs not even the magazine's gate),
-// so a free followed by an allocation costs no atomic read-modify-write at all.  A block in a magazine is free for everything else:
-// get_usage_statistics() and print_state() first empty every magazine (superblock_state() reads
-// one state word, in which such a block still counts as used), and a search that finds no room
-// (before it gives up) empties them and searches again while that releases any, so an
-// allocation still fails only when the blocks not allocated by the program cannot serve it.
+// so a free followed by an allocation costs no atomic read-modify-write at all.  A block in a
+// magazine is free for everything else: get_usage_statistics() and print_state() first empty
+// every magazine (superblock_state() reads one state word, in which such a block still counts as
+// used), and a search that finds no room (before it gives up) empties them and searches again
+// while that releases any, so an allocation still fails only when the blocks not allocated by
+// the program cannot serve it.
 //
 // The pool object is a handle: copies share the memory, which is freed with the last copy on
 // the host; copies made on a device do not touch the count.
@@ -261,6 +262,7 @@ class MemoryPool {
     m_sb_lg2 = sizes.superblock_lg2;
     m_min_block_lg2 = sizes.min_block_lg2;
     m_max_block_lg2 = sizes.max_block_lg2;
+    m_max_block_size = m_sb_count ? std::size_t(1) << m_max_block_lg2 : 0;
     m_size_count = m_max_block_lg2 - m_min_block_lg2 + 1;
     const std::uint64_t words = Impl::SuperblockState::words_for(m_sb_lg2 - m_min_block_lg2);
     m_sb_record_bytes = std::uint32_t(line + round_to_line(words * sizeof(std::uint64_t)));
@@ -349,9 +351,7 @@ class MemoryPool {
   KOKKOS_INLINE_FUNCTION std::size_t min_block_size() const noexcept {
     return m_sb_count ? std::size_t(1) << m_min_block_lg2 : 0;
   }
-  KOKKOS_INLINE_FUNCTION std::size_t max_block_size() const noexcept {
-    return m_sb_count ? std::size_t(1) << m_max_block_lg2 : 0;
-  }
+  KOKKOS_INLINE_FUNCTION std::size_t max_block_size() const noexcept { return m_max_block_size; }
   KOKKOS_INLINE_FUNCTION int number_of_superblocks() const noexcept { return int(m_sb_count); }
 
   // The block size allocate(alloc_size) would hand out; 0 for 0 bytes and for requests larger
@@ -380,12 +380,14 @@ class MemoryPool {
     if (KOKKOS_IMPL_UNLIKELY(attempt_limit < 1)) return nullptr;
     const std::uint32_t block_lg2 = block_lg2_for(alloc_size);
     const std::uint32_t code = block_lg2 - m_min_block_lg2 + 1;
-    const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
     if constexpr (has_magazines) {
-      KOKKOS_IF_ON_HOST((if (void* p = pop_from_magazine(thread_lane, code)) return p;
-                         return allocate_past_magazine(code, thread_lane, attempt_limit);))
+      KOKKOS_IF_ON_HOST((const std::uint32_t tag = Impl::memory_pool_thread_magazine_tag();
+                         if (KOKKOS_IMPL_LIKELY(tag != 0)) {
+                           if (void* p = pop_from_magazine(tag - 1, code)) return p;
+                           return allocate_past_magazine(code, tag - 1, attempt_limit);
+                         }))
     }
-    return allocate_from_superblocks(code, thread_lane, attempt_limit);
+    return allocate_from_superblocks(code, Impl::memory_pool_thread_lane(), attempt_limit);
   }
 
   // Returns a block to the pool; nullptr is a no-op.  A pointer outside the pool, not at a block
@@ -520,12 +522,6 @@ class MemoryPool {
   KOKKOS_FORCEINLINE_FUNCTION std::size_t magazine_bytes() const noexcept {
     return Impl::MemoryPoolMagazines::bytes_for(m_size_count, m_magazines.capacity());
   }
-  // The word a block in a magazine holds first, when blocks are at least a pointer large: a
-  // block freed again finds it there and is looked for in the magazine; any other block only
-  // holds it by chance, which costs that search and nothing else.
-  std::uintptr_t magazine_mark() const noexcept {
-    return reinterpret_cast<std::uintptr_t>(m_magazines.region()) ^ std::uintptr_t(0x9e3779b97f4a7c15ull);
-  }
   KOKKOS_FORCEINLINE_FUNCTION std::uint32_t superblock_of(const void* p) const noexcept {
     return std::uint32_t(std::size_t(static_cast<const char*>(p) - m_data) >> m_sb_lg2);
   }
@@ -555,32 +551,32 @@ class MemoryPool {
   }
 
   // The calling thread's latest freed block of size `code`, or a block of a refill; nullptr when
-  // its magazine is empty and the hinted superblock has no room (the caller searches), when a
-  // flush runs, or when the thread shares its lane.
+  // its magazine is empty and the hinted superblock has no room (the caller searches), or when a
+  // flush runs.  The thread owns `thread_lane`.
   KOKKOS_FORCEINLINE_FUNCTION void* pop_from_magazine(std::uint32_t thread_lane, std::uint32_t code) const noexcept {
     using Magazines = Impl::MemoryPoolMagazines;
-    if (KOKKOS_IMPL_UNLIKELY(!Impl::memory_pool_thread_owns_lane())) return nullptr;
-    const Magazines& magazines = m_magazines;
-    if (KOKKOS_IMPL_UNLIKELY(!magazines.enter(thread_lane))) return nullptr;
-    std::uintptr_t* const stack = magazines.stack(thread_lane, code - 1);
+    const Magazines::Lane lane = m_magazines.lane(thread_lane);
+    std::uintptr_t* const stack = lane.stack(code - 1);
+    if (KOKKOS_IMPL_UNLIKELY(!lane.enter())) return nullptr;
     const std::uintptr_t bottom = stack[Magazines::bottom_word];
-    void* p;
     if (KOKKOS_IMPL_LIKELY(bottom != stack[Magazines::top_word])) {
-      p = reinterpret_cast<void*>(stack[Magazines::blocks_word + bottom - 1]);
+      auto* const p = reinterpret_cast<unsigned char*>(stack[Magazines::blocks_word + bottom - 1]);
       stack[Magazines::bottom_word] = bottom - 1;
-    } else {
-      p = refill_magazine(stack, thread_lane, code);
+      lane.leave();
+      *p = 0;  // no longer the mark (see MemoryPoolMagazines::mark), in a block of any size
+      return p;
     }
-    magazines.leave(thread_lane);
-    if (p != nullptr && m_magazines.capacity() > 1) *static_cast<std::uintptr_t*>(p) = 0;  // the mark
+    void* const p = refill_magazine(stack, lane, thread_lane, code);
+    lane.leave();
     return p;
   }
 
   // Reserves and claims up to half a magazine of blocks of size `code` in the hinted superblock:
   // returns the first, pushes the others (the next in address order on top) on the empty `stack`.
   // Inside the gate.
-  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* refill_magazine(std::uintptr_t* stack, std::uint32_t thread_lane,
-                                                         std::uint32_t code) const noexcept {
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* refill_magazine(std::uintptr_t* stack,
+                                                         const Impl::MemoryPoolMagazines::Lane& lane,
+                                                         std::uint32_t thread_lane, std::uint32_t code) const noexcept {
     using Magazines = Impl::MemoryPoolMagazines;
     std::uint32_t* const hint = hint_of(thread_lane, code);
     const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;
@@ -595,11 +591,14 @@ class MemoryPool {
     stack[Magazines::top_word] = 0;
     std::uintptr_t bottom = 0;
     for (std::uint32_t i = got - 1; i > 0; --i) {
-      stack[Magazines::blocks_word + bottom++] = reinterpret_cast<std::uintptr_t>(base + (std::size_t(index[i]) << block_lg2));
+      char* const block = base + (std::size_t(index[i]) << block_lg2);
+      stack[Magazines::blocks_word + bottom++] = reinterpret_cast<std::uintptr_t>(block);
     }
     stack[Magazines::bottom_word] = bottom;
-    if (got > 1) m_magazines.mark_holding(thread_lane);
-    return base + (std::size_t(index[0]) << block_lg2);
+    if (got > 1) lane.mark_holding();
+    char* const first = base + (std::size_t(index[0]) << block_lg2);
+    *first = 0;  // not the mark (a block released by a flush still holds it)
+    return first;
   }
 
   // Pushes the block `ptr` (block `index` of superblock `sb`, blocks of size `code`) on the
@@ -610,48 +609,49 @@ class MemoryPool {
   KOKKOS_FORCEINLINE_FUNCTION bool push_to_magazine(void* ptr, std::size_t alloc_size, std::uint32_t sb,
                                                     std::uint32_t index, std::uint32_t code) const noexcept {
     using Magazines = Impl::MemoryPoolMagazines;
-    const std::uint32_t thread_lane = Impl::memory_pool_thread_lane();
-    if (KOKKOS_IMPL_UNLIKELY(!Impl::memory_pool_thread_owns_lane())) return false;
-    std::uintptr_t* const stack = m_magazines.stack(thread_lane, code - 1);
+    const std::uint32_t tag = Impl::memory_pool_thread_magazine_tag();
+    if (KOKKOS_IMPL_UNLIKELY(tag == 0)) return false;
+    const Magazines::Lane lane = m_magazines.lane(tag - 1);
+    std::uintptr_t* const stack = lane.stack(code - 1);
     const std::uintptr_t bottom = stack[Magazines::bottom_word];
+    const std::uintptr_t mark = m_magazines.mark();
     std::uintptr_t* const first_word = static_cast<std::uintptr_t*>(ptr);
-    if (KOKKOS_IMPL_LIKELY(m_magazines.capacity() > 1 && bottom < m_magazines.capacity() &&
-                           *first_word != magazine_mark())) {
+    if (KOKKOS_IMPL_LIKELY(bottom < m_magazines.push_limit() && *first_word != mark)) {
       if (KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) return false;
       // Before the push: once a flush can see the block, another thread may own it.
-      *first_word = magazine_mark();
-      m_magazines.push(thread_lane, stack, bottom, ptr);
+      *first_word = mark;
+      lane.push(stack, bottom, ptr);
       return true;
     }
-    return push_to_magazine_in_gate(ptr, alloc_size, sb, index, thread_lane, stack);
+    return push_to_magazine_in_gate(ptr, alloc_size, sb, index, lane, stack);
   }
 
   // push_to_magazine's other cases, inside the gate: a full stack, a block that may be in the
   // magazine already, a magazine of one block.
   KOKKOS_IMPL_MEMORY_POOL_NOINLINE bool push_to_magazine_in_gate(void* ptr, std::size_t alloc_size, std::uint32_t sb,
-                                                                 std::uint32_t index, std::uint32_t thread_lane,
+                                                                 std::uint32_t index,
+                                                                 const Impl::MemoryPoolMagazines::Lane& lane,
                                                                  std::uintptr_t* stack) const noexcept {
     using Magazines = Impl::MemoryPoolMagazines;
-    const Magazines& magazines = m_magazines;
-    if (KOKKOS_IMPL_UNLIKELY(!magazines.enter(thread_lane))) return false;
-    const bool marked = magazines.capacity() > 1;
+    if (KOKKOS_IMPL_UNLIKELY(!lane.enter())) return false;
+    const bool marked = m_magazines.capacity() > 1;
     const std::uintptr_t bottom = stack[Magazines::bottom_word];
     const std::uintptr_t top = stack[Magazines::top_word];
-    if (marked ? *static_cast<std::uintptr_t*>(ptr) == magazine_mark()
+    if (marked ? *static_cast<std::uintptr_t*>(ptr) == m_magazines.mark()
                : bottom != top && stack[Magazines::blocks_word + bottom - 1] == reinterpret_cast<std::uintptr_t>(ptr)) {
       if (magazine_holds(stack, ptr)) {
-        magazines.leave(thread_lane);
+        lane.leave();
         Impl::memory_pool_abort_deallocate(ptr, alloc_size, Impl::MemoryPoolMisuse::not_allocated, index, sb);
       }
     }
     if (KOKKOS_IMPL_UNLIKELY(!superblock(sb).holds(index))) {
-      magazines.leave(thread_lane);
+      lane.leave();
       return false;
     }
-    if (bottom == magazines.capacity()) make_room(stack);
-    if (marked) *static_cast<std::uintptr_t*>(ptr) = magazine_mark();
-    magazines.push(thread_lane, stack, stack[Magazines::bottom_word], ptr);
-    magazines.leave(thread_lane);
+    if (bottom == m_magazines.capacity()) make_room(stack);
+    if (marked) *static_cast<std::uintptr_t*>(ptr) = m_magazines.mark();
+    lane.push(stack, stack[Magazines::bottom_word], ptr);
+    lane.leave();
     return true;
   }
 
@@ -943,6 +943,7 @@ class MemoryPool {
     m_sb_lg2 = other.m_sb_lg2;
     m_min_block_lg2 = other.m_min_block_lg2;
     m_max_block_lg2 = other.m_max_block_lg2;
+    m_max_block_size = other.m_max_block_size;
     m_size_count = other.m_size_count;
     m_sb_record_bytes = other.m_sb_record_bytes;
     m_hint_stride = other.m_hint_stride;
@@ -954,6 +955,7 @@ class MemoryPool {
     m_hints = nullptr;
     m_sb_records = m_data = nullptr;
     m_sb_count = m_sb_lg2 = m_min_block_lg2 = m_max_block_lg2 = m_size_count = 0;
+    m_max_block_size = 0;
     m_sb_record_bytes = m_hint_stride = m_lane_mask = 0;
     m_magazines = Impl::MemoryPoolMagazines();
   }
@@ -974,6 +976,7 @@ class MemoryPool {
   Impl::MemoryPoolMagazines m_magazines;  // HostSpace: the threads' magazines (none elsewhere)
   char* m_sb_records = nullptr;      // per superblock: state word line, then bit array
   char* m_data = nullptr;            // superblock 0
+  std::size_t m_max_block_size = 0;  // 0 for an empty pool
   std::uint32_t m_sb_count = 0;
   std::uint32_t m_sb_lg2 = 0;
   std::uint32_t m_min_block_lg2 = 0;

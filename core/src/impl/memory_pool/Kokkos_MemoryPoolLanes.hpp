@@ -24,7 +24,7 @@ inline constexpr std::uint32_t memory_pool_max_lanes = 64;
 
 struct MemoryPoolThreadContext {
   std::uint32_t lane_tag;        // 0 before the thread's first use of a pool, else lane + 1
-  bool owns_lane;                // no other thread holds the lane while this one runs
+  std::uint32_t magazine_tag;    // lane + 1 while no other thread holds the lane, else 0
   std::uint32_t bit_cursor[32];  // indexed by log2 of the block size
 };
 
@@ -37,7 +37,7 @@ inline std::atomic<std::uint32_t> g_memory_pool_lane_overflow{0};
 struct MemoryPoolLaneLease {
   std::uint32_t lane = memory_pool_max_lanes;
   ~MemoryPoolLaneLease() {
-    t_memory_pool_thread.owns_lane = false;  // a pool used by a later thread_local destructor
+    t_memory_pool_thread.magazine_tag = 0;  // a pool used by a later thread_local destructor
     if (lane < memory_pool_max_lanes) {
       g_memory_pool_lanes_leased.fetch_and(~(std::uint64_t(1) << lane), std::memory_order_release);
     }
@@ -55,14 +55,14 @@ inline std::uint32_t memory_pool_lease_lane() noexcept {
   while (true) {
     if (~leased == 0) {
       lane = g_memory_pool_lane_overflow.fetch_add(1, std::memory_order_relaxed) % memory_pool_max_lanes;
-      t_memory_pool_thread.owns_lane = false;
+      t_memory_pool_thread.magazine_tag = 0;
       break;
     }
     lane = std::uint32_t(__builtin_ctzll(~leased));
     if (g_memory_pool_lanes_leased.compare_exchange_weak(leased, leased | (std::uint64_t(1) << lane),
                                                          std::memory_order_acq_rel, std::memory_order_relaxed)) {
       lease.lane = lane;
-      t_memory_pool_thread.owns_lane = true;
+      t_memory_pool_thread.magazine_tag = lane + 1;
       break;
     }
   }
@@ -79,8 +79,20 @@ KOKKOS_FORCEINLINE_FUNCTION std::uint32_t memory_pool_thread_lane() noexcept {
                      return KOKKOS_IMPL_LIKELY(tag != 0) ? tag - 1 : memory_pool_lease_lane();))
 }
 
-// Whether the calling host thread owns its lane (call after memory_pool_thread_lane()).
-inline bool memory_pool_thread_owns_lane() noexcept { return t_memory_pool_thread.owns_lane; }
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+inline std::uint32_t memory_pool_lease_magazine_tag() noexcept {
+  if (t_memory_pool_thread.lane_tag == 0) memory_pool_lease_lane();
+  return t_memory_pool_thread.magazine_tag;
+}
+
+// The calling host thread's lane + 1 when it owns the lane, so that it may use the lane's
+// magazines; 0 when it shares its lane.  Leases a lane at the thread's first use of a pool.
+inline std::uint32_t memory_pool_thread_magazine_tag() noexcept {
+  const std::uint32_t tag = t_memory_pool_thread.magazine_tag;
+  return KOKKOS_IMPL_LIKELY(tag != 0) ? tag : memory_pool_lease_magazine_tag();
+}
 
 // The bit word at which this thread starts looking for a free block of 2^block_lg2 bytes.
 KOKKOS_FORCEINLINE_FUNCTION std::uint32_t memory_pool_bit_cursor(std::uint32_t block_lg2) noexcept {

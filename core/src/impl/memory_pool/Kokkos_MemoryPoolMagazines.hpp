@@ -51,49 +51,79 @@ class MemoryPoolMagazines {
 
   MemoryPoolMagazines() = default;
   MemoryPoolMagazines(char* region, std::uint32_t sizes, std::uint32_t capacity) noexcept
-      : m_region(region), m_lane_bytes(lane_bytes(sizes, capacity)), m_sizes(sizes), m_capacity(capacity) {}
+      : m_region(region),
+        m_lanes(region + line),
+        m_lane_bytes(lane_bytes(sizes, capacity)),
+        m_stack_bytes(stack_bytes(capacity)),
+        m_mark((reinterpret_cast<std::uintptr_t>(region) ^ std::uintptr_t(0x9e3779b97f4a7c15ull)) | 1),
+        m_sizes(sizes),
+        m_capacity(capacity),
+        m_push_limit(capacity > 1 ? capacity : 0) {}
 
   KOKKOS_FUNCTION std::uint32_t capacity() const noexcept { return m_capacity; }
-  KOKKOS_FUNCTION char* region() const noexcept { return m_region; }
 
-  // The stack of blocks of size index `size` (0 for the smallest) of lane `lane`: words
-  // [bottom_word] and [top_word], then the blocks; it holds blocks[top .. bottom - 1], the latest
-  // freed at bottom - 1.  The owner pushes (push()) at any time; it changes anything else only
-  // inside its gate, and a flush only with the gate closed.
-  std::uintptr_t* stack(std::uint32_t lane, std::uint32_t size) const noexcept {
-    return reinterpret_cast<std::uintptr_t*>(lane_base(lane) + line) + std::size_t(size) * (m_capacity + blocks_word);
-  }
+  // A word that no block holds first unless it sits in one of these magazines, or by chance: the
+  // pool writes it into a block it pushes (blocks at least a pointer large), so that a block freed
+  // again is looked for in the magazine, and any other block only costs that search.  Its lowest
+  // byte is not 0, so that zeroing a block's first byte, which fits blocks of any size, clears it.
+  std::uintptr_t mark() const noexcept { return m_mark; }
+  // The bottom below which the owner pushes without its gate: capacity() where blocks carry the
+  // mark (magazines of more than one block), else 0 (a magazine of one is checked by comparison).
+  std::uintptr_t push_limit() const noexcept { return m_push_limit; }
+
   static constexpr std::size_t bottom_word = 0;
   static constexpr std::size_t top_word = 1;
   static constexpr std::size_t blocks_word = 2;
 
-  // The owner, with or without its gate, on a stack whose bottom is below capacity(): puts `block`
-  // at the bottom, where a flush that reads the new bottom finds it, and marks the lane holding.
-  void push(std::uint32_t lane, std::uintptr_t* stack, std::uintptr_t bottom, void* block) const noexcept {
-    stack[blocks_word + bottom] = reinterpret_cast<std::uintptr_t>(block);
-    atomic_store_release(stack + bottom_word, bottom + 1);
-    // Release: after the bottom, so that a flush that clears this flag and misses the push finds
-    // the flag set again (flush() clears it with an exchange).
-    atomic_store_release(gate_of(lane) + holding_word, std::uint32_t(1));
-  }
+  // One lane's gate and stacks, their address computed once per operation: after the gate's
+  // compiler barrier, the compiler would reread every member it needs for an address.
+  class Lane {
+   public:
+    // The stack of blocks of size index `size` (0 for the smallest): words [bottom_word] and
+    // [top_word], then the blocks; it holds blocks[top .. bottom - 1], the latest freed at
+    // bottom - 1.  The owner pushes (push()) at any time; it changes anything else only inside
+    // its gate, and a flush only with the gate closed.
+    std::uintptr_t* stack(std::uint32_t size) const noexcept {
+      return reinterpret_cast<std::uintptr_t*>(m_base + line + std::size_t(size) * m_stack_bytes);
+    }
 
-  // The owner of `lane`: true when it may use the lane's stacks until leave(lane); false while a
-  // flush runs (then it must not touch them, and must not call leave).
-  bool enter(std::uint32_t lane) const noexcept {
-    std::uint32_t* const gate = gate_of(lane);
-    atomic_store_relaxed(gate + inside_word, std::uint32_t(1));
-    asymmetric_fence_light();
-    // Acquire: a flush's changes to the stacks, made before it opened the gate.
-    if (KOKKOS_IMPL_LIKELY(atomic_load_acquire(gate + closed_word) == 0)) return true;
-    atomic_store_release(gate + inside_word, std::uint32_t(0));
-    return false;
-  }
-  // Release: the owner's changes to the stacks, for the next flush that sees it outside.
-  void leave(std::uint32_t lane) const noexcept { atomic_store_release(gate_of(lane) + inside_word, std::uint32_t(0)); }
+    // The owner, with or without its gate, on a stack whose bottom is below capacity(): puts
+    // `block` at the bottom, where a flush that reads the new bottom finds it, and marks the lane
+    // holding.
+    void push(std::uintptr_t* stack, std::uintptr_t bottom, void* block) const noexcept {
+      stack[blocks_word + bottom] = reinterpret_cast<std::uintptr_t>(block);
+      atomic_store_release(stack + bottom_word, bottom + 1);
+      // Release: after the bottom, so that a flush that clears this flag and misses the push finds
+      // the flag set again (flush() clears it with an exchange).
+      mark_holding();
+    }
 
-  // The owner, inside its gate, after putting blocks on a stack: the lane may hold blocks.
-  void mark_holding(std::uint32_t lane) const noexcept {
-    atomic_store_release(gate_of(lane) + holding_word, std::uint32_t(1));
+    // The owner: true when it may use the lane's stacks until leave(); false while a flush runs
+    // (then it must not touch them, and must not call leave).
+    bool enter() const noexcept {
+      atomic_store_relaxed(gate() + inside_word, std::uint32_t(1));
+      asymmetric_fence_light();
+      // Acquire: a flush's changes to the stacks, made before it opened the gate.
+      if (KOKKOS_IMPL_LIKELY(atomic_load_acquire(gate() + closed_word) == 0)) return true;
+      atomic_store_release(gate() + inside_word, std::uint32_t(0));
+      return false;
+    }
+    // Release: the owner's changes to the stacks, for the next flush that sees it outside.
+    void leave() const noexcept { atomic_store_release(gate() + inside_word, std::uint32_t(0)); }
+
+    // The owner, after putting blocks on a stack: the lane may hold blocks.
+    void mark_holding() const noexcept { atomic_store_release(gate() + holding_word, std::uint32_t(1)); }
+
+   private:
+    friend class MemoryPoolMagazines;
+    Lane(char* base, std::size_t stack_bytes) noexcept : m_base(base), m_stack_bytes(stack_bytes) {}
+    std::uint32_t* gate() const noexcept { return reinterpret_cast<std::uint32_t*>(m_base); }
+    char* m_base;               // the gate's line, then the stacks
+    std::size_t m_stack_bytes;  // stride of the stacks
+  };
+
+  Lane lane(std::uint32_t lane) const noexcept {
+    return Lane(m_lanes + std::size_t(lane) * m_lane_bytes, m_stack_bytes);
   }
 
   // Empties the stacks of every lane that pushed since its last flush: release(blocks, count)
@@ -104,8 +134,8 @@ class MemoryPoolMagazines {
   template <class Release>
   bool flush(Release&& release) const {
     std::uint64_t lanes = 0;
-    for (std::uint32_t lane = 0; lane < memory_pool_max_lanes; ++lane) {
-      if (atomic_load_relaxed(gate_of(lane) + holding_word) != 0) lanes |= std::uint64_t(1) << lane;
+    for (std::uint32_t index = 0; index < memory_pool_max_lanes; ++index) {
+      if (atomic_load_relaxed(gate_of(index) + holding_word) != 0) lanes |= std::uint64_t(1) << index;
     }
     if (lanes == 0) return false;
     std::uint32_t* const lock = reinterpret_cast<std::uint32_t*>(m_region);
@@ -119,13 +149,14 @@ class MemoryPoolMagazines {
     asymmetric_fence_heavy();
     bool any = false;
     for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
-      const std::uint32_t lane = std::uint32_t(__builtin_ctzll(l));
+      const std::uint32_t index = std::uint32_t(__builtin_ctzll(l));
       // Acquire: what the owner did to its stacks before it left the gate.
-      while (atomic_load_acquire(gate_of(lane) + inside_word) != 0) std::this_thread::yield();
+      while (atomic_load_acquire(gate_of(index) + inside_word) != 0) std::this_thread::yield();
       // An exchange, so that it reads the flag a push set after its bottom, and then sees that.
-      atomic_exchange_order<atomic_order::acq_rel>(gate_of(lane) + holding_word, std::uint32_t(0));
+      atomic_exchange_order<atomic_order::acq_rel>(gate_of(index) + holding_word, std::uint32_t(0));
+      const Lane owner = lane(index);
       for (std::uint32_t size = 0; size < m_sizes; ++size) {
-        std::uintptr_t* const s = stack(lane, size);
+        std::uintptr_t* const s = owner.stack(size);
         // Acquire: the blocks pushed below this bottom.
         const std::uintptr_t bottom = atomic_load_acquire(s + bottom_word);
         const std::uintptr_t top = s[top_word];
@@ -149,19 +180,25 @@ class MemoryPoolMagazines {
   static constexpr std::size_t closed_word = 1;
   static constexpr std::size_t holding_word = 2;
 
+  static constexpr std::size_t stack_bytes(std::uint32_t capacity) noexcept {
+    return (capacity + blocks_word) * sizeof(std::uintptr_t);
+  }
   static constexpr std::size_t lane_bytes(std::uint32_t sizes, std::uint32_t capacity) noexcept {
-    const std::size_t stacks = std::size_t(sizes) * (capacity + blocks_word) * sizeof(std::uintptr_t);
+    const std::size_t stacks = std::size_t(sizes) * stack_bytes(capacity);
     return line + (stacks + line - 1) / line * line;
   }
-  char* lane_base(std::uint32_t lane) const noexcept {
-    return m_region + line + std::size_t(lane) * m_lane_bytes;
+  std::uint32_t* gate_of(std::uint32_t lane) const noexcept {
+    return reinterpret_cast<std::uint32_t*>(m_lanes + std::size_t(lane) * m_lane_bytes);
   }
-  std::uint32_t* gate_of(std::uint32_t lane) const noexcept { return reinterpret_cast<std::uint32_t*>(lane_base(lane)); }
 
   char* m_region = nullptr;
+  char* m_lanes = nullptr;  // lane 0's gate
   std::size_t m_lane_bytes = 0;
+  std::size_t m_stack_bytes = 0;
+  std::uintptr_t m_mark = 0;
   std::uint32_t m_sizes = 0;
   std::uint32_t m_capacity = 0;
+  std::uintptr_t m_push_limit = 0;
 };
 
 }  // namespace Kokkos::Impl
