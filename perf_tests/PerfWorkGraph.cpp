@@ -11,6 +11,9 @@
 //                queue (pop scans from a begin hint and claims with a CAS, push takes a slot at
 //                an end hint), every item's successors counted down with an atomic each
 //   WorkGraph    kdag's WorkGraphPolicy, launch only (construction excluded)
+//   SideBySide   WorkGraph, LevelSync and the 1-thread WorkGraph in rotating order in each of 60
+//                rounds (the values zeroed and checked around each run): vs_levelsync and
+//                vs_1thread from one run's medians, free of the drift between benchmarks
 //   Construct    WorkGraphPolicy construction: checks, order and the first launch's schedule
 //                (no plan kept from an earlier construction)
 //   TopoSort     a plain sequential Kahn topological sort of the same CRS (in-degrees, then a
@@ -245,11 +248,14 @@ std::string space_key() {
   return Space::name();
 }
 
-// Times `run` (one execution over all items), checks the result, and reports the counters.
+// Times `run` (one execution over all items), checks the result, and reports the counters.  The
+// values start at 0, so that the check fails for an executor that leaves them as an earlier
+// benchmark wrote them.
 template <class Space, class Run, class Setup = void (*)()>
 void measure(benchmark::State& state, const std::string& executor, Shape s, const Run& run, const Setup& setup = [] {}) {
   const ShapeData& d = shape_data(s);
   const double expected = expected_checksum(s);
+  Kokkos::deep_copy(d.values, 0.0);
   double seconds = 0;
   std::int64_t runs = 0;
   for (auto _ : state) {
@@ -302,17 +308,19 @@ struct LevelFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k) const { f(items[k]); }
 };
 
+// One parallel_for per topological level.
+template <class Space, class F>
+void run_level_sync(const ShapeData& d, const F& f) {
+  const LevelFunctor<F> lf{f, d.level_items.data()};
+  for (std::size_t l = 0; l + 1 < d.level_begin.size(); ++l) {
+    Kokkos::parallel_for(Kokkos::RangePolicy<Space>(d.level_begin[l], d.level_begin[l + 1]), lf);
+  }
+}
+
 template <class Space>
 void BM_LevelSync(benchmark::State& state, Shape s) {
   const ShapeData& d = shape_data(s);
-  with_functor(s, [&](const auto& f) {
-    const LevelFunctor<std::decay_t<decltype(f)>> lf{f, d.level_items.data()};
-    measure<Space>(state, "LevelSync", s, [&] {
-      for (std::size_t l = 0; l + 1 < d.level_begin.size(); ++l) {
-        Kokkos::parallel_for(Kokkos::RangePolicy<Space>(d.level_begin[l], d.level_begin[l + 1]), lf);
-      }
-    });
-  });
+  with_functor(s, [&](const auto& f) { measure<Space>(state, "LevelSync", s, [&] { run_level_sync<Space>(d, f); }); });
 }
 
 // The machine's ceiling: the same calls with no dependences (a parallel_for over all items,
@@ -467,6 +475,60 @@ void BM_WorkGraph(benchmark::State& state, Shape s) {
   state.counters["schedule"] = policy.impl_preferred_schedule();
 }
 
+// The ratios that drift most between benchmarks run a minute apart, timed side by side: each
+// iteration runs the work graph on `Space`, the level-synchronous loop on `Space` and the work
+// graph on one thread (Serial), in an order that rotates from one iteration to the next, and
+// checks each result.  The iteration's time is the work graph's on `Space`; the counters are
+// ratios of the medians of the iteration's three times.
+constexpr int side_by_side_rounds = 60;
+
+template <class Space>
+void BM_SideBySide(benchmark::State& state, Shape s) {
+  const ShapeData& d = shape_data(s);
+  const auto& policy = cached_policy<Space>(s);
+  const auto& serial_policy = cached_policy<Kokkos::Serial>(s);
+  const double expected = expected_checksum(s);
+  std::vector<double> seconds[3];  // the work graph, the level-synchronous loop, one thread
+  with_functor(s, [&](const auto& f) {
+    const auto run = [&](int executor) {
+      if (executor == 0) {
+        Kokkos::parallel_for("work graph", policy, f);
+      } else if (executor == 1) {
+        run_level_sync<Space>(d, f);
+      } else {
+        Kokkos::parallel_for("work graph", serial_policy, f);
+      }
+    };
+    std::int64_t round = 0;
+    for (auto _ : state) {
+      for (int k = 0; k < 3; ++k) {
+        const int executor = int((round + k) % 3);
+        Kokkos::deep_copy(d.values, 0.0);
+        const auto t0 = Clock::now();
+        run(executor);
+        const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (std::abs(checksum(s) - expected) > 1e-9 * std::abs(expected)) {
+          perf::fail_result_check(state, "wrong result");
+          return;
+        }
+        seconds[executor].push_back(dt);
+        if (executor == 0) state.SetIterationTime(dt);
+      }
+      ++round;
+    }
+  });
+  if (seconds[0].empty()) return;
+  const auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  const double mine = median(seconds[0]);
+  state.counters["items/s"] = benchmark::Counter(static_cast<double>(d.n) / mine);
+  state.counters["threads"] = Space().concurrency();
+  state.counters["vs_levelsync"] = median(seconds[1]) / mine;
+  state.counters["vs_1thread"] = median(seconds[2]) / mine;
+}
+
 template <class Space>
 void BM_Construct(benchmark::State& state, Shape s) {
   using Policy = Kokkos::WorkGraphPolicy<std::int32_t, Space>;
@@ -595,6 +657,12 @@ void register_space(Shape s, const std::string& prefix) {
   benchmark::RegisterBenchmark((prefix + "LevelSync/" + name).c_str(), BM_LevelSync<Space>, s)->UseManualTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark((prefix + "Kokkos46/" + name).c_str(), BM_Kokkos46<Space>, s)->UseManualTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark((prefix + "WorkGraph/" + name).c_str(), BM_WorkGraph<Space>, s)->UseManualTime()->Unit(benchmark::kMillisecond);
+  if constexpr (!std::is_same_v<Space, Kokkos::Serial>) {
+    benchmark::RegisterBenchmark((prefix + "SideBySide/" + name).c_str(), BM_SideBySide<Space>, s)
+        ->UseManualTime()
+        ->Iterations(side_by_side_rounds)
+        ->Unit(benchmark::kMillisecond);
+  }
 }
 
 // The machine's core-to-core latency at this moment, for reading the DAG shapes' ratios: two
