@@ -242,6 +242,8 @@ TEST(MemoryPool, CopiesShareOneSpan) {
   HostPool b = a;
   EXPECT_TRUE(a == b);
   EXPECT_FALSE(a != b);
+  EXPECT_EQ(b.max_block_size(), 1024u);
+  EXPECT_EQ(b.allocate_block_size(1024), 1024u);
   HostPool other(Kokkos::HostSpace(), 64 * KiB, 64, 1024, 16 * KiB);
   EXPECT_FALSE(a == other);
 
@@ -277,11 +279,18 @@ TEST(MemoryPool, MoveLeavesTheSourceEmpty) {
   EXPECT_TRUE(b == keep);
   EXPECT_TRUE(a == HostPool());  // NOLINT(bugprone-use-after-move): moved-from is empty by contract
   EXPECT_EQ(a.capacity(), 0u);
+  EXPECT_EQ(a.max_block_size(), 0u);
+  EXPECT_EQ(a.allocate(64), nullptr);
   HostPool c;
   c = std::move(b);
   EXPECT_TRUE(c == keep);
   EXPECT_TRUE(b == HostPool());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(b.max_block_size(), 0u);
   EXPECT_EQ(c.capacity(), 64 * KiB);
+  EXPECT_EQ(c.max_block_size(), 1024u);
+  void* p = c.allocate(1024);
+  EXPECT_NE(p, nullptr);
+  c.deallocate(p, 1024);
 }
 
 // ------------------------------------------------------------------------------------------------
