@@ -1,7 +1,10 @@
 // The classification traits (is_execution_space, is_memory_space, is_space, is_device, is_view,
 // is_memory_traits, is_array_layout, is_execution_policy, is_reducer, is_team_handle) on
 // cv-qualified and reference types, answered as Kokkos 4.6 answers them: cv-qualifiers are seen
-// through, references are not, and non-members stay false.
+// through, references are not, and non-members stay false.  The detection idiom
+// (Kokkos_DetectionIdiom.hpp, included first: it stands alone; Kokkos_Core.hpp provides it too).
+#include <Kokkos_DetectionIdiom.hpp>
+
 #include "TestCommon.hpp"
 
 #include <type_traits>
@@ -103,6 +106,62 @@ TEST(Concepts, InvalidTypeIsAnOrdinaryEmptyType) {
   (void)b;
   EXPECT_EQ(sizeof(Kokkos::InvalidType), 1u);
   EXPECT_TRUE((std::is_same_v<std::conditional_t<true, Kokkos::InvalidType, int>, Kokkos::InvalidType>));
+}
+
+// ---- the detection idiom ---------------------------------------------------------------------
+template <class T>
+using size_member_t = decltype(std::declval<const T&>().size());
+template <class T>
+using value_type_t = typename T::value_type;
+template <class T, class U>
+using sum_t = decltype(std::declval<T>() + std::declval<U>());
+
+struct Sized {
+  long size() const { return 3; }
+};
+struct Unsized {};
+
+static_assert(std::is_same_v<Kokkos::is_detected<size_member_t, Sized>, std::true_type>);
+static_assert(std::is_same_v<Kokkos::is_detected<size_member_t, Unsized>, std::false_type>);
+static_assert(Kokkos::is_detected_v<value_type_t, Kokkos::View<int*, Mem>>);
+static_assert(!Kokkos::is_detected_v<value_type_t, int>);
+static_assert(Kokkos::is_detected_v<sum_t, int, double> && !Kokkos::is_detected_v<sum_t, int, Unsized>);
+
+static_assert(std::is_same_v<Kokkos::detected_t<size_member_t, Sized>, long>);
+static_assert(std::is_same_v<Kokkos::detected_t<size_member_t, Unsized>, Kokkos::nonesuch>);
+static_assert(std::is_same_v<Kokkos::detected_t<sum_t, int, double>, double>);
+static_assert(std::is_same_v<Kokkos::detected_or_t<int, size_member_t, Sized>, long>);
+static_assert(std::is_same_v<Kokkos::detected_or_t<int, size_member_t, Unsized>, int>);
+
+static_assert(Kokkos::is_detected_exact_v<long, size_member_t, Sized>);
+static_assert(!Kokkos::is_detected_exact_v<int, size_member_t, Sized>);
+static_assert(!Kokkos::is_detected_exact_v<Kokkos::nonesuch, size_member_t, Sized>);
+static_assert(Kokkos::is_detected_convertible_v<int, size_member_t, Sized>);
+static_assert(!Kokkos::is_detected_convertible_v<Unsized, size_member_t, Sized>);
+static_assert(!Kokkos::is_detected_convertible_v<int, size_member_t, Unsized>);
+static_assert(Kokkos::is_detected_exact<long, size_member_t, Sized>::value &&
+              Kokkos::is_detected_convertible<int, size_member_t, Sized>::value);
+
+// nonesuch: no value of it can exist, so it matches no real result.
+static_assert(!std::is_default_constructible_v<Kokkos::nonesuch> && !std::is_destructible_v<Kokkos::nonesuch>);
+static_assert(!std::is_copy_constructible_v<Kokkos::nonesuch> && !std::is_move_constructible_v<Kokkos::nonesuch>);
+static_assert(!std::is_copy_assignable_v<Kokkos::nonesuch> && !std::is_move_assignable_v<Kokkos::nonesuch>);
+static_assert(!std::is_aggregate_v<Kokkos::nonesuch>);
+
+// The idiom picking an overload, as a library does with it.
+template <class T>
+long size_or_minus_one(const T& t) {
+  if constexpr (Kokkos::is_detected_v<size_member_t, T>) {
+    return long(t.size());
+  } else {
+    return -1;
+  }
+}
+
+TEST(Concepts, DetectionIdiomChoosesByWhatATypeProvides) {
+  EXPECT_EQ(size_or_minus_one(Sized()), 3);
+  EXPECT_EQ(size_or_minus_one(Unsized()), -1);
+  EXPECT_EQ(size_or_minus_one(Kokkos::View<int*, Mem>("v", 5)), 5);
 }
 
 }  // namespace

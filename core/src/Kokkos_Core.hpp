@@ -3,6 +3,7 @@
 #include <Kokkos_Macros.hpp>
 #include <Kokkos_Core_fwd.hpp>
 #include <Kokkos_Concepts.hpp>
+#include <Kokkos_DetectionIdiom.hpp>
 #include <Kokkos_Abort.hpp>
 #include <Kokkos_Assert.hpp>
 #include <Kokkos_Printf.hpp>
