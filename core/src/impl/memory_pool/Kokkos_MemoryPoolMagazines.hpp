@@ -55,7 +55,7 @@ class MemoryPoolMagazines {
         m_lanes(region + line),
         m_lane_bytes(lane_bytes(sizes, capacity)),
         m_stack_bytes(stack_bytes(capacity)),
-        m_mark((reinterpret_cast<std::uintptr_t>(region) ^ std::uintptr_t(0x9e3779b97f4a7c15ull)) | 1),
+        m_mark((reinterpret_cast<std::uintptr_t>(region) ^ std::uintptr_t(0x9e3779b97f4a7c15ull)) | end_bytes_set),
         m_sizes(sizes),
         m_capacity(capacity),
         m_push_limit(capacity > 1 ? capacity : 0) {}
@@ -65,7 +65,8 @@ class MemoryPoolMagazines {
   // A word that no block holds first unless it sits in one of these magazines, or by chance: the
   // pool writes it into a block it pushes (blocks at least a pointer large), so that a block freed
   // again is looked for in the magazine, and any other block only costs that search.  Its lowest
-  // byte is not 0, so that zeroing a block's first byte, which fits blocks of any size, clears it.
+  // and highest bytes are not 0, so that zeroing a block's first byte (either of them, by the
+  // host's byte order), which fits blocks of any size, clears it.
   std::uintptr_t mark() const noexcept { return m_mark; }
   // The bottom below which the owner pushes without its gate: capacity() where blocks carry the
   // mark (magazines of more than one block), else 0 (a magazine of one is checked by comparison).
@@ -135,7 +136,7 @@ class MemoryPoolMagazines {
   bool flush(Release&& release) const {
     std::uint64_t lanes = 0;
     for (std::uint32_t index = 0; index < memory_pool_max_lanes; ++index) {
-      if (atomic_load_relaxed(gate_of(index) + holding_word) != 0) lanes |= std::uint64_t(1) << index;
+      if (atomic_load_relaxed(lane(index).gate() + holding_word) != 0) lanes |= std::uint64_t(1) << index;
     }
     if (lanes == 0) return false;
     std::uint32_t* const lock = reinterpret_cast<std::uint32_t*>(m_region);
@@ -144,17 +145,16 @@ class MemoryPoolMagazines {
       return true;
     }
     for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
-      atomic_store_relaxed(gate_of(std::uint32_t(__builtin_ctzll(l))) + closed_word, std::uint32_t(1));
+      atomic_store_relaxed(lane(std::uint32_t(__builtin_ctzll(l))).gate() + closed_word, std::uint32_t(1));
     }
     asymmetric_fence_heavy();
     bool any = false;
     for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
-      const std::uint32_t index = std::uint32_t(__builtin_ctzll(l));
+      const Lane owner = lane(std::uint32_t(__builtin_ctzll(l)));
       // Acquire: what the owner did to its stacks before it left the gate.
-      while (atomic_load_acquire(gate_of(index) + inside_word) != 0) std::this_thread::yield();
+      while (atomic_load_acquire(owner.gate() + inside_word) != 0) std::this_thread::yield();
       // An exchange, so that it reads the flag a push set after its bottom, and then sees that.
-      atomic_exchange_order<atomic_order::acq_rel>(gate_of(index) + holding_word, std::uint32_t(0));
-      const Lane owner = lane(index);
+      atomic_exchange_order<atomic_order::acq_rel>(owner.gate() + holding_word, std::uint32_t(0));
       for (std::uint32_t size = 0; size < m_sizes; ++size) {
         std::uintptr_t* const s = owner.stack(size);
         // Acquire: the blocks pushed below this bottom.
@@ -169,7 +169,7 @@ class MemoryPoolMagazines {
       }
     }
     for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
-      atomic_store_release(gate_of(std::uint32_t(__builtin_ctzll(l))) + closed_word, std::uint32_t(0));
+      atomic_store_release(lane(std::uint32_t(__builtin_ctzll(l))).gate() + closed_word, std::uint32_t(0));
     }
     atomic_store_release(lock, std::uint32_t(0));
     return any;
@@ -179,6 +179,8 @@ class MemoryPoolMagazines {
   static constexpr std::size_t inside_word = 0;
   static constexpr std::size_t closed_word = 1;
   static constexpr std::size_t holding_word = 2;
+  static constexpr std::uintptr_t end_bytes_set =
+      std::uintptr_t(1) | (std::uintptr_t(1) << (8 * sizeof(std::uintptr_t) - 1));
 
   static constexpr std::size_t stack_bytes(std::uint32_t capacity) noexcept {
     return (capacity + blocks_word) * sizeof(std::uintptr_t);
@@ -186,9 +188,6 @@ class MemoryPoolMagazines {
   static constexpr std::size_t lane_bytes(std::uint32_t sizes, std::uint32_t capacity) noexcept {
     const std::size_t stacks = std::size_t(sizes) * stack_bytes(capacity);
     return line + (stacks + line - 1) / line * line;
-  }
-  std::uint32_t* gate_of(std::uint32_t lane) const noexcept {
-    return reinterpret_cast<std::uint32_t*>(m_lanes + std::size_t(lane) * m_lane_bytes);
   }
 
   char* m_region = nullptr;
