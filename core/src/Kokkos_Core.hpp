@@ -56,6 +56,7 @@
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #include <Cuda/Kokkos_Cuda_Parallel.hpp>
 #endif
+#include <Kokkos_NestedMDPolicies.hpp>
 #include <Kokkos_MemoryPool.hpp>
 #include <Kokkos_Crs.hpp>
 #include <Kokkos_WorkGraphPolicy.hpp>
