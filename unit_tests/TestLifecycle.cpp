@@ -155,6 +155,33 @@ TEST(LifecycleDeathTest, EnvironmentSetsThreads) {
       ::testing::ExitedWithCode(0), "");
 }
 
+// Kokkos 4's runtime queries: num_threads() follows --kokkos-num-threads; num_devices() answers
+// before initialize(); device_id() names a device it counts, or -1 without one.
+TEST(LifecycleDeathTest, NumThreadsDeviceIdAndNumDevices) {
+  EXPECT_EXIT(
+      {
+        const int devices_before = Kokkos::num_devices();
+        Args a({"prog", "--kokkos-num-threads=1"});
+        Kokkos::initialize(a.argc, a.ptrs.data());
+        const int threads = Kokkos::num_threads();
+        const int id = Kokkos::device_id();
+        const int devices = Kokkos::num_devices();
+        Kokkos::finalize();
+#if defined(KOKKOS_ENABLE_CUDA)
+        const bool device_ok = devices >= 0 && (id == -1 || (id >= 0 && id < devices));
+#else
+        const bool device_ok = devices == -1 && id == -1;
+#endif
+        std::exit(threads == 1 && devices_before == devices && device_ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(LifecycleDeathTest, NumThreadsAndDeviceIdBeforeInitializeAbort) {
+  EXPECT_DEATH((void)Kokkos::num_threads(), "Kokkos::num_threads\\(\\) used before Kokkos::initialize");
+  EXPECT_DEATH((void)Kokkos::device_id(), "Kokkos::device_id\\(\\) used before Kokkos::initialize");
+}
+
 TEST(LifecycleDeathTest, CommandLineOverridesEnvironment) {
 #if defined(KOKKOS_ENABLE_OPENMP)
   EXPECT_EXIT(

@@ -92,6 +92,13 @@ void print_configuration(std::ostream& os, bool verbose = false);
 bool show_warnings() noexcept;
 // True after --kokkos-tune-internals / InitializationSettings::set_tune_internals(true).
 bool tune_internals() noexcept;
+// The threads of DefaultHostExecutionSpace (--kokkos-num-threads); after initialize().
+int num_threads() noexcept;
+// The CUDA device number of the GPU in use, after initialize(); -1 in a build without a device back
+// end or when no GPU is usable.
+int device_id() noexcept;
+// The GPUs this process sees, also before initialize(); -1 in a build without a device back end.
+int num_devices() noexcept;
 
 // RAII initialize/finalize, as in Kokkos.
 class ScopeGuard {

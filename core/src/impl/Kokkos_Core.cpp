@@ -381,6 +381,28 @@ void print_configuration(std::ostream& os, bool verbose) {
 bool show_warnings() noexcept { return !g_disable_warnings; }
 bool tune_internals() noexcept { return g_tune_internals; }
 
+int num_threads() noexcept {
+  Impl::check_initialized("Kokkos::num_threads()");
+  return DefaultHostExecutionSpace().concurrency();
+}
+
+int device_id() noexcept {
+  Impl::check_initialized("Kokkos::device_id()");
+#if defined(KOKKOS_ENABLE_CUDA)
+  return Impl::cuda_device_available() ? Cuda().cuda_device() : -1;
+#else
+  return -1;
+#endif
+}
+
+int num_devices() noexcept {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return Cuda::detect_device_count();
+#else
+  return -1;
+#endif
+}
+
 ScopeGuard::ScopeGuard(int& argc, char* argv[]) { initialize(argc, argv); }
 ScopeGuard::ScopeGuard(const InitializationSettings& settings) { initialize(settings); }
 ScopeGuard::~ScopeGuard() { finalize(); }
