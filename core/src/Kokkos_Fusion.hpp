@@ -310,8 +310,8 @@ namespace Kokkos::Impl {
 // Lets a Kokkos::Experimental::Graph record its nodes with declared accesses into a window.
 inline const bool fusion_graph_hooks_set = [] {
   FusionScopeHooks& hooks = fusion_scope_hooks();
-  hooks.open = &Experimental::fusion_begin;
-  hooks.close = &Experimental::fusion_end;
+  hooks.open = &Kokkos::Experimental::fusion_begin;
+  hooks.close = &Kokkos::Experimental::fusion_end;
   return true;
 }();
 }  // namespace Kokkos::Impl
@@ -462,14 +462,14 @@ inline void print_fusion_statistics(std::ostream& os) {
 namespace Kokkos::Impl {
 
 inline void fusion_print_statistics_at_finalize() {
-  Experimental::print_fusion_statistics(std::cout);
+  Kokkos::Experimental::print_fusion_statistics(std::cout);
   FusionConfig& c = fusion_config();
   std::lock_guard<std::mutex> lock(c.stats_mutex);
   c.stats_hook_registered = false;
 }
 
 template <class Policy, std::size_t N>
-struct is_fusion_access_policy<Experimental::AccessPolicy<Policy, N>> : std::true_type {};
+struct is_fusion_access_policy<Kokkos::Experimental::AccessPolicy<Policy, N>> : std::true_type {};
 
 // The launch's label is readable by the window while it is issued, never after.
 struct FusionIssuingLabelScope {
@@ -481,12 +481,12 @@ struct FusionIssuingLabelScope {
 
 // parallel_for with declared accesses: recorded inside a window, otherwise run as it is.
 template <class Functor, class Policy, std::size_t N, class ExecSpace>
-class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
+class ParallelFor<Functor, Kokkos::Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   const Functor& m_functor;
-  const Experimental::AccessPolicy<Policy, N>& m_policy;
+  const Kokkos::Experimental::AccessPolicy<Policy, N>& m_policy;
 
  public:
-  ParallelFor(const Functor& functor, const Experimental::AccessPolicy<Policy, N>& policy)
+  ParallelFor(const Functor& functor, const Kokkos::Experimental::AccessPolicy<Policy, N>& policy)
       : m_functor(functor), m_policy(policy) {}
   void execute() const {
     const FusionIssuingLabelScope label_scope;
@@ -537,15 +537,15 @@ class ParallelFor<Functor, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
 // parallel_reduce with declared accesses: joins the window as the end of a run, and the
 // window flushes at once, because the result is the host's before parallel_reduce returns.
 template <class CombinedFunctorReducer, class Policy, std::size_t N, class ExecSpace>
-class ParallelReduce<CombinedFunctorReducer, Experimental::AccessPolicy<Policy, N>, ExecSpace> {
+class ParallelReduce<CombinedFunctorReducer, Kokkos::Experimental::AccessPolicy<Policy, N>, ExecSpace> {
   using pointer_type = typename CombinedFunctorReducer::reducer_type::pointer_type;
   const CombinedFunctorReducer& m_functor_reducer;
-  const Experimental::AccessPolicy<Policy, N>& m_policy;
+  const Kokkos::Experimental::AccessPolicy<Policy, N>& m_policy;
   pointer_type m_result;
 
  public:
-  ParallelReduce(const CombinedFunctorReducer& functor_reducer, const Experimental::AccessPolicy<Policy, N>& policy,
-                 pointer_type result)
+  ParallelReduce(const CombinedFunctorReducer& functor_reducer,
+                 const Kokkos::Experimental::AccessPolicy<Policy, N>& policy, pointer_type result)
       : m_functor_reducer(functor_reducer), m_policy(policy), m_result(result) {}
   void execute() const {
     const FusionIssuingLabelScope label_scope;

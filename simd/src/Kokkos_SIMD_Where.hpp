@@ -152,25 +152,25 @@ KOKKOS_FORCEINLINE_FUNCTION basic_simd<T, Abi> condition(basic_simd_mask<T, Abi>
 namespace Impl {
 // The identity of a reduction's binary operation: what reduce() returns for an empty mask.
 template <class T, class BinaryOperation>
-struct Identity;
+struct ReductionIdentity;
 template <class T, class Op>
-struct Identity<T, std::plus<Op>> {
+struct ReductionIdentity<T, std::plus<Op>> {
   KOKKOS_FORCEINLINE_FUNCTION constexpr operator T() const { return T(0); }
 };
 template <class T, class Op>
-struct Identity<T, std::multiplies<Op>> {
+struct ReductionIdentity<T, std::multiplies<Op>> {
   KOKKOS_FORCEINLINE_FUNCTION constexpr operator T() const { return T(1); }
 };
 template <class T, class Op>
-struct Identity<T, std::bit_and<Op>> {
+struct ReductionIdentity<T, std::bit_and<Op>> {
   KOKKOS_FORCEINLINE_FUNCTION constexpr operator T() const { return static_cast<T>(~T(0)); }
 };
 template <class T, class Op>
-struct Identity<T, std::bit_or<Op>> {
+struct ReductionIdentity<T, std::bit_or<Op>> {
   KOKKOS_FORCEINLINE_FUNCTION constexpr operator T() const { return T(0); }
 };
 template <class T, class Op>
-struct Identity<T, std::bit_xor<Op>> {
+struct ReductionIdentity<T, std::bit_xor<Op>> {
   KOKKOS_FORCEINLINE_FUNCTION constexpr operator T() const { return T(0); }
 };
 }  // namespace Impl
@@ -184,7 +184,8 @@ KOKKOS_FORCEINLINE_FUNCTION T reduce(basic_simd<T, Abi> const& v, BinaryOperatio
 }
 template <class T, class Abi, class BinaryOperation = std::plus<>>
 KOKKOS_FORCEINLINE_FUNCTION T reduce(basic_simd<T, Abi> const& v, typename basic_simd<T, Abi>::mask_type const& m,
-                                     BinaryOperation op = {}, T identity = Impl::Identity<T, BinaryOperation>()) {
+                                     BinaryOperation op = {},
+                                     T identity = Impl::ReductionIdentity<T, BinaryOperation>()) {
   T result = identity;
   for (std::size_t i = 0; i < v.size(); ++i)
     if (m[i]) result = op(result, v[i]);

@@ -46,7 +46,7 @@
 
 namespace Kokkos::Impl {
 
-using Experimental::Privilege;
+using Kokkos::Experimental::Privilege;
 
 enum class FusionConstraint : std::uint8_t {
   communication,

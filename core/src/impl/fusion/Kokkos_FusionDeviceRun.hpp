@@ -27,7 +27,7 @@ namespace Kokkos::Impl {
 // the next launch's closure no longer fits the kernel's parameter space.  A piece of one launch
 // runs as the plain launch; so does every launch where this flush's way does not fuse
 // (m_device_way), its eliminated temporaries then materialised.
-inline void FusionWindow::execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const {
+inline void FusionWindow::execute_on_device(const FusionRun& run, Kokkos::Experimental::FusionStatistics& delta) const {
   const FusionLaunch* launches = m_launches.data() + run.first;
   const auto alone = [&](std::uint32_t from, std::uint32_t to) {
     for (std::uint32_t k = from; k < to; ++k) execute_alone_reported(run.first + k);
@@ -153,7 +153,7 @@ inline bool FusionWindow::device_signature(std::vector<unsigned char>& out) cons
 // the window dispatched again directly.
 template <class RunAll>
 void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan,
-                                    Experimental::FusionStatistics& delta, const RunAll& run_all) {
+                                    Kokkos::Experimental::FusionStatistics& delta, const RunAll& run_all) {
   const void* instance = m_launches[0].device->instance;
   DeviceReplay* kept = nullptr;
   for (DeviceReplay& r : m_device_replays) {
@@ -179,7 +179,7 @@ void FusionWindow::replay_on_device(const FusionDeviceReplay& replay, const Fusi
     run_all();
     return;
   }
-  const Experimental::FusionStatistics before = delta;
+  const Kokkos::Experimental::FusionStatistics before = delta;
   bool recorded = true;
   try {
     run_all();
@@ -248,8 +248,8 @@ inline FusionDeviceWaysOpen FusionWindow::device_ways_open(const FusionPlan& pla
 // Runs the window the way its plan's device choice says (replayed as a graph where the way and
 // the window allow), timing it on the device when the choice asks.
 inline void FusionWindow::run_on_device_measured(const FusionPlan& plan, const FusionDeviceLaunch& device,
-                                                 const FusionDeviceReplay* replay, Experimental::FusionStatistics& delta,
-                                                 bool adapt) {
+                                                 const FusionDeviceReplay* replay,
+                                                 Kokkos::Experimental::FusionStatistics& delta, bool adapt) {
   const FusionDeviceTimer& timer = *device.timer;
   const auto run_all = [&] { run_plan(plan, adapt, delta); };
   const FusionDeviceWaysOpen open = device_ways_open(plan, device, replay != nullptr);

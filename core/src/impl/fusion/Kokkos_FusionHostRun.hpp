@@ -64,7 +64,7 @@ inline std::int64_t fusion_run_chunk(const FusionRun& run) {
 
 // Which held allocations are temporaries this flush eliminates (impl/fusion/Kokkos_FusionTemporaries.hpp
 // gives the conditions), their places in each worker's chunk buffer, and the buffers.
-inline void FusionWindow::find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta) {
+inline void FusionWindow::find_temporaries(const FusionPlan& plan, Kokkos::Experimental::FusionStatistics& delta) {
   m_temporaries.clear();
   m_run_temporaries.clear();
   m_temporary_slot.clear();
@@ -247,7 +247,7 @@ KOKKOS_IMPL_NOINLINE inline void FusionWindow::run_concurrently(const FusionPlan
     }
   }
   w.first_run_of[groups] = static_cast<std::uint32_t>(w.order.size());
-  const std::vector<int> counts = Experimental::Impl::partition_worker_counts(pool, work);
+  const std::vector<int> counts = Kokkos::Experimental::Impl::partition_worker_counts(pool, work);
   for (std::uint32_t g = 0; g < groups; ++g) w.first_worker[g + 1] = w.first_worker[g] + counts[g];
   driver.on_workers(
       driver.blob,

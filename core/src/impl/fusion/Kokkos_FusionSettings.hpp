@@ -39,7 +39,7 @@ struct FusionConfig {
   // of the run it works on, its group and its rank in the dispatch.
   std::atomic<void (*)(std::uint32_t first_launch, int group, int rank)> concurrent_probe{nullptr};
   std::mutex stats_mutex;
-  Experimental::FusionStatistics stats;
+  Kokkos::Experimental::FusionStatistics stats;
   bool stats_hook_registered = false;  // guarded by stats_mutex
 };
 inline FusionConfig& fusion_config() {

@@ -398,11 +398,11 @@ class FusionWindow {
   // Returns how a run of two or more was executed (workers for a run of one).
   // The steps of flush().
   const FusionPlan& plan_window(FusionPlan& unmemoized, bool& memo_hit);
-  static Experimental::FusionStatistics plan_statistics(const FusionPlan& plan, std::size_t launches,
+  static Kokkos::Experimental::FusionStatistics plan_statistics(const FusionPlan& plan, std::size_t launches,
                                                         FusionFlush reason, bool memo_hit, double seconds);
-  void run_plan(const FusionPlan& plan, bool adapt, Experimental::FusionStatistics& delta);
+  void run_plan(const FusionPlan& plan, bool adapt, Kokkos::Experimental::FusionStatistics& delta);
   void run_in_order(const FusionPlan& plan, std::uint32_t from, std::uint32_t to, bool adapt,
-                    Experimental::FusionStatistics& delta);
+                    Kokkos::Experimental::FusionStatistics& delta);
   FusionDispatchChoice::Way execute(const FusionRun& run, bool adapt);
   // Launch `index` dispatched alone, reported as a normal launch.
   void execute_alone_reported(std::size_t index) const {
@@ -425,17 +425,17 @@ class FusionWindow {
                          m_launches[run.first].tools_device_id, body, true);
   }
   void prepare(const FusionRun& run, FusedRun& fused) const;
-  void execute_on_device(const FusionRun& run, Experimental::FusionStatistics& delta) const;
+  void execute_on_device(const FusionRun& run, Kokkos::Experimental::FusionStatistics& delta) const;
   const FusionDeviceReplay* device_replay() const;
   const FusionDeviceLaunch* device_choosing_launch() const;
   FusionDeviceWaysOpen device_ways_open(const FusionPlan& plan, const FusionDeviceLaunch& device, bool graph) const;
   void run_on_device_measured(const FusionPlan& plan, const FusionDeviceLaunch& device, const FusionDeviceReplay* replay,
-                              Experimental::FusionStatistics& delta, bool adapt);
+                              Kokkos::Experimental::FusionStatistics& delta, bool adapt);
   bool device_signature(std::vector<unsigned char>& out) const;
   template <class RunAll>
-  void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan, Experimental::FusionStatistics& delta,
-                        const RunAll& run_all);
-  void find_temporaries(const FusionPlan& plan, Experimental::FusionStatistics& delta);
+  void replay_on_device(const FusionDeviceReplay& replay, const FusionPlan& plan,
+                        Kokkos::Experimental::FusionStatistics& delta, const RunAll& run_all);
+  void find_temporaries(const FusionPlan& plan, Kokkos::Experimental::FusionStatistics& delta);
   // Verify mode (Kokkos_FusionVerify.hpp): the window run unfused first, what it wrote kept and
   // the written memory put back; then, after the fused run, the two compared.
   std::unique_ptr<FusionVerifyRecord> verify_run_unfused();
@@ -561,7 +561,7 @@ inline void FusionWindow::flush(FusionFlush reason) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m_sizer.observe(reason, static_cast<int>(n), plan.runs.empty() ? 0 : static_cast<int>(plan.runs.back().count));
 
-  Experimental::FusionStatistics delta = plan_statistics(plan, n, reason, memo_hit, seconds);
+  Kokkos::Experimental::FusionStatistics delta = plan_statistics(plan, n, reason, memo_hit, seconds);
   const std::unique_ptr<FusionVerifyRecord> unfused = fusion_verifies() ? verify_run_unfused() : nullptr;
   find_temporaries(plan, delta);
   // The plan may live in the memo, which a nested flush never touches (we are flushing).
@@ -598,10 +598,10 @@ inline const FusionPlan& FusionWindow::plan_window(FusionPlan& unmemoized, bool&
 }
 
 // What one flush adds to the statistics before anything runs: the plan's shape.
-inline Experimental::FusionStatistics FusionWindow::plan_statistics(const FusionPlan& plan, std::size_t launches,
-                                                                     FusionFlush reason, bool memo_hit,
-                                                                     double seconds) {
-  Experimental::FusionStatistics delta;
+inline Kokkos::Experimental::FusionStatistics FusionWindow::plan_statistics(const FusionPlan& plan,
+                                                                             std::size_t launches, FusionFlush reason,
+                                                                             bool memo_hit, double seconds) {
+  Kokkos::Experimental::FusionStatistics delta;
   delta.launches_recorded = launches;
   delta.windows_analysed = 1;
   delta.memo_hits = memo_hit ? 1 : 0;
@@ -622,7 +622,7 @@ inline Experimental::FusionStatistics FusionWindow::plan_statistics(const Fusion
 
 // Runs runs [from, to) of the plan one after another, each fused on its back end.
 inline void FusionWindow::run_in_order(const FusionPlan& plan, std::uint32_t from, std::uint32_t to, bool adapt,
-                                       Experimental::FusionStatistics& delta) {
+                                       Kokkos::Experimental::FusionStatistics& delta) {
   for (std::uint32_t r = from; r < to; ++r) {
     const FusionRun& run = plan.runs[r];
     if (run.count > 1 && m_launches[run.first].device != nullptr) {
@@ -641,7 +641,7 @@ inline void FusionWindow::run_in_order(const FusionPlan& plan, std::uint32_t fro
 
 // Runs the whole plan: runs outside waves in program order; each wave of independent runs in
 // order or concurrently (KOKKOS_FUSION_CONCURRENT, or as measured faster under adaptive dispatch).
-inline void FusionWindow::run_plan(const FusionPlan& plan, bool adapt, Experimental::FusionStatistics& delta) {
+inline void FusionWindow::run_plan(const FusionPlan& plan, bool adapt, Kokkos::Experimental::FusionStatistics& delta) {
   const FusionConcurrentMode concurrent = fusion_concurrent_mode();
   std::uint32_t next_run = 0;
   for (const FusionWave& wave : plan.waves) {
