@@ -187,6 +187,33 @@ TYPED_TEST(TaskTeam, SingleSeesOneTeamSeesTeam) {
   EXPECT_EQ(team_after.get(), expected_task_team_size<TypeParam>());
 }
 
+// The multi-dimensional nested ranges in a task: a TaskTeam task splits the tuples over its team,
+// a TaskSingle task (a team of one) runs them all; both reduce the same sum.
+template <class Scheduler>
+struct MDRangeSum {
+  using value_type = long;
+  void operator()(typename Scheduler::member_type& member, long& result) {
+    long sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadMDRange(member, 7, 5, 3), [&](int i, int j, int k, long& s) { s += i * 15 + j * 3 + k; },
+        sum);
+    long vector_sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamVectorMDRange(member, 7, 15), [&](int i, int j, long& s) { s += i * 15 + j; }, vector_sum);
+    if (member.team_rank() == 0) result = sum == vector_sum ? sum : -1;
+  }
+};
+
+TYPED_TEST(TaskTeam, MDRangesSplitOverTheTaskTeam) {
+  using S = Kokkos::TaskScheduler<TypeParam>;
+  S sched(typename S::memory_space(), 1 << 16, 64, 1024, 4096);
+  auto team = Kokkos::host_spawn(Kokkos::TaskTeam(sched), MDRangeSum<S>{});
+  auto single = Kokkos::host_spawn(Kokkos::TaskSingle(sched), MDRangeSum<S>{});
+  Kokkos::wait(sched);
+  EXPECT_EQ(team.get(), 104L * 105 / 2);  // 0 + 1 + ... + 104, every index of 7 x 15 once
+  EXPECT_EQ(single.get(), 104L * 105 / 2);
+}
+
 // Team tasks and single tasks in one DAG: a team task fans out single tasks from one rank,
 // respawns behind them, then reduces their results over the team.
 template <class Scheduler>
