@@ -1254,6 +1254,99 @@ TEST_F(MemoryPoolDeathTest, DeallocatingInASuperblockThatNeverHeldBlocksAborts) 
   for (char* q : ptrs) pool.deallocate(q, 64);
 }
 
+// The magazines' protocol on one lane, in the states a pop and a flush can meet in (the races
+// themselves are in TestMemoryPoolStress): blocks are only addresses to the magazines.
+class MemoryPoolMagazinesTest : public ::testing::Test {
+ protected:
+  using Magazines = Kokkos::Impl::MemoryPoolMagazines;
+  static constexpr std::uint32_t capacity = 8;
+
+  void SetUp() override { Kokkos::Impl::asymmetric_fence_prepare(); }
+
+  void* block(int i) { return &m_blocks[i]; }
+  std::uintptr_t* stack() const { return lane().stack(0); }
+  Magazines::Lane lane() const { return m_magazines.lane(0); }
+  std::uintptr_t bottom() const { return stack()[Magazines::bottom_word]; }
+  std::uintptr_t top() const { return stack()[Magazines::top_word]; }
+  void push(int i) { lane().push(stack(), bottom(), block(i)); }
+  // What a flush hands back, in order; `ran` is flush()'s result.
+  std::vector<void*> flush(bool* ran = nullptr) {
+    std::vector<void*> taken;
+    const bool any = m_magazines.flush([&](void* const* blocks, std::uint32_t count) {
+      taken.insert(taken.end(), blocks, blocks + count);
+    });
+    if (ran) *ran = any;
+    return taken;
+  }
+
+ private:
+  alignas(64) std::vector<char> m_region = std::vector<char>(Magazines::bytes_for(1, capacity) + 64, 0);
+  Magazines m_magazines{reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(m_region.data()) + 63) & ~std::uintptr_t(63)),
+                        1, capacity};
+  std::uint64_t m_blocks[capacity] = {};
+};
+
+TEST_F(MemoryPoolMagazinesTest, PopTakesTheLatestBlockWithoutTheGate) {
+  push(0);
+  push(1);
+  push(2);
+  EXPECT_EQ(lane().pop(stack(), bottom()), block(2));
+  EXPECT_EQ(bottom(), 2u);
+  EXPECT_EQ(lane().pop(stack(), bottom()), block(1));
+  EXPECT_EQ(flush(), std::vector<void*>{block(0)});
+  EXPECT_EQ(top(), 1u);
+  EXPECT_EQ(bottom(), 1u);
+}
+
+TEST_F(MemoryPoolMagazinesTest, PopOnALockedStackPutsTheBottomBackAndLeavesTheBlock) {
+  push(0);
+  push(1);
+  stack()[Magazines::top_word] |= Magazines::locked;  // a flush between its lock and its unlock
+  EXPECT_EQ(lane().pop(stack(), bottom()), nullptr);
+  EXPECT_EQ(bottom(), 2u);
+  stack()[Magazines::top_word] &= ~Magazines::locked;
+  EXPECT_EQ(lane().pop(stack(), bottom()), block(1));
+  EXPECT_EQ(flush(), std::vector<void*>{block(0)});
+}
+
+TEST_F(MemoryPoolMagazinesTest, PopOnAStackAFlushEmptiedPutsTheBottomBackAndMarksTheLane) {
+  push(0);
+  push(1);
+  EXPECT_EQ(flush(), (std::vector<void*>{block(0), block(1)}));
+  bool ran = true;
+  EXPECT_TRUE(flush(&ran).empty());
+  EXPECT_FALSE(ran) << "a flush ran over a lane that pushed nothing since the last one";
+  EXPECT_EQ(lane().pop(stack(), bottom()), nullptr);
+  EXPECT_EQ(bottom(), 2u);
+  EXPECT_EQ(top(), 2u);
+  EXPECT_TRUE(flush().empty());
+}
+
+TEST_F(MemoryPoolMagazinesTest, FlushThatSeesAPopLowerTheBottomOfAnEmptyStackTakesNothing) {
+  push(0);
+  push(1);
+  EXPECT_EQ(flush().size(), 2u);
+  // A pop on the empty stack lowered `bottom` below `top` and has not yet put it back.
+  push(2);
+  EXPECT_EQ(lane().pop(stack(), bottom()), block(2));
+  stack()[Magazines::bottom_word] = 1;
+  lane().mark_holding();
+  EXPECT_TRUE(flush().empty());
+  EXPECT_EQ(top(), 2u) << "the flush moved top below blocks it had taken";
+  stack()[Magazines::bottom_word] = 2;  // the pop puts it back
+  push(3);
+  EXPECT_EQ(flush(), std::vector<void*>{block(3)});
+  EXPECT_EQ(top(), 3u);
+}
+
+TEST_F(MemoryPoolMagazinesTest, FlushUnlocksEveryStackItLooksAt) {
+  push(0);
+  EXPECT_EQ(flush().size(), 1u);
+  EXPECT_EQ(top() & Magazines::locked, 0u);
+  push(1);
+  EXPECT_EQ(lane().pop(stack(), bottom()), block(1)) << "the stack stayed locked after the flush";
+}
+
 #if defined(KOKKOS_ENABLE_DEBUG)
 TEST_F(MemoryPoolDeathTest, DeallocationSizeLargerThanTheBlockAbortsInDebugBuilds) {
   HostPool pool(Kokkos::HostSpace(), 64 * KiB, 64, 4096, 16 * KiB);

@@ -388,26 +388,42 @@ TEST(MemoryPoolStress, FullMagazinesUnderConstantFlushesNeverLoseOrDuplicateBloc
   expect_whole_capacity(pool, map, 4096);
 }
 
-TEST(MemoryPoolStress, FreesRacingFlushesNeverLoseOrDuplicateBlocks) {
-  KDAG_SEED_TRACE();
-  // A free pushes onto its magazine without entering the gate: two threads allocate and free
-  // 64-byte blocks (one block size, so every free lands on the same stack of each magazine) in a
-  // pool that never runs out, while a third empties every magazine through the statistics.
+// `threads` threads allocate and free 64-byte blocks (one block size, so every free and every
+// allocation uses the same stack of each magazine) holding at most `max_live` each, in a pool that
+// never runs out, while another thread empties every magazine through the statistics.
+void hammer_racing_flushes(int threads, int max_live, std::uint64_t seed) {
   HostPool pool(Kokkos::HostSpace(), 4 << 20, 64, 64, 64 << 10);
   ASSERT_EQ(pool.magazine_capacity(), 64u);
   OwnershipMap map(pool);
   StatisticsReader flusher(pool);
-  const auto reports = hammer(pool, map, 2, 400000 / sanitizer_slowdown, 200, 64, test_seed() + 6);
+  const auto reports = hammer(pool, map, threads, 400000 / sanitizer_slowdown, max_live, 64, seed);
   flusher.stop();
-  long refused = 0;
+  long refused = 0, allocated = 0;
   for (const auto& r : reports) {
     EXPECT_TRUE(r.error.empty()) << r.error;
     refused += r.refused;
+    allocated += r.allocated;
   }
-  EXPECT_EQ(refused, 0) << "400 blocks live at most, of 65536";
+  EXPECT_EQ(refused, 0) << threads * max_live << " blocks live at most, of 65536";
+  EXPECT_GT(allocated, threads * 100000L / sanitizer_slowdown);
   EXPECT_GT(flusher.reads(), 0);
   expect_empty(pool, map);
   expect_whole_capacity(pool, map, 64);
+}
+
+TEST(MemoryPoolStress, FreesRacingFlushesNeverLoseOrDuplicateBlocks) {
+  KDAG_SEED_TRACE();
+  // A free pushes onto its magazine without entering the gate.
+  hammer_racing_flushes(2, 200, test_seed() + 6);
+}
+
+TEST(MemoryPoolStress, PopsRacingFlushesNeverLoseOrDuplicateBlocks) {
+  KDAG_SEED_TRACE();
+  // An allocation pops from its magazine without entering the gate, against a flush that locks
+  // the stack.  Threads holding one or two blocks at a time keep their stacks at a few blocks,
+  // emptied by every flush, so pops meet locked stacks, stacks a flush just emptied, and stacks
+  // whose last block the flush and the pop both reach for.
+  hammer_racing_flushes(3, 2, test_seed() + 7);
 }
 
 TEST(MemoryPoolStress, MagazinesWithFullFencesOnBothSides) {

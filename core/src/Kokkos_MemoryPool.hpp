@@ -26,8 +26,9 @@
 // size pops the latest one.  An empty magazine is refilled with half its capacity of blocks from
 // the hinted superblock (one compare-exchange and one fetch_or for all of them), a full one
 // releases its older half (one fetch_and and one fetch_sub per bit word they share).  A thread
-// uses its own magazines with plain loads and stores (a free needs not even the magazine's gate),
-// so a free followed by an allocation costs no atomic read-modify-write at all.  A block in a
+// uses its own magazines with plain loads and stores (a free, and an allocation from a magazine
+// that holds blocks, need not even enter the magazine's gate), so a free followed by an
+// allocation costs no atomic read-modify-write at all.  A block in a
 // magazine is free for everything else: get_usage_statistics() and print_state() first empty
 // every magazine (superblock_state() reads one state word, in which such a block still counts as
 // used), and a search that finds no room (before it gives up) empties them and searches again
@@ -557,16 +558,34 @@ class MemoryPool {
     using Magazines = Impl::MemoryPoolMagazines;
     const Magazines::Lane lane = m_magazines.lane(thread_lane);
     std::uintptr_t* const stack = lane.stack(code - 1);
-    if (KOKKOS_IMPL_UNLIKELY(!lane.enter())) return nullptr;
     const std::uintptr_t bottom = stack[Magazines::bottom_word];
-    if (KOKKOS_IMPL_LIKELY(bottom != stack[Magazines::top_word])) {
-      auto* const p = reinterpret_cast<unsigned char*>(stack[Magazines::blocks_word + bottom - 1]);
-      stack[Magazines::bottom_word] = bottom - 1;
-      lane.leave();
-      *p = 0;  // no longer the mark (see MemoryPoolMagazines::mark), in a block of any size
-      return p;
+    if (KOKKOS_IMPL_LIKELY(bottom != 0)) {
+      if (auto* const p = static_cast<unsigned char*>(lane.pop(stack, bottom))) {
+        *p = 0;  // no longer the mark (see MemoryPoolMagazines::mark), in a block of any size
+        return p;
+      }
     }
-    void* const p = refill_magazine(stack, lane, thread_lane, code);
+    return refill_magazine(stack, lane, thread_lane, code);
+  }
+
+  // The stack of blocks of size `code` had none for a pop, or a flush locked it.  Inside the gate,
+  // where no flush runs: an empty stack is refilled (refill_magazine_in_gate), a stack that holds
+  // blocks again (the flush left them) gives its latest.  nullptr while a flush runs, or when the
+  // hinted superblock has no room.
+  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* refill_magazine(std::uintptr_t* stack,
+                                                         const Impl::MemoryPoolMagazines::Lane& lane,
+                                                         std::uint32_t thread_lane, std::uint32_t code) const noexcept {
+    using Magazines = Impl::MemoryPoolMagazines;
+    if (KOKKOS_IMPL_UNLIKELY(!lane.enter())) return nullptr;
+    void* p;
+    const std::uintptr_t bottom = stack[Magazines::bottom_word];
+    if (bottom != stack[Magazines::top_word]) {
+      p = reinterpret_cast<void*>(stack[Magazines::blocks_word + bottom - 1]);
+      stack[Magazines::bottom_word] = bottom - 1;
+      *static_cast<unsigned char*>(p) = 0;
+    } else {
+      p = refill_magazine_in_gate(stack, lane, thread_lane, code);
+    }
     lane.leave();
     return p;
   }
@@ -574,9 +593,8 @@ class MemoryPool {
   // Reserves and claims up to half a magazine of blocks of size `code` in the hinted superblock:
   // returns the first, pushes the others (the next in address order on top) on the empty `stack`.
   // Inside the gate.
-  KOKKOS_IMPL_MEMORY_POOL_NOINLINE void* refill_magazine(std::uintptr_t* stack,
-                                                         const Impl::MemoryPoolMagazines::Lane& lane,
-                                                         std::uint32_t thread_lane, std::uint32_t code) const noexcept {
+  void* refill_magazine_in_gate(std::uintptr_t* stack, const Impl::MemoryPoolMagazines::Lane& lane,
+                                std::uint32_t thread_lane, std::uint32_t code) const noexcept {
     using Magazines = Impl::MemoryPoolMagazines;
     std::uint32_t* const hint = hint_of(thread_lane, code);
     const std::uint32_t block_lg2 = m_min_block_lg2 + code - 1;

@@ -5,24 +5,27 @@
 // its superblock; the thread's next allocations of that size pop it.  The owner of a lane (see
 // Kokkos_MemoryPoolLanes.hpp) uses its stacks with plain loads and stores: where a release to the
 // superblock is two locked read-modify-writes on lines shared with every thread that allocates
-// from it, a push is two stores, a pop a few loads and stores between enter() and leave() of the
-// lane's gate (two stores and a load to a line no other running thread writes).
+// from it, a push is two stores, a pop two stores and a few loads, on lines no other running
+// thread writes.
 //
 // A stack is [bottom, top, block 0 .. block capacity - 1]: it holds blocks top .. bottom - 1.
-// Only the owner moves `bottom`, and pushes without the gate: it writes the block above
-// `bottom`, then `bottom` (release).  A flush takes top .. bottom - 1 as it reads them and moves
-// `top` up to that `bottom`; a push it did not see stays above, for the next one.  Everything
-// else (pops, a full stack, a search for a block freed twice) runs inside the gate, where the
+// Only the owner moves `bottom`, and pushes and pops without the gate.  A push writes the block
+// above `bottom`, then `bottom` (release).  A pop lowers `bottom` first, then checks for a flush
+// (Lane::pop).  A flush takes top .. bottom - 1 as it reads them and moves `top` up to that
+// `bottom`; a push it did not see stays above, for the next one.  Everything else (refilling an
+// empty stack, a full stack, a search for a block freed twice) runs inside the gate, where the
 // owner alone touches the stack.
 //
 // Blocks in magazines are free for everything else, so any thread must be able to take them
 // (a search that finds no room, the statistics): flush() closes every lane's gate, waits until
-// no owner is inside, hands every stack's blocks to the caller and opens the gates again.  The
-// gate is Dekker's pattern with an asymmetric fence (impl/Kokkos_AsymmetricFence.hpp): the owner
-// stores `inside`, then loads `closed`, with only a compiler barrier between them; a flush stores
-// `closed`, makes every running thread execute a full fence, then loads `inside`.  An owner that
-// finds its gate closed leaves it at once and goes the slow way (the superblocks), so a flush
-// never waits for more than the few instructions an owner runs inside.
+// no owner is inside, locks every stack against pops, hands every stack's blocks to the caller,
+// unlocks the stacks and opens the gates again.  The gate is Dekker's pattern with an asymmetric
+// fence (impl/Kokkos_AsymmetricFence.hpp): the owner stores `inside`, then loads `closed`, with
+// only a compiler barrier between them; a flush stores `closed`, makes every running thread
+// execute a full fence, then loads `inside`.  A pop runs the same pattern on the stack's own
+// words, `bottom` against the lock in `top` (Lane::pop), so that it touches no other line.  An
+// owner that finds its gate closed or its stack locked goes the slow way (the superblocks), so a
+// flush never waits for more than the few instructions an owner runs inside.
 //
 // Layout of the region (host memory, zeroed when the pool is built):
 //   one line         the flush lock (one flush at a time);
@@ -75,6 +78,8 @@ class MemoryPoolMagazines {
   static constexpr std::size_t bottom_word = 0;
   static constexpr std::size_t top_word = 1;
   static constexpr std::size_t blocks_word = 2;
+  // Set in `top` while a flush takes a stack's blocks; no bottom reaches it.
+  static constexpr std::uintptr_t locked = std::uintptr_t(1) << (8 * sizeof(std::uintptr_t) - 1);
 
   // One lane's gate and stacks, their address computed once per operation: after the gate's
   // compiler barrier, the compiler would reread every member it needs for an address.
@@ -82,8 +87,8 @@ class MemoryPoolMagazines {
    public:
     // The stack of blocks of size index `size` (0 for the smallest): words [bottom_word] and
     // [top_word], then the blocks; it holds blocks[top .. bottom - 1], the latest freed at
-    // bottom - 1.  The owner pushes (push()) at any time; it changes anything else only inside
-    // its gate, and a flush only with the gate closed.
+    // bottom - 1.  The owner pushes (push()) and pops (pop()) at any time; it changes anything
+    // else only inside its gate, and a flush only with the gate closed.
     std::uintptr_t* stack(std::uint32_t size) const noexcept {
       return reinterpret_cast<std::uintptr_t*>(m_base + line + std::size_t(size) * m_stack_bytes);
     }
@@ -97,6 +102,26 @@ class MemoryPoolMagazines {
       // Release: after the bottom, so that a flush that clears this flag and misses the push finds
       // the flag set again (flush() clears it with an exchange).
       mark_holding();
+    }
+
+    // The owner, without its gate, on a stack whose bottom it read as `bottom` > 0: takes the
+    // block at bottom - 1 and returns it, or returns nullptr (the stack unchanged) when the stack
+    // is empty or a flush locks it.  `bottom` is the owner's Dekker flag and `top` the flush's:
+    // the owner lowers `bottom`, then loads `top`; a flush sets `locked` in `top`, then (after
+    // the heavy fence) loads `bottom`.  So either the owner sees the lock and puts `bottom` back,
+    // or the flush sees the lowered bottom and leaves that block alone.
+    void* pop(std::uintptr_t* stack, std::uintptr_t bottom) const noexcept {
+      // Release: a flush that reads the new bottom must see the blocks pushed below it.
+      atomic_store_release(stack + bottom_word, bottom - 1);
+      asymmetric_fence_light();
+      // Acquire: the `top` a finished flush left.  A locked top is never below a bottom.
+      if (KOKKOS_IMPL_LIKELY(atomic_load_acquire(stack + top_word) < bottom)) {
+        return reinterpret_cast<void*>(stack[blocks_word + bottom - 1]);
+      }
+      atomic_store_release(stack + bottom_word, bottom);
+      // After the bottom, as in push(): a flush that read the lowered bottom left this block.
+      mark_holding();
+      return nullptr;
     }
 
     // The owner: true when it may use the lane's stacks until leave(); false while a flush runs
@@ -148,22 +173,37 @@ class MemoryPoolMagazines {
       atomic_store_relaxed(lane(std::uint32_t(__builtin_ctzll(l))).gate() + closed_word, std::uint32_t(1));
     }
     asymmetric_fence_heavy();
-    bool any = false;
+    // The owners are outside their gates now and stay out: only pops and pushes run, and neither
+    // writes `top`.  Lock the stacks against pops (Lane::pop), then look at the bottoms.
     for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
       const Lane owner = lane(std::uint32_t(__builtin_ctzll(l)));
       // Acquire: what the owner did to its stacks before it left the gate.
       while (atomic_load_acquire(owner.gate() + inside_word) != 0) std::this_thread::yield();
+      for (std::uint32_t size = 0; size < m_sizes; ++size) {
+        std::uintptr_t* const s = owner.stack(size);
+        atomic_store_relaxed(s + top_word, atomic_load_relaxed(s + top_word) | locked);
+      }
+    }
+    asymmetric_fence_heavy();
+    bool any = false;
+    for (std::uint64_t l = lanes; l != 0; l &= l - 1) {
+      const Lane owner = lane(std::uint32_t(__builtin_ctzll(l)));
       // An exchange, so that it reads the flag a push set after its bottom, and then sees that.
       atomic_exchange_order<atomic_order::acq_rel>(owner.gate() + holding_word, std::uint32_t(0));
       for (std::uint32_t size = 0; size < m_sizes; ++size) {
         std::uintptr_t* const s = owner.stack(size);
         // Acquire: the blocks pushed below this bottom.
         const std::uintptr_t bottom = atomic_load_acquire(s + bottom_word);
-        const std::uintptr_t top = s[top_word];
-        if (top == bottom) continue;
+        const std::uintptr_t top = atomic_load_relaxed(s + top_word) & ~locked;
+        // A pop that lowered the bottom of an empty stack puts it back: nothing to take.
+        if (bottom <= top) {
+          atomic_store_release(s + top_word, top);
+          continue;
+        }
         any = true;
-        // Release: the owner reads `top` before it reuses these words (make_room()).  Before the
-        // blocks go back: a thread that then allocates one of them sees it gone from the stack.
+        // Release: the owner reads `top` before it reuses these words (pop(), make_room()).
+        // Before the blocks go back: a thread that then allocates one of them sees it gone from
+        // the stack.
         atomic_store_release(s + top_word, bottom);
         release(reinterpret_cast<void* const*>(s + blocks_word + top), std::uint32_t(bottom - top));
       }
