@@ -5,8 +5,8 @@
 // its superblock; the thread's next allocations of that size pop it.  The owner of a lane (see
 // Kokkos_MemoryPoolLanes.hpp) uses its stacks with plain loads and stores: where a release to the
 // superblock is two locked read-modify-writes on lines shared with every thread that allocates
-// from it, a push is two stores, a pop two stores and a few loads, on lines no other running
-// thread writes.
+// from it, a push is three stores (the block, `bottom`, the lane's `holding` flag) and a pop that
+// finds a block one store and a few loads, on lines no other running thread writes.
 //
 // A stack is [bottom, top, block 0 .. block capacity - 1]: it holds blocks top .. bottom - 1.
 // Only the owner moves `bottom`, and pushes and pops without the gate.  A push writes the block
