@@ -130,6 +130,17 @@ class RunAndTable(unittest.TestCase):
         self.assertIn("| broken | 1111111111 | - | - | - | - | 0 |", table)
         self.assertIn("- broken: round 0: exit 3", table)
 
+    def test_the_unpacked_archive_is_removed_after_the_run_even_a_failed_one(self):
+        unpacked = os.path.join(self.dir, "unpacked")
+        os.makedirs(unpacked)
+        with mock.patch.object(tempfile, "tempdir", unpacked):
+            code, _, _ = self.run_variants([("base", 10.0, False), ("broken", 10.0, True)], rounds=1)
+            self.assertEqual(code, 1)
+            with self.assertRaises(SystemExit), redirect_stdout(io.StringIO()):
+                variants.main(["run", os.path.join(self.dir, "kdag-variants.tar.gz"), "--out",
+                               os.path.join(self.dir, "out2"), "--filter", "^Fib/", "--only", "nothing"])
+        self.assertEqual(os.listdir(unpacked), [])
+
     def test_only_the_named_variants_run_the_first_named_being_the_baseline(self):
         code, _, table = self.run_archive([("base", 10.0, False), ("slow", 40.0, False), ("fix", 20.0, False)],
                                           "--rounds", "1", "--only", "fix,slow")

@@ -172,6 +172,13 @@ def run(args):
     deadline = time.monotonic() + args.budget_s
     os.makedirs(args.out, exist_ok=True)
     root, manifest = gpu_run.unpack(args.archive, "kdag-variants")
+    try:
+        return run_unpacked(args, deadline, root, manifest)
+    finally:  # runs on this machine are many: each would leave its executables behind
+        shutil.rmtree(os.path.dirname(root), ignore_errors=True)
+
+
+def run_unpacked(args, deadline, root, manifest):
     variants = manifest["variants"]
     if args.only:
         by_name = {v["name"]: v for v in variants}
