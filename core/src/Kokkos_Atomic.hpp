@@ -11,10 +11,10 @@
 //               through a small striped spin-lock table hashed by address. Every access to
 //               such an object through this header (load and store included) takes the lock.
 //
-// Memory order: the public functions are sequentially consistent, like Kokkos' defaults.
-// Kokkos::Impl has relaxed / acquire / release / acq_rel variants for the lock-free
-// structures of the library.  Compare-exchange compares bit patterns (like the hardware
-// and Kokkos/desul), so -0.0 != 0.0 and a NaN equals itself.
+// Memory order: the public functions are sequentially consistent (Kokkos' default); Impl has
+// relaxed / acquire / release / acq_rel variants.  Device code follows PTX's mapping of C++
+// atomics: fence.sc before a seq_cst access, the lighter fence.acq_rel for the other orders.
+// Compare-exchange compares bit patterns (as Kokkos/desul), so -0.0 != 0.0 and NaN == NaN.
 //
 // Everything here is KOKKOS_INLINE_FUNCTION and free of exceptions, virtuals and containers so
 // that the CUDA back end compiles it for the device.
@@ -107,17 +107,17 @@ KOKKOS_FORCEINLINE_FUNCTION void pause() {
 template <atomic_order MO>
 KOKKOS_FORCEINLINE_FUNCTION void atomic_fence_before() {
 #if defined(__CUDA_ARCH__)
-  if constexpr (MO == atomic_order::release || MO == atomic_order::acq_rel ||
-                MO == atomic_order::seq_cst)
-    __threadfence();
+  constexpr bool light = __CUDA_ARCH__ >= 700 && (MO == atomic_order::release || MO == atomic_order::acq_rel);
+  if constexpr (light) asm volatile("fence.acq_rel.gpu;" ::: "memory");  // Volta and later
+  else if constexpr (MO != atomic_order::relaxed && MO != atomic_order::acquire) __threadfence();
 #endif
 }
 template <atomic_order MO>
 KOKKOS_FORCEINLINE_FUNCTION void atomic_fence_after() {
 #if defined(__CUDA_ARCH__)
   if constexpr (MO == atomic_order::acquire || MO == atomic_order::acq_rel ||
-                MO == atomic_order::seq_cst)
-    __threadfence();
+                MO == atomic_order::seq_cst)  // seq_cst: a fence.sc came before the access
+    atomic_fence_before<atomic_order::release>();  // the fence.acq_rel
 #endif
 }
 
@@ -160,7 +160,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool atomic_try_lock(unsigned int* lock) {
   // Test before test-and-set, as on the host: waiters read the lock instead of queueing atomics.
   if (*static_cast<volatile unsigned int*>(lock) != 0u) return false;
   if (atomicCAS(lock, 0u, 1u) != 0u) return false;
-  __threadfence();
+  atomic_fence_after<atomic_order::acquire>();
   return true;
 #else
   if (__atomic_load_n(lock, __ATOMIC_RELAXED) != 0u) return false;
@@ -170,7 +170,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool atomic_try_lock(unsigned int* lock) {
 
 KOKKOS_FORCEINLINE_FUNCTION void atomic_unlock(unsigned int* lock) {
 #if defined(__CUDA_ARCH__)
-  __threadfence();
+  atomic_fence_before<atomic_order::release>();
   atomicExch(lock, 0u);
 #else
   __atomic_store_n(lock, 0u, __ATOMIC_SEQ_CST);
@@ -648,9 +648,9 @@ KOKKOS_INLINE_FUNCTION bool atomic_compare_exchange_weak_acq_rel(T* const dest, 
 #if defined(__CUDA_ARCH__)
     using R = atomic_rep_t<T>;
     const R exp = atomic_bit_cast<R>(expected);
-    __threadfence();
+    atomic_fence_before<atomic_order::acq_rel>();
     const R old = atomicCAS(reinterpret_cast<R*>(dest), exp, atomic_bit_cast<R>(desired));
-    __threadfence();
+    atomic_fence_after<atomic_order::acq_rel>();
     if (old == exp) return true;
     expected = atomic_bit_cast<T>(old);
     return false;
@@ -677,14 +677,14 @@ KOKKOS_INLINE_FUNCTION void memory_fence() {
 }
 KOKKOS_INLINE_FUNCTION void load_fence() {
 #if defined(__CUDA_ARCH__)
-  __threadfence();
+  Impl::atomic_fence_after<Impl::atomic_order::acquire>();
 #else
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif
 }
 KOKKOS_INLINE_FUNCTION void store_fence() {
 #if defined(__CUDA_ARCH__)
-  __threadfence();
+  Impl::atomic_fence_before<Impl::atomic_order::release>();
 #else
   __atomic_thread_fence(__ATOMIC_RELEASE);
 #endif
