@@ -26,6 +26,9 @@
 //                        the timed runs (the interior set to NaN before the first).
 //                        Counters: gpu_ms, host_ms (median ms per run),
 //                        ratio_gpu_to_host = host_ms / gpu_ms (> 1: the GPU wins),
+//                        gpu_spawn_ms, host_spawn_ms (median ms of a run's spawns, before its
+//                        wait(); over every run, the untimed ones included: on the GPU, where the
+//                        host's spawns touch pool pages the GPU used last, UVM's share of a run),
 //                        tiles_per_s_gpu, tiles_per_s_host.
 //
 //   CudaTaskDag/Granularity/<work>  N = 2^16 independent TaskSingle leaf tasks, leaf i running
@@ -180,13 +183,15 @@ std::vector<double> wavefront_reference(int b) {
   return a;
 }
 
-// Spawns every tile from the host in wavefront order and waits; empty, or why it failed.
+// Spawns every tile from the host in wavefront order and waits; empty, or why it failed.  The
+// seconds the spawns took (before wait()) go onto spawn_seconds.
 template <class Scheduler>
-std::string run_wavefront(const Scheduler& sched, double* a, int b) {
+std::string run_wavefront(const Scheduler& sched, double* a, int b, std::vector<double>& spawn_seconds) {
   using future_t = typename Scheduler::template future_type<void>;
   constexpr int nt = wavefront_nt;
   std::vector<future_t> f(std::size_t(nt) * nt);
   std::string why;
+  Kokkos::Timer spawning;
   for (int i = 0; i < nt && why.empty(); ++i)
     for (int j = 0; j < nt && why.empty(); ++j) {
       future_t dep;
@@ -203,6 +208,7 @@ std::string run_wavefront(const Scheduler& sched, double* a, int b) {
                         : Kokkos::host_spawn(Kokkos::TaskTeam(sched, dep), tile);
       if (why.empty() && t.is_null()) why = "host_spawn failed (pool full)";
     }
+  spawn_seconds.push_back(spawning.seconds());
   Kokkos::wait(sched);  // what was spawned runs even after a failure
   return why;
 }
@@ -235,8 +241,9 @@ void Wavefront(benchmark::State& state) {
   auto a_gpu = wavefront_matrix<Kokkos::CudaSpace>(init);
   auto a_host = wavefront_matrix<Kokkos::HostSpace>(init);
   std::string why_gpu, why_host;
-  auto gpu_run = [&] { if (why_gpu.empty()) why_gpu = run_wavefront(gpu, a_gpu.data(), b); };
-  auto host_run = [&] { if (why_host.empty()) why_host = run_wavefront(host, a_host.data(), b); };
+  std::vector<double> spawn_gpu, spawn_host;
+  auto gpu_run = [&] { if (why_gpu.empty()) why_gpu = run_wavefront(gpu, a_gpu.data(), b, spawn_gpu); };
+  auto host_run = [&] { if (why_host.empty()) why_host = run_wavefront(host, a_host.data(), b, spawn_host); };
   auto check = [&](const char* when) {
     if (why_gpu.empty()) why_gpu = wavefront_mismatch(a_gpu, ref);
     if (why_host.empty()) why_host = wavefront_mismatch(a_host, ref);
@@ -250,6 +257,10 @@ void Wavefront(benchmark::State& state) {
   state.counters["gpu_ms"] = m[0] * 1e3;
   state.counters["host_ms"] = m[1] * 1e3;
   state.counters["ratio_gpu_to_host"] = m[1] / m[0];
+  std::vector<std::vector<double>> spawns{spawn_gpu, spawn_host};
+  const std::vector<double> spawn_medians = perf::medians_of_samples(spawns);
+  state.counters["gpu_spawn_ms"] = spawn_medians[0] * 1e3;
+  state.counters["host_spawn_ms"] = spawn_medians[1] * 1e3;
   state.counters["tiles_per_s_gpu"] = tiles / m[0];
   state.counters["tiles_per_s_host"] = tiles / m[1];
 }
