@@ -11,10 +11,10 @@
 //               through a small striped spin-lock table hashed by address. Every access to
 //               such an object through this header (load and store included) takes the lock.
 //
-// Memory order: the public functions are sequentially consistent (Kokkos' default); Impl has
-// relaxed / acquire / release / acq_rel variants.  Device code follows PTX's mapping of C++
-// atomics: fence.sc before a seq_cst access, the lighter fence.acq_rel for the other orders.
-// Compare-exchange compares bit patterns (as Kokkos/desul), so -0.0 != 0.0 and NaN == NaN.
+// Memory order: the public functions are sequentially consistent (stronger than Kokkos 4's,
+// which are relaxed); Impl has relaxed / acquire / release / acq_rel variants.  Device code
+// follows PTX's mapping of C++ atomics: fence.sc before a seq_cst access, fence.acq_rel for the
+// others.  Compare-exchange compares bit patterns (as Kokkos/desul): -0.0 != 0.0, NaN == NaN.
 //
 // Everything here is KOKKOS_INLINE_FUNCTION and free of exceptions, virtuals and containers so
 // that the CUDA back end compiles it for the device.
