@@ -12,6 +12,15 @@
 //   Cuda/ReduceSum      parallel_reduce sum of 2^27 doubles into a host double  vs
 //                       cub::DeviceReduce::Sum into device memory, then copied to the host.
 //                       Counters: reduce_us, cub_us, ratio_to_cub (goal <= 1.1).
+//   Cuda/AtomicHistogram/<bins>  2^26 increments of pseudo-random bins of a CudaSpace View of
+//                       `bins` counters (256: every warp contends; 2^20: hardly any two
+//                       increments meet), one index per thread, with Kokkos::atomic_add (kdag's
+//                       public atomics are seq_cst: a fence.sc before each, a fence.acq_rel after)
+//                       vs  Kokkos::Impl::atomic_fetch_add_relaxed (the order of Kokkos 4's public
+//                       atomics)  vs  a bare kernel's atomicAdd.  Every histogram is checked bin by
+//                       bin against the bare kernel's.
+//                       Counters: public_us, relaxed_us, bare_us (median per pass),
+//                       public_to_bare, relaxed_to_bare.
 #include "PerfResultCheck.hpp"
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
@@ -162,8 +171,80 @@ void ReduceSum(benchmark::State& state) {
   state.counters["ratio_to_cub"] = m[0] / m[1];
 }
 
+// ---- AtomicHistogram -----------------------------------------------------------------------------
+constexpr std::int64_t histogram_updates = std::int64_t(1) << 26;
+using Counts = Kokkos::View<unsigned*, Kokkos::CudaSpace>;
+
+KOKKOS_INLINE_FUNCTION unsigned histogram_bin(std::int64_t i, unsigned bins) {
+  return static_cast<unsigned>(((std::uint64_t(i) * 0x9E3779B97F4A7C15ull) >> 32) % bins);
+}
+
+__global__ void bare_histogram(unsigned* counts, unsigned bins, std::int64_t n) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(counts + histogram_bin(i, bins), 1u);
+}
+
+void AtomicHistogram(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const Kokkos::Cuda exec;
+  const cudaStream_t stream = exec.cuda_stream();
+  const unsigned bins = static_cast<unsigned>(state.range(0));
+  const Counts public_counts("public", bins), relaxed_counts("relaxed", bins), bare_counts("bare", bins);
+  const auto policy = Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, histogram_updates);
+  auto zero = [&](const Counts& c) {
+    return [&exec, c] {
+      Kokkos::deep_copy(exec, c, 0u);
+      exec.fence("PerfCuda: zero the histogram");
+    };
+  };
+  auto public_pass = [&] {
+    const Counts c = public_counts;
+    Kokkos::parallel_for("histogram public", policy, KOKKOS_LAMBDA(std::int64_t i) {
+      Kokkos::atomic_add(&c(histogram_bin(i, bins)), 1u);
+    });
+    exec.fence("PerfCuda: histogram");
+  };
+  auto relaxed_pass = [&] {
+    const Counts c = relaxed_counts;
+    Kokkos::parallel_for("histogram relaxed", policy, KOKKOS_LAMBDA(std::int64_t i) {
+      Kokkos::Impl::atomic_fetch_add_relaxed(&c(histogram_bin(i, bins)), 1u);
+    });
+    exec.fence("PerfCuda: histogram");
+  };
+  auto bare_pass = [&] {
+    constexpr int block = 256;
+    bare_histogram<<<unsigned((histogram_updates + block - 1) / block), block, 0, stream>>>(bare_counts.data(), bins,
+                                                                                       histogram_updates);
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
+  };
+  std::vector<double> m;
+  for (auto _ : state) {
+    m = perf::interleaved_medians_after_setup(
+        9, {{zero(public_counts), public_pass}, {zero(relaxed_counts), relaxed_pass}, {zero(bare_counts), bare_pass}});
+  }
+  // Each histogram holds exactly one pass (zeroed before it): the same counts, summing to the updates.
+  const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bare_counts);
+  std::int64_t total = 0;
+  for (unsigned b = 0; b < bins; ++b) total += expected(b);
+  if (total != histogram_updates) return perf::fail_result_check(state, "the bare histogram lost increments");
+  for (const Counts& c : {public_counts, relaxed_counts}) {
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+    for (unsigned b = 0; b < bins; ++b)
+      if (got(b) != expected(b))
+        return perf::fail_result_check(state, std::string(c.label()) + " histogram differs from the bare one at bin " +
+                                                  std::to_string(b));
+  }
+  state.counters["public_us"] = 1e6 * m[0];
+  state.counters["relaxed_us"] = 1e6 * m[1];
+  state.counters["bare_us"] = 1e6 * m[2];
+  state.counters["public_to_bare"] = m[0] / m[2];
+  state.counters["relaxed_to_bare"] = m[1] / m[2];
+}
+
 BENCHMARK(LaunchLatency)->Name("Cuda/LaunchLatency")->Iterations(1)->UseRealTime();
 BENCHMARK(StreamTriad)->Name("Cuda/StreamTriad")->Iterations(1)->UseRealTime();
 BENCHMARK(ReduceSum)->Name("Cuda/ReduceSum")->Iterations(1)->UseRealTime();
+BENCHMARK(AtomicHistogram)->Name("Cuda/AtomicHistogram")->Arg(256)->Arg(1 << 20)->Iterations(1)->UseRealTime();
 
 }  // namespace
