@@ -160,7 +160,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool atomic_try_lock(unsigned int* lock) {
   // Test before test-and-set, as on the host: waiters read the lock instead of queueing atomics.
   if (*static_cast<volatile unsigned int*>(lock) != 0u) return false;
   if (atomicCAS(lock, 0u, 1u) != 0u) return false;
-  atomic_fence_after<atomic_order::acquire>();
+  __threadfence();  // fence.sc: the public functions on a locked type stay seq_cst
   return true;
 #else
   if (__atomic_load_n(lock, __ATOMIC_RELAXED) != 0u) return false;
@@ -170,7 +170,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool atomic_try_lock(unsigned int* lock) {
 
 KOKKOS_FORCEINLINE_FUNCTION void atomic_unlock(unsigned int* lock) {
 #if defined(__CUDA_ARCH__)
-  atomic_fence_before<atomic_order::release>();
+  __threadfence();
   atomicExch(lock, 0u);
 #else
   __atomic_store_n(lock, 0u, __ATOMIC_SEQ_CST);

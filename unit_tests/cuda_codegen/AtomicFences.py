@@ -4,7 +4,8 @@
 Compiles AtomicFences.cu to PTX (nvcc, no GPU needed) and counts each kernel's fences with
 tools/gpu/device_code.py.  The mapping is PTX's for C++ atomics on Volta and later: a seq_cst
 access opens with fence.sc (membar.gl, __threadfence()), acquire / release / acq_rel use
-fence.acq_rel, relaxed none.  A seq_cst store also ends with a fence.sc.  For some kernels the
+fence.acq_rel, relaxed none.  A seq_cst store also ends with a fence.sc, and the lock of a type
+too wide for a hardware atomic takes and drops with fence.sc.  For some kernels the
 order of fences and accesses is checked too.
 
     AtomicFences.py NVCC ARCH INCLUDE_DIR...
@@ -33,7 +34,7 @@ EXPECTED = {
     "seq_cst_exchange": (2, 1),
     "seq_cst_compare_exchange": (2, 1),
     "weak_compare_exchange_acq_rel": (2, 0),
-    "locked_add": (2, 0),  # the lock's acquire and release
+    "locked_add": (2, 2),  # the lock's: a locked type's seq_cst needs fence.sc on both sides
     "memory_fence": (1, 1),
     "load_fence": (1, 0),
     "store_fence": (1, 0),
