@@ -11,11 +11,18 @@ execute_process(
 if(NOT pack_result EQUAL 0)
   message(FATAL_ERROR "pack.py failed (${pack_result})")
 endif()
+# run.py unpacks into a temporary folder, here one of our own, which it must leave empty.
+file(MAKE_DIRECTORY ${WORK_DIR}/tmp)
 execute_process(
-  COMMAND ${PYTHON} ${SOURCE_DIR}/tools/gpu/run.py ${WORK_DIR}/pack.tar.gz --out ${WORK_DIR}/out --budget-s 120
+  COMMAND ${CMAKE_COMMAND} -E env TMPDIR=${WORK_DIR}/tmp
+          ${PYTHON} ${SOURCE_DIR}/tools/gpu/run.py ${WORK_DIR}/pack.tar.gz --out ${WORK_DIR}/out --budget-s 120
   RESULT_VARIABLE run_result)
 if(NOT run_result EQUAL 0)
   message(FATAL_ERROR "run.py failed (${run_result})")
+endif()
+file(GLOB left_behind ${WORK_DIR}/tmp/*)
+if(left_behind)
+  message(FATAL_ERROR "run.py left its unpacked archive behind: ${left_behind}")
 endif()
 file(READ ${WORK_DIR}/out/summary.json summary)
 string(JSON passed GET ${summary} tests executables passed)
