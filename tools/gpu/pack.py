@@ -4,7 +4,7 @@
 Run on the machine that built the `cuda` preset (it needs no GPU).  The archive holds every
 executable that ctest labels `cuda` (the unit tests that need a GPU and the PerfCuda*
 benchmarks), stripped, the shared libraries they load from the build tree, and a manifest that
-tools/gpu/run.sh follows on the GPU machine:
+tools/gpu/run.py follows on the GPU machine:
 
     cmake --preset cuda && cmake --build --preset cuda
     python3 tools/gpu/pack.py                       # -> build/gpu-pack/kdag-gpu.tar.gz
@@ -179,7 +179,7 @@ def main():
             copy_stripped(entry["exe"], target)
             libraries.update(build_tree_libraries(entry["exe"], args.build_dir))
             is_benchmark = os.path.basename(entry["exe"]).startswith("Perf")
-            # ctest's arguments minus the smoke-test --benchmark_min_time: run.sh sets its own.
+            # ctest's arguments minus the smoke test's --benchmark_min_time: a packed run measures (BENCHMARK_ARGS).
             run_args = [a for a in entry["args"] if not a.startswith("--benchmark_min_time")]
             record = {"name": entry["name"], "exe": "bin/" + entry["name"], "args": run_args,
                       "timeout": entry["timeout"]}
