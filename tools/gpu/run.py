@@ -17,6 +17,7 @@ benchmark out.
 """
 import argparse
 import concurrent.futures
+import contextlib
 import fnmatch
 import json
 import os
@@ -44,15 +45,22 @@ def device_info():
     return info
 
 
-def unpack(archive, name):
-    """Unpacks an archive of pack.write_archive into a new temporary folder; returns the path of
-    its folder `name` and the manifest found there."""
+@contextlib.contextmanager
+def unpacked(archive, name):
+    """Unpacks an archive of pack.write_archive into a new temporary folder and yields the path
+    of its folder `name` and the manifest found there; the folder is removed on leaving, also
+    after a failure (runs on a build machine are many: ctest's GpuPackRoundTrip runs one in every
+    build, and each would leave its executables behind)."""
     work = tempfile.mkdtemp(prefix=name + "-")
-    with tarfile.open(archive) as tar:
-        tar.extractall(work)
-    root = os.path.join(work, name)
-    with open(os.path.join(root, "manifest.json")) as f:
-        return root, json.load(f)
+    try:
+        with tarfile.open(archive) as tar:
+            tar.extractall(work)
+        root = os.path.join(work, name)
+        with open(os.path.join(root, "manifest.json")) as f:
+            manifest = json.load(f)
+        yield root, manifest
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def benchmark_timeout(record, left_s):
@@ -116,11 +124,8 @@ def main():
 
     deadline = time.monotonic() + args.budget_s
     os.makedirs(args.out, exist_ok=True)
-    pack, manifest = unpack(args.archive, "kdag-gpu")
-    try:
+    with unpacked(args.archive, "kdag-gpu") as (pack, manifest):
         return run_unpacked(args, deadline, pack, manifest)
-    finally:  # ctest's GpuPackRoundTrip runs this on every build: each run would leave its pack behind
-        shutil.rmtree(os.path.dirname(pack), ignore_errors=True)
 
 
 def run_unpacked(args, deadline, pack, manifest):

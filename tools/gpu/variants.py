@@ -171,11 +171,8 @@ def round_order(count, r, rounds):
 def run(args):
     deadline = time.monotonic() + args.budget_s
     os.makedirs(args.out, exist_ok=True)
-    root, manifest = gpu_run.unpack(args.archive, "kdag-variants")
-    try:
+    with gpu_run.unpacked(args.archive, "kdag-variants") as (root, manifest):
         return run_unpacked(args, deadline, root, manifest)
-    finally:  # runs on this machine are many: each would leave its executables behind
-        shutil.rmtree(os.path.dirname(root), ignore_errors=True)
 
 
 def run_unpacked(args, deadline, root, manifest):
