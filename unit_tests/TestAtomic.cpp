@@ -177,6 +177,16 @@ KOKKOS_INLINE_FUNCTION int check_common_ops(T* const px) {
   }
   ATOMIC_CHECK(x == T(9));
   ATOMIC_CHECK(expected == T(5));
+  // seq_cst variants (the public functions are relaxed, as Kokkos 4's)
+  static_assert(Kokkos::Impl::atomic_public_order == Kokkos::Impl::atomic_order::relaxed);
+  Kokkos::Impl::atomic_store_seq_cst(&x, T(2));
+  ATOMIC_CHECK(x == T(2));
+  ATOMIC_CHECK(Kokkos::Impl::atomic_exchange_seq_cst(&x, T(7)) == T(2));
+  ATOMIC_CHECK(Kokkos::Impl::atomic_compare_exchange_seq_cst(&x, T(6), T(1)) == T(7));  // fails
+  ATOMIC_CHECK(x == T(7));
+  ATOMIC_CHECK(Kokkos::Impl::atomic_compare_exchange_seq_cst(&x, T(7), T(3)) == T(7));
+  ATOMIC_CHECK(Kokkos::Impl::atomic_fetch_add_seq_cst(&x, T(6)) == T(3));
+  ATOMIC_CHECK(x == T(9));
   // const pointer loads
   const T* cx = &x;
   ATOMIC_CHECK(Kokkos::atomic_load(cx) == T(9));

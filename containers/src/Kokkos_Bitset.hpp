@@ -113,16 +113,18 @@ class Bitset {
   void reset() { Kokkos::deep_copy(m_blocks, 0u); }
   void clear() { reset(); }
 
-  // Atomic; true when this call changed the bit (false for an index out of range).
+  // Atomic; true when this call changed the bit (false for an index out of range).  Acquire and
+  // release (stronger than Kokkos' relaxed): what a thread wrote before resetting a bit is seen by
+  // the thread that sets it next, as UnorderedMap hands a freed slot on.
   KOKKOS_FORCEINLINE_FUNCTION bool set(unsigned i) const {
     if (i >= m_size) return false;
     const unsigned mask = 1u << (i & shape::block_mask);
-    return !(Kokkos::atomic_fetch_or(&m_blocks[i >> shape::block_shift], mask) & mask);
+    return !(Kokkos::Impl::atomic_fetch_or_acq_rel(&m_blocks[i >> shape::block_shift], mask) & mask);
   }
   KOKKOS_FORCEINLINE_FUNCTION bool reset(unsigned i) const {
     if (i >= m_size) return false;
     const unsigned mask = 1u << (i & shape::block_mask);
-    return Kokkos::atomic_fetch_and(&m_blocks[i >> shape::block_shift], ~mask) & mask;
+    return Kokkos::Impl::atomic_fetch_and_acq_rel(&m_blocks[i >> shape::block_shift], ~mask) & mask;
   }
   KOKKOS_FORCEINLINE_FUNCTION bool test(unsigned i) const {
     if (i >= m_size) return false;

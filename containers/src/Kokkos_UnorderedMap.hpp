@@ -287,7 +287,7 @@ class UnorderedMap {
             Kokkos::atomic_store(&m_next_index(reserved), invalid_index);
           }
           // Publishes the slot's key and value with the link (a full barrier).
-          if (Kokkos::atomic_compare_exchange(link, invalid_index, reserved) == invalid_index) {
+          if (Kokkos::Impl::atomic_compare_exchange_seq_cst(link, invalid_index, reserved) == invalid_index) {
             result.set_success(reserved);
             return result;
           }

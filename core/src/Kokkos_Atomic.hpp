@@ -11,10 +11,13 @@
 //               through a small striped spin-lock table hashed by address. Every access to
 //               such an object through this header (load and store included) takes the lock.
 //
-// Memory order: the public functions are sequentially consistent (stronger than Kokkos 4's,
-// which are relaxed); Impl has relaxed / acquire / release / acq_rel variants.  Device code
-// follows PTX's mapping of C++ atomics: fence.sc before a seq_cst access, fence.acq_rel for the
-// others.  Compare-exchange compares bit patterns (as Kokkos/desul): -0.0 != 0.0, NaN == NaN.
+// Memory order: the public functions are relaxed, as Kokkos 4's (desul's MemoryOrderRelaxed):
+// indivisible, but ordering nothing else; code that publishes data through one pairs it with
+// memory_fence() (as in Kokkos) or uses Impl's acquire / release / acq_rel / seq_cst variants,
+// as the library's own lock-free structures do.  On a type too wide for a hardware atomic the
+// lock orders them anyway.  Device code follows PTX's mapping of C++ atomics: fence.sc before a
+// seq_cst access, fence.acq_rel for acquire / release / acq_rel, none for relaxed.
+// Compare-exchange compares bit patterns (as Kokkos/desul): -0.0 != 0.0, NaN == NaN.
 //
 // Everything here is KOKKOS_INLINE_FUNCTION and free of exceptions, virtuals and containers so
 // that the CUDA back end compiles it for the device.
@@ -42,6 +45,8 @@ template <class T>
 using atomic_dont_deduce_t = typename atomic_dont_deduce<T>::type;
 
 enum class atomic_order { relaxed, acquire, release, acq_rel, seq_cst };
+// The order of the public functions (Kokkos 4's).
+inline constexpr atomic_order atomic_public_order = atomic_order::relaxed;
 
 // Whether T is handled with lock-free hardware atomics in the current compilation pass.
 template <class T>
@@ -160,7 +165,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool atomic_try_lock(unsigned int* lock) {
   // Test before test-and-set, as on the host: waiters read the lock instead of queueing atomics.
   if (*static_cast<volatile unsigned int*>(lock) != 0u) return false;
   if (atomicCAS(lock, 0u, 1u) != 0u) return false;
-  __threadfence();  // fence.sc: the public functions on a locked type stay seq_cst
+  __threadfence();  // fence.sc: an access to a locked type is ordered as a seq_cst one
   return true;
 #else
   if (__atomic_load_n(lock, __ATOMIC_RELAXED) != 0u) return false;
@@ -635,6 +640,26 @@ template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_fetch_and_acq_rel(T* const dest, atomic_dont_deduce_t<const T> val) {
   return atomic_rmw<AtomicOpAnd, false, atomic_order::acq_rel>(dest, val);
 }
+// Sequentially consistent, for the library's protocols that need more than the public
+// functions' relaxed order (wait lists, reference counts, publication through a link).
+template <class T>
+KOKKOS_INLINE_FUNCTION void atomic_store_seq_cst(T* const dest, atomic_dont_deduce_t<const T> val) {
+  atomic_store_order<atomic_order::seq_cst>(dest, val);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_exchange_seq_cst(T* const dest, atomic_dont_deduce_t<const T> val) {
+  return atomic_exchange_order<atomic_order::seq_cst>(dest, val);
+}
+// Strong compare-exchange: returns the old value.
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_compare_exchange_seq_cst(T* const dest, atomic_dont_deduce_t<const T> expected,
+                                                         atomic_dont_deduce_t<const T> desired) {
+  return atomic_cas_order<atomic_order::seq_cst>(dest, expected, desired);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_fetch_add_seq_cst(T* const dest, atomic_dont_deduce_t<const T> val) {
+  return atomic_rmw<AtomicOpAdd, false, atomic_order::seq_cst>(dest, val);
+}
 // Weak compare-exchange (may fail spuriously): on failure `expected` receives the current value.
 template <class T>
 KOKKOS_INLINE_FUNCTION bool atomic_compare_exchange_weak_acq_rel(T* const dest, T& expected,
@@ -692,34 +717,34 @@ KOKKOS_INLINE_FUNCTION void store_fence() {
 
 template <class T>
 KOKKOS_INLINE_FUNCTION std::remove_cv_t<T> atomic_load(T* const dest) {
-  return Impl::atomic_load_order<Impl::atomic_order::seq_cst>(dest);
+  return Impl::atomic_load_order<Impl::atomic_public_order>(dest);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_store(T* const dest, Impl::atomic_dont_deduce_t<const T> val) {
-  Impl::atomic_store_order<Impl::atomic_order::seq_cst>(dest, val);
+  Impl::atomic_store_order<Impl::atomic_public_order>(dest, val);
 }
 // Deprecated in Kokkos 4: same as atomic_store.
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_assign(T* const dest, Impl::atomic_dont_deduce_t<const T> val) {
-  Impl::atomic_store_order<Impl::atomic_order::seq_cst>(dest, val);
+  Impl::atomic_store_order<Impl::atomic_public_order>(dest, val);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_exchange(T* const dest, Impl::atomic_dont_deduce_t<const T> val) {
-  return Impl::atomic_exchange_order<Impl::atomic_order::seq_cst>(dest, val);
+  return Impl::atomic_exchange_order<Impl::atomic_public_order>(dest, val);
 }
 // Stores `desired` iff *dest equals `expected` (bitwise); returns the old value.
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_compare_exchange(T* const dest,
                                                  Impl::atomic_dont_deduce_t<const T> expected,
                                                  Impl::atomic_dont_deduce_t<const T> desired) {
-  return Impl::atomic_cas_order<Impl::atomic_order::seq_cst>(dest, expected, desired);
+  return Impl::atomic_cas_order<Impl::atomic_public_order>(dest, expected, desired);
 }
 // Same, but returns whether the exchange happened.
 template <class T>
 KOKKOS_INLINE_FUNCTION bool atomic_compare_exchange_strong(
     T* const dest, Impl::atomic_dont_deduce_t<const T> expected,
     Impl::atomic_dont_deduce_t<const T> desired) {
-  const T old = Impl::atomic_cas_order<Impl::atomic_order::seq_cst>(dest, expected, desired);
+  const T old = Impl::atomic_cas_order<Impl::atomic_public_order>(dest, expected, desired);
   return Impl::atomic_bitwise_equal(old, expected);
 }
 
@@ -728,15 +753,15 @@ KOKKOS_INLINE_FUNCTION bool atomic_compare_exchange_strong(
 #define KOKKOS_IMPL_ATOMIC_OP(NAME, OP, VALUE_T)                                                \
   template <class T>                                                                          \
   KOKKOS_INLINE_FUNCTION T atomic_fetch_##NAME(T* const dest, VALUE_T val) {                  \
-    return Impl::atomic_rmw<Impl::OP, false, Impl::atomic_order::seq_cst>(dest, val);         \
+    return Impl::atomic_rmw<Impl::OP, false, Impl::atomic_public_order>(dest, val);           \
   }                                                                                           \
   template <class T>                                                                          \
   KOKKOS_INLINE_FUNCTION T atomic_##NAME##_fetch(T* const dest, VALUE_T val) {                \
-    return Impl::atomic_rmw<Impl::OP, true, Impl::atomic_order::seq_cst>(dest, val);          \
+    return Impl::atomic_rmw<Impl::OP, true, Impl::atomic_public_order>(dest, val);            \
   }                                                                                           \
   template <class T>                                                                          \
   KOKKOS_INLINE_FUNCTION void atomic_##NAME(T* const dest, VALUE_T val) {                     \
-    (void)Impl::atomic_rmw<Impl::OP, false, Impl::atomic_order::seq_cst>(dest, val);          \
+    (void)Impl::atomic_rmw<Impl::OP, false, Impl::atomic_public_order>(dest, val);            \
   }
 
 KOKKOS_IMPL_ATOMIC_OP(add, AtomicOpAdd, Impl::atomic_dont_deduce_t<const T>)
@@ -756,27 +781,27 @@ KOKKOS_IMPL_ATOMIC_OP(rshift, AtomicOpRshift, const unsigned int)
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_fetch_inc(T* const dest) {
-  return Impl::atomic_rmw<Impl::AtomicOpAdd, false, Impl::atomic_order::seq_cst>(dest, T(1));
+  return Impl::atomic_rmw<Impl::AtomicOpAdd, false, Impl::atomic_public_order>(dest, T(1));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_fetch_dec(T* const dest) {
-  return Impl::atomic_rmw<Impl::AtomicOpSub, false, Impl::atomic_order::seq_cst>(dest, T(1));
+  return Impl::atomic_rmw<Impl::AtomicOpSub, false, Impl::atomic_public_order>(dest, T(1));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_inc_fetch(T* const dest) {
-  return Impl::atomic_rmw<Impl::AtomicOpAdd, true, Impl::atomic_order::seq_cst>(dest, T(1));
+  return Impl::atomic_rmw<Impl::AtomicOpAdd, true, Impl::atomic_public_order>(dest, T(1));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_dec_fetch(T* const dest) {
-  return Impl::atomic_rmw<Impl::AtomicOpSub, true, Impl::atomic_order::seq_cst>(dest, T(1));
+  return Impl::atomic_rmw<Impl::AtomicOpSub, true, Impl::atomic_public_order>(dest, T(1));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_increment(T* const dest) {
-  (void)Impl::atomic_rmw<Impl::AtomicOpAdd, false, Impl::atomic_order::seq_cst>(dest, T(1));
+  (void)Impl::atomic_rmw<Impl::AtomicOpAdd, false, Impl::atomic_public_order>(dest, T(1));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_decrement(T* const dest) {
-  (void)Impl::atomic_rmw<Impl::AtomicOpSub, false, Impl::atomic_order::seq_cst>(dest, T(1));
+  (void)Impl::atomic_rmw<Impl::AtomicOpSub, false, Impl::atomic_public_order>(dest, T(1));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_inc(T* const dest) {

@@ -394,8 +394,9 @@ class BasicTaskScheduler {
     if (p <= b || p >= b + t->m_alloc_size)
       Kokkos::abort("Kokkos::respawn: the first argument must be `this` of the running task's functor");
     // The ranks of a team task run concurrently: one of them may respawn it.
-    const std::uint8_t before = t->m_kind == Impl::TaskKind::Team ? Kokkos::atomic_exchange(&t->m_respawn, std::uint8_t(1))
-                                                                  : std::exchange(t->m_respawn, std::uint8_t(1));
+    const std::uint8_t before = t->m_kind == Impl::TaskKind::Team
+                                    ? Impl::atomic_exchange_seq_cst(&t->m_respawn, std::uint8_t(1))
+                                    : std::exchange(t->m_respawn, std::uint8_t(1));
     if (before == Impl::TaskBase::closure_destroying)
       Kokkos::abort("Kokkos::respawn: called from the destructor of the task's functor (the task has finished)");
     if (before != 0)

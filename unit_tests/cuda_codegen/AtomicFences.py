@@ -5,8 +5,8 @@ Compiles AtomicFences.cu to PTX (nvcc, no GPU needed) and counts each kernel's f
 tools/gpu/device_code.py.  The mapping is PTX's for C++ atomics on Volta and later: a seq_cst
 access opens with fence.sc (membar.gl, __threadfence()), acquire / release / acq_rel use
 fence.acq_rel, relaxed none.  A seq_cst store also ends with a fence.sc, and the lock of a type
-too wide for a hardware atomic takes and drops with fence.sc.  For some kernels the
-order of fences and accesses is checked too.
+too wide for a hardware atomic takes and drops with fence.sc.  The public functions are relaxed
+(Kokkos 4's order): no fence.  For some kernels the order of fences and accesses is checked too.
 
     AtomicFences.py NVCC ARCH INCLUDE_DIR...
 """
@@ -34,7 +34,17 @@ EXPECTED = {
     "seq_cst_exchange": (2, 1),
     "seq_cst_compare_exchange": (2, 1),
     "weak_compare_exchange_acq_rel": (2, 0),
-    "locked_add": (2, 2),  # the lock's: a locked type's seq_cst needs fence.sc on both sides
+    "public_add": (0, 0),
+    "public_fetch_add": (0, 0),
+    "public_max": (0, 0),
+    "public_float_cas_loop": (0, 0),
+    "public_double_add": (0, 0),
+    "public_load": (0, 0),
+    "public_store": (0, 0),
+    "public_exchange": (0, 0),
+    "public_compare_exchange": (0, 0),
+    "public_increment": (0, 0),
+    "locked_add": (2, 2),  # the lock's: an access to a locked type is ordered as a seq_cst one
     "memory_fence": (1, 1),
     "load_fence": (1, 0),
     "store_fence": (1, 0),
@@ -48,6 +58,9 @@ ORDER = {
     "acquire_load": "LD AR ST",
     "seq_cst_load": "SC LD AR ST",
     "release_store": "AR ST",
+    "public_add": "RMW",
+    "public_load": "LD ST",
+    "public_store": "ST",
     "seq_cst_store": "SC ST SC",
     "weak_compare_exchange_acq_rel": "AR RMW AR ST",
 }

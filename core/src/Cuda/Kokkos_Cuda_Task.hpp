@@ -443,7 +443,7 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
 #if defined(__CUDA_ARCH__)
     Kokkos::atomic_add(&this->counters(cuda_task_sm_id() % this->shards()).handles, std::int64_t(delta));
 #else
-    Kokkos::atomic_add(&this->m_handles, delta);
+    (void)atomic_fetch_add_seq_cst(&this->m_handles, delta);
 #endif
   }
   std::int64_t handles() const { return this->m_handles + m_device_handles; }

@@ -93,7 +93,7 @@ struct DeviceReadyRing {
     unsigned pause = 0;
     while (true) {
       if (atomic_load_relaxed(slot) != nullptr) {
-        Entry* e = atomic_exchange(slot, static_cast<Entry*>(nullptr));
+        Entry* e = atomic_exchange_seq_cst(slot, static_cast<Entry*>(nullptr));
         if (e != nullptr) return e;
       }
       wait_a_little(pause);  // the producer of this ticket is between its reservation and its put

@@ -476,7 +476,7 @@ struct DeviceTaskQueue {
   }
   // Asks every worker to stop; the first reason given wins.
   KOKKOS_INLINE_FUNCTION void stop(std::uint32_t reason, std::uint32_t detail) {
-    if (Kokkos::atomic_compare_exchange(&m_stop_detail, 0u, detail) == 0u) Impl::atomic_store_release(&m_stop, reason);
+    if (atomic_compare_exchange_seq_cst(&m_stop_detail, 0u, detail) == 0u) Impl::atomic_store_release(&m_stop, reason);
   }
 
   // ---- dependences ----------------------------------------------------------------------------
@@ -513,7 +513,7 @@ struct DeviceTaskQueue {
       done = c->m_next;
       c->m_next = nullptr;
       Kokkos::memory_fence();  // the result and the closure's effects before the completed mark
-      TaskBase* w = Kokkos::atomic_exchange(&c->m_wait, TaskBase::completed_mark());
+      TaskBase* w = atomic_exchange_seq_cst(&c->m_wait, TaskBase::completed_mark());
       while (w != nullptr) {
         TaskBase* next = w->m_next;
         w->m_next = nullptr;
@@ -569,7 +569,7 @@ struct DeviceTaskQueue {
   }
   // respawn(): records the request of the running task `t`; false when it was already made.
   KOKKOS_INLINE_FUNCTION static bool request_respawn(TaskBase* t, TaskPriority priority, TaskBase* dependence) {
-    if (Kokkos::atomic_exchange(&t->m_respawn, std::uint8_t(1)) != 0) return false;
+    if (atomic_exchange_seq_cst(&t->m_respawn, std::uint8_t(1)) != 0) return false;
     t->m_priority = static_cast<std::uint8_t>(priority);
     t->m_dependence = dependence;
     return true;

@@ -175,7 +175,7 @@ bool TaskQueueBase::advance_aggregate(TaskBase* a) {
 
 TaskBase* TaskQueueBase::complete(TaskBase* t, Slot& me) {
   const bool is_task = !t->is_aggregate();
-  TaskBase* list = Kokkos::atomic_exchange(&t->m_wait, TaskBase::completed_mark());
+  TaskBase* list = atomic_exchange_seq_cst(&t->m_wait, TaskBase::completed_mark());
   if (is_task) bump(me.completed, 1, true);
   release(t, me);  // the scheduler's hold
   TaskBase* next = nullptr;
@@ -192,7 +192,7 @@ TaskBase* TaskQueueBase::complete(TaskBase* t, Slot& me) {
         push_local(me, w);
       }
     } else if (advance_aggregate(w)) {
-      TaskBase* more = Kokkos::atomic_exchange(&w->m_wait, TaskBase::completed_mark());
+      TaskBase* more = atomic_exchange_seq_cst(&w->m_wait, TaskBase::completed_mark());
       TaskBase** entries = w->aggregate_entries();
       for (int i = 0; i < w->m_dep_count; ++i) release(entries[i], me);
       release(w, me);
@@ -221,7 +221,7 @@ TaskBase* TaskQueueBase::complete(TaskBase* t, Slot& me) {
 }
 
 void TaskQueueBase::complete_new_aggregate(TaskBase* a) {
-  Kokkos::atomic_store(&a->m_wait, TaskBase::completed_mark());
+  atomic_store_seq_cst(&a->m_wait, TaskBase::completed_mark());
   TaskBase** entries = a->aggregate_entries();
   for (int i = 0; i < a->m_dep_count; ++i) release(entries[i]);
   release(a);
