@@ -63,6 +63,15 @@ static_assert(SpaceAccessibility<Kokkos::Device<Cuda, CudaUVMSpace>, CudaSpace>:
 static_assert(SpaceAccessibility<CudaSpace, CudaUVMSpace>::assignable);
 static_assert(!SpaceAccessibility<CudaUVMSpace, CudaSpace>::assignable);
 static_assert(!SpaceAccessibility<HostSpace, CudaHostPinnedSpace>::assignable);
+// ... and so are the Views (as Kokkos: View assignment follows MemorySpaceAccess::assignable).
+template <class Dst, class Src>
+inline constexpr bool view_assignable = Kokkos::Impl::ViewAssignCheck<Dst, Src>::value;
+static_assert(view_assignable<Kokkos::View<double*, CudaSpace>, Kokkos::View<double*, CudaUVMSpace>>);
+static_assert(view_assignable<Kokkos::View<const double**, Kokkos::LayoutStride, CudaSpace>,
+                              Kokkos::View<double**, Kokkos::LayoutLeft, CudaUVMSpace>>);
+static_assert(!view_assignable<Kokkos::View<double*, CudaUVMSpace>, Kokkos::View<double*, CudaSpace>>);
+static_assert(!view_assignable<Kokkos::View<double*, HostSpace>, Kokkos::View<double*, CudaHostPinnedSpace>>);
+static_assert(!view_assignable<Kokkos::View<double*, CudaSpace>, Kokkos::View<double*, HostSpace>>);
 
 // HostMirror: host memory for device memory; the same space for memory the host reaches.
 static_assert(std::is_same_v<Kokkos::View<double*, CudaSpace>::HostMirror::memory_space, HostSpace>);
@@ -214,6 +223,29 @@ TEST(CudaSpaces, AllocationInEverySpaceIsValueInitialized) {
   check_allocation<CudaSpace>();
   check_allocation<CudaUVMSpace>();
   check_allocation<CudaHostPinnedSpace>();
+}
+
+// A CudaSpace View assigned a CudaUVMSpace one shares its allocation: the kernel writes through the
+// former, the host reads through the latter; the allocation lives until the last of them goes.
+TEST(CudaSpaces, DeviceViewTakesManagedView) {
+  KOKKOS_TEST_REQUIRE_SPACE(Cuda);
+  Kokkos::View<int*, CudaSpace> device;
+  EXPECT_FALSE(Kokkos::is_assignable(Kokkos::View<int*, CudaUVMSpace>(), device));
+  {
+    Kokkos::View<int*, CudaUVMSpace> managed("managed", 100);
+    EXPECT_TRUE(Kokkos::is_assignable(device, managed));
+    device = managed;
+    EXPECT_EQ(device.data(), managed.data());
+    EXPECT_EQ(device.extent(0), 100u);
+    EXPECT_EQ(managed.use_count(), 2);
+    EXPECT_EQ(device.label(), "managed");
+    Kokkos::parallel_for(Kokkos::RangePolicy<Cuda>(0, 100), KOKKOS_LAMBDA(int i) { device(i) = 3 * i + 1; });
+    Kokkos::fence();
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(managed(i), 3 * i + 1) << i;
+  }
+  EXPECT_EQ(device.use_count(), 1);
+  const auto host = Kokkos::create_mirror_view_and_copy(HostSpace(), device);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(host(i), 3 * i + 1) << i;
 }
 
 // A type with a constructor: its elements are constructed on the device.

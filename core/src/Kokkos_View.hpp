@@ -410,7 +410,10 @@ struct ViewAssignCheck {
   static constexpr bool rank_ok = DT::rank == ST::rank;
   static constexpr bool value_ok = std::is_same_v<typename DT::non_const_value_type, typename ST::non_const_value_type>;
   static constexpr bool const_ok = std::is_const_v<typename DT::value_type> || !std::is_const_v<typename ST::value_type>;
-  static constexpr bool space_ok = std::is_same_v<typename DT::memory_space, typename ST::memory_space>;
+  // As Kokkos: the destination's space may take the source's (a CudaSpace View from a CudaUVMSpace one).
+  static constexpr bool space_ok =
+      std::is_same_v<typename DT::memory_space, typename ST::memory_space> ||
+      MemorySpaceAccess<typename DT::memory_space, typename ST::memory_space>::assignable;
   using DL = typename DT::array_layout;
   using SL = typename ST::array_layout;
   static constexpr bool layout_ok = std::is_same_v<DL, SL> || std::is_same_v<DL, LayoutStride> ||
@@ -429,7 +432,9 @@ struct ViewAssignCheck {
     static_assert(const_ok,
                   "Incompatible Kokkos::View copy construction or assignment: cannot assign a View of const "
                   "values to a View of non-const values");
-    static_assert(space_ok, "Incompatible Kokkos::View copy construction or assignment: the memory spaces differ");
+    static_assert(space_ok,
+                  "Incompatible Kokkos::View copy construction or assignment: the destination's memory space cannot "
+                  "be assigned the source's (Kokkos::SpaceAccessibility<DstSpace, SrcSpace>::assignable is false)");
     static_assert(layout_ok,
                   "Incompatible Kokkos::View copy construction or assignment: the layouts are incompatible (only "
                   "the same layout, any layout to LayoutStride, LayoutStride to LayoutLeft/Right with matching "
