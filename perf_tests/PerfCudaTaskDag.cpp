@@ -49,6 +49,9 @@
 //                        the scheduler runs 8 one-warp workers on an SM where the kernel's blocks
 //                        fill 64 warps, so efficiency stays below about 1/8 however long a chain.
 //
+// Every benchmark also reports where the GPU workers' time went (GpuWorkerTime below: gpu_busy,
+// gpu_batch_us, gpu_tasks_per_batch, gpu_team_per_batch, gpu_steal_share).
+//
 // Where the GPU's time goes: every task is a few instructions, so a run is bound by the ready
 // rings' reservations, the pool's atomics and the tasks' own atomics (references, wait lists),
 // plus, per wait(), one kernel launch and the workers' start and termination.  Tasks the host
@@ -81,6 +84,39 @@ Scheduler make_scheduler() {
   return Scheduler(typename Scheduler::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
 }
 
+// Where the GPU workers' time went, over every GPU run of a benchmark (the scheduler's per-shard
+// counters, reported per batch; TaskScheduler<Cuda>'s queue()).  The wall time of those runs is
+// measured here, around each (spawns included).  Counters:
+//   gpu_busy             the workers' time running claimed tasks over their time in the runs
+//                        (workers x wall time): what is not busy is looking for work and idling
+//   gpu_batch_us         mean time of a batch, from the claim to the end of its last task
+//   gpu_tasks_per_batch  mean task executions per batch (a warp runs up to 32 at once, one per
+//                        lane; TaskTeam tasks one after the other)
+//   gpu_team_per_batch   the TaskTeam ones among them (where there are any)
+//   gpu_steal_share      executions claimed from another SM's ring, over all of them
+class GpuWorkerTime {
+  double m_run_seconds = 0;
+
+ public:
+  std::function<void()> timed(std::function<void()> run) {
+    return [this, run = std::move(run)] {
+      Kokkos::Timer timer;
+      run();
+      m_run_seconds += timer.seconds();
+    };
+  }
+  void report(benchmark::State& state, const gpu_t& gpu) const {
+    const auto total = gpu.queue().host_totals();
+    const double workers = gpu.queue().m_workers, batches = double(total.batches), runs = double(total.tasks_run);
+    if (batches == 0 || workers == 0 || m_run_seconds == 0) return;
+    state.counters["gpu_busy"] = double(total.run_ns) * 1e-9 / (workers * m_run_seconds);
+    state.counters["gpu_batch_us"] = double(total.run_ns) * 1e-3 / batches;
+    state.counters["gpu_tasks_per_batch"] = runs / batches;
+    if (total.team_tasks_run != 0) state.counters["gpu_team_per_batch"] = double(total.team_tasks_run) / batches;
+    state.counters["gpu_steal_share"] = double(total.steals) / runs;
+  }
+};
+
 // ---- Fib ----------------------------------------------------------------------------------------
 template <class Scheduler>
 using Fibonacci = Kokkos::Test::TaskFibonacci<Scheduler>;
@@ -102,11 +138,14 @@ void Fib(benchmark::State& state) {
   host_t host = make_scheduler<host_t>();
   const long n = state.range(0);
   const double tasks = 2.0 * double(serial_fibonacci(n + 1)) - 1;  // the calls of the naive recursion
+  GpuWorkerTime worker_time;
   std::vector<double> m;
-  for (auto _ : state) m = perf::interleaved_medians(3, {[&] { run_fib(gpu, n); }, [&] { run_fib(host, n); }});
+  for (auto _ : state)
+    m = perf::interleaved_medians(3, {worker_time.timed([&] { run_fib(gpu, n); }), [&] { run_fib(host, n); }});
   state.counters["gpu_tasks_per_s"] = tasks / m[0];
   state.counters["host_tasks_per_s"] = tasks / m[1];
   state.counters["ratio_gpu_to_host"] = m[1] / m[0];
+  worker_time.report(state, gpu);
 }
 
 // The median seconds per run of `a` and of `b`, interleaved, after one untimed run of each;
@@ -242,7 +281,8 @@ void Wavefront(benchmark::State& state) {
   auto a_host = wavefront_matrix<Kokkos::HostSpace>(init);
   std::string why_gpu, why_host;
   std::vector<double> spawn_gpu, spawn_host;
-  auto gpu_run = [&] { if (why_gpu.empty()) why_gpu = run_wavefront(gpu, a_gpu.data(), b, spawn_gpu); };
+  GpuWorkerTime worker_time;
+  auto gpu_run = worker_time.timed([&] { if (why_gpu.empty()) why_gpu = run_wavefront(gpu, a_gpu.data(), b, spawn_gpu); });
   auto host_run = [&] { if (why_host.empty()) why_host = run_wavefront(host, a_host.data(), b, spawn_host); };
   auto check = [&](const char* when) {
     if (why_gpu.empty()) why_gpu = wavefront_mismatch(a_gpu, ref);
@@ -263,6 +303,7 @@ void Wavefront(benchmark::State& state) {
   state.counters["host_spawn_ms"] = spawn_medians[1] * 1e3;
   state.counters["tiles_per_s_gpu"] = tiles / m[0];
   state.counters["tiles_per_s_host"] = tiles / m[1];
+  worker_time.report(state, gpu);
 }
 
 // ---- Granularity --------------------------------------------------------------------------------
@@ -330,11 +371,12 @@ void Granularity(benchmark::State& state) {
   Kokkos::deep_copy(out_task, std::numeric_limits<double>::quiet_NaN());
   Kokkos::deep_copy(out_kernel, std::numeric_limits<double>::quiet_NaN());
   std::string why;
-  auto task_run = [&] {
+  GpuWorkerTime worker_time;
+  auto task_run = worker_time.timed([&] {
     const auto root = Kokkos::host_spawn(Kokkos::TaskSingle(gpu), ChainTree{gpu, out_task.data(), failures.data(), 0, n, work});
     if (root.is_null()) why = "host_spawn of the root failed (pool full)";
     Kokkos::wait(gpu);
-  };
+  });
   auto kernel_run = [&] {
     const auto out = out_kernel;
     Kokkos::parallel_for("chains", Kokkos::RangePolicy<Kokkos::Cuda>(0, n), KOKKOS_LAMBDA(int i) { out(i) = chain(i, work); });
@@ -357,6 +399,7 @@ void Granularity(benchmark::State& state) {
   state.counters["work"] = work;
   state.counters["leaf_ns"] = m[0] * 1e9 / n;
   state.counters["tasks"] = double(chain_tree_tasks(0, n));
+  worker_time.report(state, gpu);
 }
 
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
 #include <thread>
@@ -143,6 +144,7 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
         continue;
       }
       idle_polls = 0;
+      const auto claimed_at = std::chrono::steady_clock::now();
       for (int i = 0; i < n; ++i) tasks[std::size_t(i)] = Queue::take(c, i);
       for (int i = 0; i < n; ++i) {
         TaskBase* t = tasks[std::size_t(i)];
@@ -152,8 +154,11 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
         w.current = nullptr;
         q.end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
       }
+      stage.note_batch(n, 0, c.stolen,
+                       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - claimed_at).count());
       q.flush_stage(stage);
     }
+    q.report_statistics(stage);
     HostWorkerContext::current() = nullptr;
   };
   std::vector<std::thread> pool;
@@ -224,6 +229,76 @@ TEST(DeviceTaskQueue, FibonacciWithSixtyFourWorkers) {
   Pool::usage_statistics stats;
   pool.get_usage_statistics(stats);
   EXPECT_EQ(stats.consumed_blocks, 0u);
+}
+
+// The statistics and the workers' time, counted per shard and per batch: exact for the DAG's
+// shape (every inner call respawns once behind one aggregate; every spawn and respawn runs once),
+// within bounds for what depends on the interleaving.
+TEST(DeviceTaskQueue, StatisticsAndWorkerTimeOfFibonacci) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  QueueOnHost q(pool);
+  constexpr long n = 18, tasks = 8361, inner = 4180;
+  constexpr int batch = 4;
+  TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  run_workers(q, 16, batch);
+  EXPECT_EQ(result_of(f), serial_fib(n));
+  Queue::release_reference(f);
+
+  const Kokkos::Experimental::TaskDagStatistics st = q.statistics();
+  EXPECT_EQ(st.schedulers, 1);
+  EXPECT_EQ(st.tasks_spawned, tasks);
+  EXPECT_EQ(st.respawns, inner);
+  EXPECT_EQ(st.when_all_aggregates, inner);
+  EXPECT_EQ(st.spawn_failures, 0);
+  EXPECT_EQ(st.pool_high_water, q.allocation_count_max());
+  const Kokkos::Impl::DeviceTaskShardCounters total = q.totals();
+  EXPECT_EQ(total.spawned, tasks);
+  EXPECT_EQ(total.completed, tasks);
+  EXPECT_EQ(total.tasks_run, tasks + inner);
+  EXPECT_EQ(total.team_tasks_run, 0);
+  EXPECT_GE(total.batches, (tasks + inner + batch - 1) / batch);
+  EXPECT_LE(total.batches, tasks + inner);
+  EXPECT_GE(total.steals, 0);
+  EXPECT_LE(total.steals, total.tasks_run);
+  EXPECT_EQ(st.steals, total.steals);
+  EXPECT_GT(total.run_ns, 0);
+  // Only the root was spawned outside a worker; the rest is the shards'.
+  EXPECT_EQ(q.host_counts().spawned, 1);
+  EXPECT_EQ(q.host_counts().aggregates, 0);
+}
+
+// Outside a worker (host code, no stage): counted at once in the host's counts.
+TEST(DeviceTaskQueue, StatisticsOutsideWorkers) {
+  Pool pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
+  QueueOnHost q(pool);
+  TaskBase* f = spawn(q, Fib{5, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  TaskBase* entries[1] = {f};
+  TaskBase* all = when_all(q, entries, 1);
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(q.statistics().when_all_aggregates, 1);
+  // The root runs here, outside any worker: its respawn is the host's.
+  TaskBase* t = q.pop_ready();
+  ASSERT_EQ(t, f);
+  Queue::begin_execution(t);
+  Worker w{&q, t};
+  t->m_apply(t, TaskOp::Run, &w);
+  q.end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
+  EXPECT_EQ(q.host_counts().respawns, 1);
+  EXPECT_EQ(q.host_counts().aggregates, 2);  // the test's and the task's
+  EXPECT_EQ(q.host_counts().spawned, 3);     // the root and its two children
+  EXPECT_EQ(q.totals().batches, 0);
+  run_workers(q, 2);
+  EXPECT_EQ(result_of(f), 5);
+  const auto total = q.totals();
+  EXPECT_EQ(total.respawns, 7);  // fib(5)'s inner calls (n >= 2), each once
+  EXPECT_EQ(total.spawned, 15);
+  EXPECT_EQ(total.aggregates, 7 + 1);
+  EXPECT_EQ(total.tasks_run + 1, 15 + 7);  // the root's first run was not a worker's
+  Queue::release_reference(all);
+  Queue::release_reference(f);
+  EXPECT_EQ(q.allocation_count(), 0);
 }
 
 // ---- more workers than pool blocks --------------------------------------------------------------

@@ -62,4 +62,38 @@ TYPED_TEST(TaskFib, SeedSpelling) {
   EXPECT_EQ(f.get(), 6765);
 }
 
+// Experimental::task_dag_statistics on every back end, the GPU's included: the DAG's shape fixes
+// every count but the steals.  On the GPU, also where its workers' time went (the queue's
+// per-shard counters): every spawn and every respawn ran once, in batches of at most a warp.
+TYPED_TEST(TaskFib, StatisticsCountTheDag) {
+  using sched_t = Kokkos::TaskScheduler<TypeParam>;
+  sched_t sched(typename sched_t::memory_space(), 27 * 27 * 64000, 64, 1024, 4096);
+  constexpr long n = 15;
+  const long tasks = 2 * serial_fibonacci(n + 1) - 1, inner = (tasks - 1) / 2;
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci<sched_t>(sched, n));
+  Kokkos::wait(sched);
+  ASSERT_EQ(f.get(), serial_fibonacci(n));
+  const Kokkos::Experimental::TaskDagStatistics st = Kokkos::Experimental::task_dag_statistics(sched);
+  EXPECT_EQ(st.schedulers, 1);
+  EXPECT_EQ(st.tasks_spawned, tasks);
+  EXPECT_EQ(st.respawns, inner);
+  EXPECT_EQ(st.when_all_aggregates, inner);
+  EXPECT_EQ(st.spawn_failures, 0);
+  EXPECT_EQ(st.pool_high_water, sched.allocated_task_count_max());
+  EXPECT_GE(st.steals, 0);
+  EXPECT_LE(st.steals, tasks + inner);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<TypeParam, Kokkos::Cuda>) {
+    const auto total = sched.queue().host_totals();
+    EXPECT_EQ(total.tasks_run, tasks + inner);
+    EXPECT_EQ(total.team_tasks_run, 0);
+    EXPECT_LE(total.batches, total.tasks_run);
+    EXPECT_GE(total.batches * 32, total.tasks_run);
+    EXPECT_EQ(total.steals, st.steals);
+    EXPECT_GT(total.run_ns, 0);
+    EXPECT_GT(sched.queue().m_workers, 0);
+  }
+#endif
+}
+
 }  // namespace

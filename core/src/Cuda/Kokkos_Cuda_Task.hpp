@@ -17,6 +17,8 @@
 // team, with CudaTeamMember's nested patterns).  Spawns, respawns and released waiters go into
 // the worker's stage in shared memory, and from there into the rings once per batch
 // (impl/tasking/Kokkos_DeviceTaskQueue.hpp).  A worker stops when every spawned task completed.
+// Its statistics and the time it spent running its batches (the GPU's clock) go into its SM's
+// counters then, which task_dag_statistics(sched) and queue().host_totals() read after wait().
 //
 // No relocatable device code: a task's device entry point must belong to the module (the
 // translation unit) whose kernel calls it.  host_spawn and wait carry a tag type of this
@@ -36,6 +38,7 @@
 #include <Cuda/Kokkos_Cuda_Team.hpp>
 #include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
+#include <impl/tasking/Kokkos_TaskStatistics.hpp>
 
 #include <cuda_runtime.h>
 
@@ -204,6 +207,7 @@ __device__ DeviceTaskClaim cuda_task_claim(Queue* queue, int home, int lane, boo
         if (c.count > 0) {
           c.first = __shfl_sync(cuda_task_full_warp, c.first, 0);
           c.ring = cuda_task_shfl_pointer(c.ring, 0);
+          c.stolen = base + first_found != 0;
           return c;
         }
       }
@@ -286,6 +290,14 @@ __device__ bool cuda_task_any_ready(Queue* queue, int lane) {
   return __any_sync(cuda_task_full_warp, found);
 }
 
+// The GPU's nanosecond clock, the same on every SM (its resolution is the GPU's: up to a
+// microsecond on some).
+__device__ inline std::int64_t cuda_task_clock_ns() {
+  std::uint64_t ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return static_cast<std::int64_t>(ns);
+}
+
 __device__ inline int cuda_task_sm_id() {
   unsigned id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
@@ -358,6 +370,7 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
     }
     every_shard = false;
     pause = 0;
+    const std::int64_t claimed_at = lane == 0 ? cuda_task_clock_ns() : 0;
     TaskBase* t = lane < claimed ? queue_type::take(claim, lane) : nullptr;
     if (t != nullptr && t->m_module != module) {
       // Its entry point is another module's code, which this kernel must not call.
@@ -369,6 +382,7 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
       t = nullptr;
     }
     const bool team = t != nullptr && t->m_kind == TaskKind::Team;
+    const unsigned running = __ballot_sync(cuda_task_full_warp, t != nullptr);
     if (t != nullptr && !team) {
       queue_type::begin_execution(t);
       context.current[lane] = t;
@@ -377,7 +391,8 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
       context.current[lane] = nullptr;
       queue->end_execution(t, destroy_closure);
     }
-    unsigned teams = __ballot_sync(cuda_task_full_warp, team);
+    const unsigned team_lanes = __ballot_sync(cuda_task_full_warp, team);
+    unsigned teams = team_lanes;
     member.impl_set_team_of_one(false);
     while (teams != 0u) {
       const int owner = __ffs(teams) - 1;
@@ -392,9 +407,12 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
       if (lane == 0) queue->end_execution(tt, destroy_closure);
       __syncwarp();
     }
+    if (lane == 0 && running != 0u)
+      stage.note_batch(__popc(running), __popc(team_lanes), claim.stolen, cuda_task_clock_ns() - claimed_at);
     cuda_task_flush_stage(queue, stage, lane);
   }
   cuda_task_flush_stage(queue, stage, lane);
+  if (lane == 0) queue->report_statistics(stage);
 }
 #endif
 
@@ -429,6 +447,7 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
     base::init_rings(storage, ring_image.data());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(storage.rings, ring_image.data(), rings * sizeof(DeviceTaskRing), cudaMemcpyHostToDevice));
 
+    task_statistics_register_print();
     void* p = CudaUVMSpace().allocate("Kokkos::TaskScheduler<Cuda> queue", sizeof(CudaTaskQueue));
     CudaTaskQueue* q = ::new (p) CudaTaskQueue(pool, storage);
     q->m_handles = 1;
@@ -439,6 +458,8 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
   // every spawn two atomics on one word.  Their sum only changes while a kernel runs, and
   // wait() reads it after each (device_handles).
   std::int64_t m_device_handles = 0;
+  // The worker warps of the last wait()'s kernel (for reading the workers' time per shard).
+  std::int32_t m_workers = 0;
   KOKKOS_INLINE_FUNCTION void count_handle(int delta) {
 #if defined(__CUDA_ARCH__)
     Kokkos::atomic_add(&this->counters(cuda_task_sm_id() % this->shards()).handles, std::int64_t(delta));
@@ -451,6 +472,7 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
   // On the host, with no kernel running: frees the queue when nothing refers to it any more.
   void destroy_if_unused() {
     if (handles() != 0 || this->m_alive != 0) return;
+    task_statistics_fold(statistics());
     const DeviceTaskQueueStorage storage = this->m_storage;
     this->~CudaTaskQueue();
     CudaUVMSpace().deallocate("Kokkos::TaskScheduler<Cuda> queue", this, sizeof(CudaTaskQueue));
@@ -473,27 +495,17 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
     (void)q;
   }
 
-  // On the host, with no kernel running: the shards' counts summed, the host's added.
+  // On the host, with no kernel running: the shards' counts summed, the host's added (the
+  // handles are those of device code only: the host's are m_handles).
   DeviceTaskShardCounters host_totals() const {
     std::vector<DeviceTaskShardCounters> shards(static_cast<std::size_t>(this->m_storage.shards));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(shards.data(), this->m_storage.counters,
                                           shards.size() * sizeof(DeviceTaskShardCounters), cudaMemcpyDeviceToHost));
-    DeviceTaskShardCounters total;
-    total.spawned = this->m_host_spawned;
-    total.completed = this->m_host_completed;
-    total.allocated = this->m_host_allocated;
-    total.freed = this->m_host_freed;
-    total.failures = this->m_host_failures;
-    for (const DeviceTaskShardCounters& c : shards) {
-      total.handles += c.handles;  // those of device code only: the host's are m_handles
-      total.spawned += c.spawned;
-      total.completed += c.completed;
-      total.allocated += c.allocated;
-      total.freed += c.freed;
-      total.failures += c.failures;
-    }
+    DeviceTaskShardCounters total = this->host_counts();
+    for (const DeviceTaskShardCounters& c : shards) total += c;
     return total;
   }
+  Experimental::TaskDagStatistics statistics() const { return this->statistics_of(host_totals()); }
   bool host_finished() const {
     const DeviceTaskShardCounters total = host_totals();
     return total.spawned == total.completed;
@@ -816,6 +828,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     const int workers = std::clamp(per_sm, 1, Impl::cuda_task_workers_per_sm) * sm_count;
     Impl::cuda_task_raise_stack_limit();
     m_queue->m_idle_workers = 0;
+    m_queue->m_workers = workers;
     const cudaStream_t stream = execution_space().cuda_stream();
     kernel<<<workers, dim3(1, 32), 0, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
@@ -840,11 +853,6 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
 #endif
   }
 };
-
-namespace Experimental {
-template <class K>
-TaskDagStatistics task_dag_statistics(const BasicTaskScheduler<Kokkos::Cuda, K>&) = delete;
-}
 
 // The Cuda overloads of host_spawn and wait: their last template parameter is this translation
 // unit's tag, so that each translation unit reaches its own kernel and entry points.

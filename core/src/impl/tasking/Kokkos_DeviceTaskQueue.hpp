@@ -31,7 +31,10 @@
 // before its completion can be, is exact when it says finished.  The count of blocks alive and
 // its high-water mark are global, updated once per batch from the stage's net allocations:
 // allocation_count_max() is the most alive as the batches reported it (it can exceed the true
-// peak by blocks freed in batches not yet reported).
+// peak by blocks freed in batches not yet reported).  The statistics (respawns, aggregates,
+// steals) and where the workers' time went (batches, task executions, the time from a claim to
+// the end of its last task, by the worker's clock) add up in the stage over a worker's whole run
+// and go into its shard when it stops.
 //
 // Idle workers and cycles: a worker that has found nothing for a while counts itself idle
 // (enter_idle) and from then on only looks (any_ready) until it sees a ready task, when it leaves
@@ -48,6 +51,7 @@
 // a task whose functions are device code (the scheduler checks this at compile time).
 #include <Kokkos_Atomic.hpp>
 #include <Kokkos_Macros.hpp>
+#include <Kokkos_TaskDagStatistics.hpp>
 #include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
 #include <impl/tasking/Kokkos_DeviceReadyRing.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
@@ -92,7 +96,8 @@ struct DeviceTaskNode final : TaskResult<Value> {
 
 using DeviceTaskRing = DeviceReadyRing<TaskBase>;
 
-// What one shard counted (monotonic, except by the owner between runs).
+// What one shard counted (monotonic, except by the owner between runs).  The first six keep the
+// queue going; the rest are its statistics and where its workers' time went, reported per batch.
 struct alignas(DeviceTaskRing::line_bytes) DeviceTaskShardCounters {
   std::int64_t spawned = 0;    // tasks spawned by its workers
   std::int64_t completed = 0;  // tasks its workers completed
@@ -100,6 +105,30 @@ struct alignas(DeviceTaskRing::line_bytes) DeviceTaskShardCounters {
   std::int64_t freed = 0;      // blocks its workers gave back
   std::int64_t failures = 0;   // allocations the pool refused its workers
   std::int64_t handles = 0;    // the owner's count of handles copied and dropped here (it may go below 0)
+  std::int64_t respawns = 0;   // respawn requests that took effect
+  std::int64_t aggregates = 0;  // when_all aggregates allocated
+  std::int64_t steals = 0;      // tasks its workers claimed from another shard's ring
+  std::int64_t batches = 0;     // claims its workers ran
+  std::int64_t tasks_run = 0;   // task executions in them (a respawned task runs again)
+  std::int64_t team_tasks_run = 0;  // the TaskTeam ones among them
+  std::int64_t run_ns = 0;      // worker time from a claim to the end of its last task (a worker's clock)
+
+  KOKKOS_INLINE_FUNCTION DeviceTaskShardCounters& operator+=(const DeviceTaskShardCounters& o) {
+    spawned += o.spawned;
+    completed += o.completed;
+    allocated += o.allocated;
+    freed += o.freed;
+    failures += o.failures;
+    handles += o.handles;
+    respawns += o.respawns;
+    aggregates += o.aggregates;
+    steals += o.steals;
+    batches += o.batches;
+    tasks_run += o.tasks_run;
+    team_tasks_run += o.team_tasks_run;
+    run_ns += o.run_ns;
+    return *this;
+  }
 };
 
 // A worker's buffer of tasks made ready and counts not yet reported, in the worker's fast
@@ -113,11 +142,32 @@ struct DeviceTaskStage {
   std::int32_t allocated;
   std::int32_t freed;
   std::int32_t failures;
+  // The statistics, over the worker's whole run (reported once, at its end).
+  std::int64_t respawns;
+  std::int64_t aggregates;
+  std::int64_t steals;
+  std::int64_t batches;
+  std::int64_t tasks_run;
+  std::int64_t team_tasks_run;
+  std::int64_t run_ns;
   TaskBase* tasks[capacity];
 
   KOKKOS_INLINE_FUNCTION void reset(std::int32_t home) {
     shard = home;
     size = completed = allocated = freed = failures = 0;
+    clear_statistics();
+  }
+  KOKKOS_INLINE_FUNCTION void clear_statistics() {
+    respawns = aggregates = steals = batches = tasks_run = team_tasks_run = run_ns = 0;
+  }
+  // A batch the worker ran (by one of its lanes): `tasks` executions, `team_tasks` of them
+  // TaskTeam, claimed from another shard's ring if `stolen`, `ns` from the claim to its end.
+  KOKKOS_INLINE_FUNCTION void note_batch(std::int64_t tasks, std::int64_t team_tasks, bool stolen, std::int64_t ns) {
+    batches += 1;
+    tasks_run += tasks;
+    team_tasks_run += team_tasks;
+    if (stolen) steals += tasks;
+    run_ns += ns;
   }
   KOKKOS_INLINE_FUNCTION bool try_add(TaskBase* t) {
     const std::int32_t i = atomic_fetch_add_relaxed(&size, 1);
@@ -143,12 +193,13 @@ struct DeviceTaskQueueStorage {
 };
 
 // A claim of ready tasks: `count` tickets from `first` of `ring`, or one task of an overflow
-// list (`ring` null, `single` the task), or nothing.
+// list (`ring` null, `single` the task), or nothing.  `stolen`: the ring is another shard's.
 struct DeviceTaskClaim {
   DeviceTaskRing* ring = nullptr;
   std::uint32_t first = 0;
   std::int32_t count = 0;
   TaskBase* single = nullptr;
+  bool stolen = false;
 };
 
 // `Context::stage()`: the running worker's stage, or null outside a worker (host code);
@@ -180,6 +231,8 @@ struct DeviceTaskQueue {
   std::int64_t m_host_freed = 0;
   std::int64_t m_host_failures = 0;
   std::int64_t m_host_completed = 0;
+  std::int64_t m_host_respawns = 0;
+  std::int64_t m_host_aggregates = 0;
 
   // `storage`: rings and counters for storage.shards shards, set up by init_storage.
   DeviceTaskQueue(const memory_pool& pool, const DeviceTaskQueueStorage& storage) : m_pool(pool), m_storage(storage) {}
@@ -235,6 +288,16 @@ struct DeviceTaskQueue {
     }
     m_pool.deallocate(t, t->m_alloc_size);
   }
+  // One more of a statistic: in the running worker's stage (reported with its batch), else in
+  // the host's count.
+  KOKKOS_INLINE_FUNCTION void count_one(std::int64_t DeviceTaskStage::*in_stage, std::int64_t DeviceTaskQueue::*on_host) {
+    DeviceTaskStage* stage = Context::stage();
+    if (stage != nullptr) {
+      atomic_fetch_add_relaxed(&(stage->*in_stage), std::int64_t(1));
+    } else {
+      atomic_fetch_add_relaxed(&(this->*on_host), std::int64_t(1));
+    }
+  }
   KOKKOS_INLINE_FUNCTION void report_alive(std::int64_t delta) {
     const std::int64_t now = atomic_fetch_add_relaxed(&m_alive, delta) + delta;
     if (now > atomic_load_relaxed(&m_alive_max)) Kokkos::atomic_max(&m_alive_max, now);
@@ -254,6 +317,38 @@ struct DeviceTaskQueue {
     for (int s = 0; s < shards(); ++s) n += counters(s).failures;
     return n;
   }
+  // What host code counted, as a shard's counters (their handles are the owner's business).
+  DeviceTaskShardCounters host_counts() const {
+    DeviceTaskShardCounters c;
+    c.spawned = m_host_spawned;
+    c.completed = m_host_completed;
+    c.allocated = m_host_allocated;
+    c.freed = m_host_freed;
+    c.failures = m_host_failures;
+    c.respawns = m_host_respawns;
+    c.aggregates = m_host_aggregates;
+    return c;
+  }
+  // Every shard's counts and the host's, where the counters are host memory (a back end whose
+  // counters are not copies them first and sums with host_counts() itself).
+  DeviceTaskShardCounters totals() const {
+    DeviceTaskShardCounters total = host_counts();
+    for (int s = 0; s < shards(); ++s) total += counters(s);
+    return total;
+  }
+  // The statistics of Kokkos_TaskDagStatistics.hpp from such totals.
+  Experimental::TaskDagStatistics statistics_of(const DeviceTaskShardCounters& total) const {
+    Experimental::TaskDagStatistics st;
+    st.schedulers = 1;
+    st.tasks_spawned = total.spawned;
+    st.respawns = total.respawns;
+    st.when_all_aggregates = total.aggregates;
+    st.steals = total.steals;
+    st.spawn_failures = total.failures;
+    st.pool_high_water = allocation_count_max();
+    return st;
+  }
+  Experimental::TaskDagStatistics statistics() const { return statistics_of(totals()); }
 
   // ---- construction of tasks and aggregates --------------------------------------------------
   // Fills the header of a freshly constructed node; `dependence` is an adopted reference.
@@ -281,6 +376,7 @@ struct DeviceTaskQueue {
     const std::size_t bytes = aggregate_bytes(n);
     void* p = allocate(bytes);
     if (p == nullptr) return nullptr;
+    count_one(&DeviceTaskStage::aggregates, &DeviceTaskQueue::m_host_aggregates);
     TaskBase* a = ::new (p) TaskBase();
     a->m_queue = as_owner();
     a->m_alloc_size = static_cast<std::uint32_t>(bytes);
@@ -363,6 +459,22 @@ struct DeviceTaskQueue {
     }
     stage.completed = stage.allocated = stage.freed = stage.failures = 0;
   }
+  // The stage's statistics into its shard, once, when its worker stops: nothing waits on them,
+  // so they cost no atomic per batch.
+  KOKKOS_INLINE_FUNCTION void report_statistics(DeviceTaskStage& stage) {
+    DeviceTaskShardCounters& c = counters(stage.shard);
+    const auto add = [](std::int64_t& to, std::int64_t& from) {
+      if (from != 0) atomic_fetch_add_relaxed(&to, from);
+      from = 0;
+    };
+    add(c.respawns, stage.respawns);
+    add(c.aggregates, stage.aggregates);
+    add(c.steals, stage.steals);
+    add(c.batches, stage.batches);
+    add(c.tasks_run, stage.tasks_run);
+    add(c.team_tasks_run, stage.team_tasks_run);
+    add(c.run_ns, stage.run_ns);
+  }
 
   // ---- overflow lists ---------------------------------------------------------------------------
   // A push is one CAS; a pop locks the head (CAS to lock_mark()), reads the head's m_next and
@@ -420,6 +532,7 @@ struct DeviceTaskQueue {
       DeviceTaskRing& r = ring(p, (home + k) % shards());
       if (r.size() > 0 && (c.count = r.reserve_pop(want, c.first)) > 0) {
         c.ring = &r;
+        c.stolen = k != 0;
         return true;
       }
     }
@@ -558,6 +671,7 @@ struct DeviceTaskQueue {
   template <class DestroyClosure>
   KOKKOS_INLINE_FUNCTION void end_execution(TaskBase* t, DestroyClosure&& destroy_closure) {
     if (t->m_respawn != 0) {
+      count_one(&DeviceTaskStage::respawns, &DeviceTaskQueue::m_host_respawns);
       t->m_respawn = 0;
       t->m_flags |= TaskBase::flag_respawned;
       Kokkos::memory_fence();  // the closure's new state before another worker can run it
