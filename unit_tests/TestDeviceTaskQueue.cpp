@@ -74,9 +74,11 @@ struct Worker {
 template <class Functor>
 using Node = Kokkos::Impl::DeviceTaskNode<Functor, long, Worker>;
 
-// A spawned task's future (one reference), or nullptr when the pool is full.
+// A spawned task's future (one reference), or nullptr when the pool is full.  A TaskTeam task
+// runs on its worker alone, as a TaskSingle one: what differs is how a claim treats it.
 template <class Functor>
-TaskBase* spawn(Queue& q, Functor f, Kokkos::TaskPriority priority, TaskBase* dependence) {
+TaskBase* spawn(Queue& q, Functor f, Kokkos::TaskPriority priority, TaskBase* dependence,
+                TaskKind kind = TaskKind::Single) {
   void* p = q.allocate(sizeof(Node<Functor>));
   if (p == nullptr) {
     Queue::release_reference(dependence);
@@ -84,7 +86,7 @@ TaskBase* spawn(Queue& q, Functor f, Kokkos::TaskPriority priority, TaskBase* de
   }
   auto* t = ::new (p) Node<Functor>(f);
   t->m_apply = &Node<Functor>::apply;
-  q.init_task(t, sizeof(Node<Functor>), TaskKind::Single, priority, dependence);
+  q.init_task(t, sizeof(Node<Functor>), kind, priority, dependence);
   q.spawn(t);
   return t;
 }
@@ -146,7 +148,11 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
       idle_polls = 0;
       const auto claimed_at = std::chrono::steady_clock::now();
       for (int i = 0; i < n; ++i) tasks[std::size_t(i)] = Queue::take(c, i);
-      for (int i = 0; i < n; ++i) {
+      const int kept = q.hand_back_extra_teams(tasks.data(), n);
+      if (kept != n) q.flush_stage(stage);
+      int teams = 0;
+      for (int i = 0; i < kept; ++i) teams += tasks[std::size_t(i)]->m_kind == TaskKind::Team ? 1 : 0;
+      for (int i = 0; i < kept; ++i) {
         TaskBase* t = tasks[std::size_t(i)];
         Queue::begin_execution(t);
         w.current = t;
@@ -154,7 +160,7 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
         w.current = nullptr;
         q.end_execution(t, [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); });
       }
-      stage.note_batch(n, 0, c.stolen,
+      stage.note_batch(kept, teams, c.stolen,
                        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - claimed_at).count());
       q.flush_stage(stage);
     }
@@ -508,6 +514,105 @@ TEST(DeviceTaskQueue, SecondRespawnRequestIsRefused) {
   EXPECT_TRUE(f->is_complete());
   Queue::release_reference(f);
   EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// ---- the TaskTeam tasks of one claim ----------------------------------------------------------------
+struct Count {
+  std::atomic<int>* runs;
+  void operator()(Worker&, long& result) {
+    runs->fetch_add(1, std::memory_order_relaxed);
+    result = 1;
+  }
+};
+
+// Only while a worker is idle, a claim keeps its first TaskTeam task (and every TaskSingle one, in
+// claim order) and hands the other TaskTeam tasks back to the rings.
+TEST(DeviceTaskQueue, ExtraTeamTasksGoBackOnlyWhileWorkersIdle) {
+  Pool pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
+  QueueOnHost q(pool, 1, 64);
+  std::atomic<int> runs{0};
+  const TaskKind kinds[] = {TaskKind::Single, TaskKind::Team, TaskKind::Single, TaskKind::Team, TaskKind::Team};
+  std::vector<TaskBase*> futures;
+  for (TaskKind k : kinds)
+    futures.push_back(spawn(q, Count{&runs}, Kokkos::TaskPriority::Regular, nullptr, k));
+  DeviceTaskStage stage;
+  stage.reset(0);
+  HostWorkerContext::current() = &stage;
+  for (bool idle : {false, true}) {
+    q.m_idle_workers = idle ? 1 : 0;
+    const Kokkos::Impl::DeviceTaskClaim c = q.claim_ready(0, 8);
+    ASSERT_EQ(c.count, 5) << "every ready task is in the one ring";
+    std::vector<TaskBase*> tasks;
+    for (int i = 0; i < c.count; ++i) tasks.push_back(Queue::take(c, i));
+    const int kept = q.hand_back_extra_teams(tasks.data(), c.count);
+    if (!idle) {
+      EXPECT_EQ(kept, 5);
+      EXPECT_EQ(tasks, futures);
+      q.flush_stage(stage);
+      for (TaskBase* t : tasks) q.push_direct(t, 0);  // ready again, for the idle round
+      continue;
+    }
+    ASSERT_EQ(kept, 3);
+    EXPECT_EQ(tasks[0], futures[0]);
+    EXPECT_EQ(tasks[1], futures[1]);
+    EXPECT_EQ(tasks[2], futures[2]);
+    q.flush_stage(stage);
+    EXPECT_EQ(q.pop_ready(), futures[3]);  // handed back in claim order
+    EXPECT_EQ(q.pop_ready(), futures[4]);
+    EXPECT_EQ(q.pop_ready(), nullptr);
+    for (TaskBase* t : futures) q.push_direct(t, 0);  // ready again, for the workers
+  }
+  HostWorkerContext::current() = nullptr;
+  q.m_idle_workers = 0;
+  run_workers(q, 2);
+  EXPECT_EQ(runs.load(), 5);
+  EXPECT_EQ(q.totals().team_tasks_run, 3);
+  for (TaskBase* f : futures) {
+    EXPECT_EQ(result_of(f), 1);
+    Queue::release_reference(f);
+  }
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// A TaskTeam task that spawns `fanout` TaskTeam children, `depth` levels down; the root first
+// pauses, so that the other workers go idle before its children all become ready at once.
+struct FanOut {
+  std::atomic<int>* runs;
+  int fanout, depth;
+  bool root;
+  void operator()(Worker& w, long& result) {
+    if (root) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    runs->fetch_add(1, std::memory_order_relaxed);
+    result = 1;
+    if (depth == 0) return;
+    for (int k = 0; k < fanout; ++k) {
+      TaskBase* child = spawn(*w.queue, FanOut{runs, fanout, depth - 1, false}, Kokkos::TaskPriority::Regular, nullptr,
+                              TaskKind::Team);
+      if (child == nullptr) Kokkos::abort("DeviceTaskQueue fan-out test: the pool ran out");
+      Queue::release_reference(child);  // nobody waits for it
+    }
+  }
+};
+
+// Bursts of TaskTeam tasks made ready together among workers that went idle: claims hand their
+// extra TaskTeam tasks back, and each task still runs exactly once.
+TEST(DeviceTaskQueue, TeamTasksHandedBackRunOnce) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  for (int threads : {2, 8, 32}) {
+    QueueOnHost q(pool, 4, 64);
+    std::atomic<int> runs{0};
+    constexpr int fanout = 12, depth = 2, tasks = 1 + fanout + fanout * fanout;
+    TaskBase* f = spawn(q, FanOut{&runs, fanout, depth, true}, Kokkos::TaskPriority::Regular, nullptr, TaskKind::Team);
+    ASSERT_NE(f, nullptr);
+    EXPECT_FALSE(run_workers(q, threads, 8, 1));
+    EXPECT_EQ(runs.load(), tasks) << threads << " workers";
+    const auto total = q.totals();
+    EXPECT_EQ(total.tasks_run, tasks);
+    EXPECT_EQ(total.team_tasks_run, tasks);
+    EXPECT_EQ(result_of(f), 1);
+    Queue::release_reference(f);
+    EXPECT_EQ(q.allocation_count(), 0);
+  }
 }
 
 // ---- a dependence cycle stops the workers ----------------------------------------------------------

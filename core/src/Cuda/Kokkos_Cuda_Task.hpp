@@ -11,11 +11,13 @@
 // that nvcc's and the host compiler's layouts agree.
 //
 // Execution: wait() launches one persistent kernel whose workers are warps (a block of
-// dim3(1, 32), cuda_task_workers_per_sm of them on every SM).  A worker claims up to 32 ready tasks from its SM's
-// rings (or steals them); its TaskSingle tasks run at once, one per lane, each with a member
-// that is a team of one; its TaskTeam tasks then run one after the other on the whole warp (the
-// team, with CudaTeamMember's nested patterns).  Spawns, respawns and released waiters go into
-// the worker's stage in shared memory, and from there into the rings once per batch
+// dim3(1, 32), cuda_task_workers_per_sm of them on every SM).  A worker claims up to 32 ready
+// tasks from its SM's rings (or steals them); its TaskSingle tasks run at once, one per lane,
+// each with a member that is a team of one; its TaskTeam tasks then run one after the other on
+// the whole warp (the team, with CudaTeamMember's nested patterns), or, while other workers are
+// idle, only the first, the others going back to the rings for them
+// (DeviceTaskQueue::hand_back_extra_teams).  Spawns, respawns and released waiters go into the
+// worker's stage in shared memory, and from there into the rings once per batch
 // (impl/tasking/Kokkos_DeviceTaskQueue.hpp).  A worker stops when every spawned task completed.
 // Its statistics and the time it spent running its batches (the GPU's clock) go into its SM's
 // counters then, which task_dag_statistics(sched) and queue().host_totals() read after wait().
@@ -304,6 +306,21 @@ __device__ inline int cuda_task_sm_id() {
   return static_cast<int>(id);
 }
 
+// DeviceTaskQueue::hand_back_extra_teams with a warp's lanes, for a claim whose TaskTeam tasks
+// are on `team_lanes` (two or more): while workers are idle, the first stays and the others go
+// back to the rings now, before anything runs.  Returns the lane's task, or null where it went
+// back.  Not inlined: the worker kernel's loop stays as short as without it.
+template <class Queue>
+__device__ __noinline__ TaskBase* cuda_task_hand_back_extra_teams(Queue* queue, DeviceTaskStage& stage, int lane,
+                                                                   TaskBase* t, unsigned team_lanes) {
+  if (__shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->idle_workers_wait()) : 0, 0) == 0) return t;
+  const unsigned first_team = team_lanes & (0u - team_lanes);
+  const bool back = ((team_lanes & ~first_team) >> lane & 1u) != 0u;
+  if (back) queue->push_ready(t);
+  cuda_task_flush_stage(queue, stage, lane);
+  return back ? nullptr : t;
+}
+
 // The persistent kernel: every block is one warp, a worker.  Its lanes claim up to 32 ready
 // tasks; the TaskSingle ones run at once, one per lane, then the TaskTeam ones one after the
 // other with the whole warp; what they made ready goes from the stage into the home shard's
@@ -381,7 +398,12 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
       queue->push_direct(t, stage.shard);
       t = nullptr;
     }
-    const bool team = t != nullptr && t->m_kind == TaskKind::Team;
+    unsigned team_lanes = __ballot_sync(cuda_task_full_warp, t != nullptr && t->m_kind == TaskKind::Team);
+    if ((team_lanes & (team_lanes - 1u)) != 0u) {
+      t = cuda_task_hand_back_extra_teams(queue, stage, lane, t, team_lanes);
+      team_lanes &= __ballot_sync(cuda_task_full_warp, t != nullptr);
+    }
+    const bool team = (team_lanes >> lane & 1u) != 0u;
     const unsigned running = __ballot_sync(cuda_task_full_warp, t != nullptr);
     if (t != nullptr && !team) {
       queue_type::begin_execution(t);
@@ -391,7 +413,6 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
       context.current[lane] = nullptr;
       queue->end_execution(t, destroy_closure);
     }
-    const unsigned team_lanes = __ballot_sync(cuda_task_full_warp, team);
     unsigned teams = team_lanes;
     member.impl_set_team_of_one(false);
     while (teams != 0u) {

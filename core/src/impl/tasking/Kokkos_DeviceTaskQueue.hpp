@@ -549,6 +549,37 @@ struct DeviceTaskQueue {
     return c.ring != nullptr ? c.ring->take(c.first + static_cast<std::uint32_t>(i)) : c.single;
   }
 
+  // ---- TaskTeam tasks of one claim ------------------------------------------------------------------
+  // A TaskTeam task keeps its worker whole, so the TaskTeam tasks of one claim run one after the
+  // other.  While workers sit idle that is the wrong way round: the first runs here and the
+  // others go back into the home rings (through the stage, which the caller flushes before it
+  // runs anything) for the idle workers to take.  While none is idle they stay: every worker is
+  // busy, and pushing them back would only add ring traffic.
+  KOKKOS_INLINE_FUNCTION bool idle_workers_wait() const {
+    return atomic_load_relaxed(const_cast<std::int32_t*>(&m_idle_workers)) > 0;
+  }
+  // The claim's tasks[0, n), in claim order, for a worker that runs them one by one (a GPU warp
+  // has its own form, with ballots): returns how many stay, in order, in tasks[0, result).
+  KOKKOS_INLINE_FUNCTION int hand_back_extra_teams(TaskBase** tasks, int n) {
+    int teams = 0;
+    for (int i = 0; i < n; ++i) teams += tasks[i]->m_kind == TaskKind::Team ? 1 : 0;
+    if (teams < 2 || !idle_workers_wait()) return n;
+    int kept = 0;
+    bool team_kept = false;
+    for (int i = 0; i < n; ++i) {
+      TaskBase* t = tasks[i];
+      if (t->m_kind == TaskKind::Team) {
+        if (team_kept) {
+          push_ready(t);
+          continue;
+        }
+        team_kept = true;
+      }
+      tasks[kept++] = t;
+    }
+    return kept;
+  }
+
   // Every spawned task has completed.  Completions first, spawns after: both only grow, and a
   // task's spawn is counted before its completion can be, so equal sums read in that order
   // mean that at the moment between them nothing was left (and nothing can spawn any more).
