@@ -85,7 +85,7 @@ Scheduler make_scheduler() {
 }
 
 // Where the GPU workers' time went, over every GPU run of a benchmark (the scheduler's per-shard
-// counters, reported per batch; TaskScheduler<Cuda>'s queue()).  The wall time of those runs is
+// counters, into which each worker reports when it stops; TaskScheduler<Cuda>'s queue()).  The wall time of those runs is
 // measured here, around each (spawns included).  Counters:
 //   gpu_busy             the workers' time running claimed tasks over their time in the runs
 //                        (workers x wall time): what is not busy is looking for work and idling

@@ -97,7 +97,8 @@ struct DeviceTaskNode final : TaskResult<Value> {
 using DeviceTaskRing = DeviceReadyRing<TaskBase>;
 
 // What one shard counted (monotonic, except by the owner between runs).  The first six keep the
-// queue going; the rest are its statistics and where its workers' time went, reported per batch.
+// queue going; the rest are its statistics and where its workers' time went, which each worker
+// reports once, when it stops.
 struct alignas(DeviceTaskRing::line_bytes) DeviceTaskShardCounters {
   std::int64_t spawned = 0;    // tasks spawned by its workers
   std::int64_t completed = 0;  // tasks its workers completed
@@ -288,8 +289,8 @@ struct DeviceTaskQueue {
     }
     m_pool.deallocate(t, t->m_alloc_size);
   }
-  // One more of a statistic: in the running worker's stage (reported with its batch), else in
-  // the host's count.
+  // One more of a statistic: in the running worker's stage (reported when the worker stops),
+  // else in the host's count.
   KOKKOS_INLINE_FUNCTION void count_one(std::int64_t DeviceTaskStage::*in_stage, std::int64_t DeviceTaskQueue::*on_host) {
     DeviceTaskStage* stage = Context::stage();
     if (stage != nullptr) {
