@@ -122,6 +122,34 @@ __device__ inline void cuda_block_reduce(T& value, const Join& join) {
   __syncthreads();  // the buffer may be reused by the next call
 }
 
+// Inclusive scan of `value` over the valid lanes [0, lanes) of the warp in lane order
+// (inclusive(l) = join(inclusive(l - offset), inclusive(l))).  `mask`: the lanes that call.
+template <class T, class Join>
+__device__ inline T cuda_warp_inclusive_scan(const T& value, const Join& join, int lanes, unsigned mask) {
+  const int lane = cuda_thread_id() & (cuda_warp_size - 1);
+  T inclusive = value;
+  for (int offset = 1; offset < cuda_warp_size; offset *= 2) {
+    const T lower = cuda_shfl_up(inclusive, offset, cuda_warp_size, mask);
+    if (lane >= offset && lane < lanes) {
+      T joined = lower;
+      join(joined, inclusive);
+      inclusive = joined;
+    }
+  }
+  return inclusive;
+}
+
+// Exclusive scan of `value` over the 32 lanes of a whole warp in lane order, with no other warp
+// (a team that is one warp of a larger block); `total` receives the join of every lane's value.
+template <class T, class Join>
+__device__ inline T cuda_warp_exclusive_scan(const T& value, const T& identity, const Join& join, T& total) {
+  const T inclusive = cuda_warp_inclusive_scan(value, join, cuda_warp_size, 0xffffffffu);
+  total = cuda_shfl(inclusive, cuda_warp_size - 1);
+  T exclusive = cuda_shfl_up(inclusive, 1);
+  if ((cuda_thread_id() & (cuda_warp_size - 1)) == 0) exclusive = identity;
+  return exclusive;
+}
+
 // Exclusive scan of `value` over the block's threads in thread-id order; `total` receives the
 // join of every thread's value.  `identity` is the value of an empty prefix.
 template <class T, class Join>
@@ -133,16 +161,7 @@ __device__ inline T cuda_block_exclusive_scan(const T& value, const T& identity,
   const int threads = cuda_block_threads();
   const int lanes = cuda_warp_active_lanes();
   const unsigned mask = cuda_warp_mask(lanes);
-  // Inclusive scan within the warp: inclusive(l) = join(inclusive(l - offset), inclusive(l)).
-  T inclusive = value;
-  for (int offset = 1; offset < cuda_warp_size; offset *= 2) {
-    const T lower = cuda_shfl_up(inclusive, offset, cuda_warp_size, mask);
-    if (lane >= offset && lane < lanes) {
-      T joined = lower;
-      join(joined, inclusive);
-      inclusive = joined;
-    }
-  }
+  const T inclusive = cuda_warp_inclusive_scan(value, join, lanes, mask);
   T exclusive = cuda_shfl_up(inclusive, 1, cuda_warp_size, mask);
   if (lane == 0) exclusive = identity;
   if (lane == lanes - 1) new (&warp_totals[warp]) T(inclusive);

@@ -3,7 +3,9 @@
 //
 // A team is one thread block of blockDim = (vector_length, team_size): threadIdx.y is the team
 // rank and threadIdx.x the vector lane, so a thread's vector lanes are consecutive lanes of one
-// warp (vector_length is a power of two <= 32).  Code outside ThreadVectorRange runs on every
+// warp (vector_length is a power of two <= 32).  The GPU task scheduler's TaskTeam team is one
+// warp of a block of several (impl_set_warp_team), and a TaskSingle task's is one lane
+// (impl_set_team_of_one).  Code outside ThreadVectorRange runs on every
 // lane alike, so the team collectives (team_reduce, team_scan, team_broadcast, the
 // TeamThreadRange reductions and scans) take each team rank's value from vector lane 0, and
 // every lane gets the result, as in Kokkos.  The collectives are warp shuffles plus a small
@@ -42,6 +44,10 @@ class CudaTeamMember {
   // warp's other lanes run other tasks): rank 0 of 1, and the collectives below are trivial.
   KOKKOS_INLINE_FUNCTION void impl_set_team_of_one(bool one) noexcept { m_team_of_one = one; }
   KOKKOS_INLINE_FUNCTION bool impl_team_of_one() const noexcept { return m_team_of_one; }
+  // A team that is one whole warp of a block of several (a TaskTeam task of the GPU scheduler,
+  // whose block's other warps run other tasks; blockDim.x is 1): the collectives synchronise
+  // and exchange within the warp only.
+  KOKKOS_INLINE_FUNCTION void impl_set_warp_team(bool warp) noexcept { m_warp_team = warp; }
 
   KOKKOS_INLINE_FUNCTION int team_rank() const noexcept {
     if (m_team_of_one) return 0;
@@ -84,7 +90,12 @@ class CudaTeamMember {
 
   KOKKOS_INLINE_FUNCTION void team_barrier() const noexcept {
 #if defined(__CUDA_ARCH__)
-    if (!m_team_of_one) __syncthreads();
+    if (m_team_of_one) return;
+    if (m_warp_team) {
+      __syncwarp();
+    } else {
+      __syncthreads();
+    }
 #endif
   }
 
@@ -95,6 +106,10 @@ class CudaTeamMember {
     __shared__ CudaSharedSlots<ValueType, 1> slot;
     if (source < 0 || source >= team_size()) Kokkos::abort("Kokkos::team_broadcast: source rank is not a rank of the team");
     if (m_team_of_one) return;
+    if (m_warp_team) {
+      value = cuda_shfl(value, source);
+      return;
+    }
     if (threadIdx.y == static_cast<unsigned>(source) && threadIdx.x == 0) new (&slot[0]) ValueType(value);
     __syncthreads();
     value = slot[0];
@@ -137,6 +152,10 @@ class CudaTeamMember {
     ValueType total;
     ValueType prefix = impl_scan_rows(value, ValueType(), [](ValueType& dst, const ValueType& src) { dst += src; }, total);
     if (global == nullptr) return prefix;
+    if (m_warp_team) {
+      ValueType offset = team_rank() == 0 ? Kokkos::atomic_fetch_add(global, total) : ValueType();
+      return cuda_shfl(offset, 0) + prefix;
+    }
     __shared__ CudaSharedSlots<ValueType, 1> base;
     if (threadIdx.x == 0 && threadIdx.y == 0) new (&base[0]) ValueType(Kokkos::atomic_fetch_add(global, total));
     __syncthreads();
@@ -173,7 +192,7 @@ class CudaTeamMember {
 #if defined(__CUDA_ARCH__)
     if (m_team_of_one) return v;
     if (threadIdx.x != 0) reducer.init(v);
-    cuda_block_reduce(v, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
+    impl_reduce_threads(v, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
 #else
     (void)reducer;
 #endif
@@ -191,7 +210,7 @@ class CudaTeamMember {
       return identity;
     }
     const ValueType mine = threadIdx.x == 0 ? value : identity;
-    const ValueType prefix = cuda_block_exclusive_scan(mine, identity, join, total);
+    const ValueType prefix = impl_scan_threads(mine, identity, join, total);
     return cuda_shfl(prefix, 0, static_cast<int>(blockDim.x), impl_row_mask());
 #else
     (void)join;
@@ -199,6 +218,26 @@ class CudaTeamMember {
     return identity;
 #endif
   }
+
+#if defined(__CUDACC__)
+  // The join of `value` over every thread of the team (a fixed tree), on every thread; not for a
+  // team of one.
+  template <class T, class Join>
+  __device__ void impl_reduce_threads(T& value, const Join& join) const {
+    if (m_warp_team) {
+      cuda_warp_reduce(value, join, cuda_warp_size, 1, cuda_warp_size, 0xffffffffu);
+      value = cuda_shfl(value, 0);
+    } else {
+      cuda_block_reduce(value, join);
+    }
+  }
+  // Exclusive scan over every thread of the team in thread order; `total` the join of all.
+  template <class T, class Join>
+  __device__ T impl_scan_threads(const T& value, const T& identity, const Join& join, T& total) const {
+    return m_warp_team ? cuda_warp_exclusive_scan(value, identity, join, total)
+                       : cuda_block_exclusive_scan(value, identity, join, total);
+  }
+#endif
 
   // The join of `value` over this thread's vector lanes, on each of them (fixed order).
   template <class ValueType, class Join>
@@ -220,6 +259,7 @@ class CudaTeamMember {
   int m_league_rank;
   int m_league_size;
   bool m_team_of_one = false;
+  bool m_warp_team = false;
 };
 
 template <class T>
@@ -328,7 +368,7 @@ KOKKOS_INLINE_FUNCTION void parallel_reduce(const Impl::TeamVectorRangeBoundarie
   // A team of one (a TaskSingle task's lane) has nothing to join, and must not wait for the
   // warp's other lanes: they run other tasks.
   if (!m.impl_team_of_one()) {
-    Impl::cuda_block_reduce(local, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
+    m.impl_reduce_threads(local, [&](value_type& dst, const value_type& src) { reducer.join(dst, src); });
   }
 #endif
   reducer.reference() = local;
@@ -351,7 +391,7 @@ KOKKOS_INLINE_FUNCTION void parallel_scan(const Impl::TeamVectorRangeBoundariesS
       row_total = v;
       return identity;
     }
-    return Impl::cuda_block_exclusive_scan(v, identity, j, row_total);
+    return m.impl_scan_threads(v, identity, j, row_total);
 #else
     (void)m;
     (void)j;
