@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
+#include <impl/tasking/Kokkos_DeviceTaskWorkerGroup.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -106,15 +107,21 @@ constexpr std::uint32_t stop_for_cycle = 2;
 
 // The workers of one run, as the GPU's warps run: each claims a batch of up to `batch` tasks
 // (a warp: 32, one per lane), runs them, stages what they make ready, and flushes the stage,
-// until no task is left.  Worker w's home shard is w mod the shards.  A worker that found
-// nothing `idle_after` times in a row counts itself idle and then only looks until it sees a
-// ready task; when every worker is counted, twice in a row, while tasks are left, it stops the
-// queue (a cycle: the queue's "Idle workers and cycles").  Returns whether a cycle stopped it.
-bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
+// until no task is left.  Workers come in groups of `group_size` (a GPU block's warps), group g
+// with home shard g mod the shards.  A worker that found nothing either waits for its group's
+// scout (DeviceTaskWorkerGroup) or is the scout: after `idle_after` empty looks in a row it
+// counts itself idle and then only looks until it sees a ready task; when every worker is
+// counted, twice in a row, while tasks are left, it stops the queue (a cycle: the queue's "Idle
+// workers and cycles").  Returns whether a cycle stopped it.
+bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int group_size = 1) {
   q.m_idle_workers = 0;
-  auto work = [&q, threads, batch, idle_after](int rank) {
+  std::vector<Kokkos::Impl::DeviceTaskWorkerGroup> groups(std::size_t((threads + group_size - 1) / group_size));
+  for (auto& g : groups) g.reset();
+  auto work = [&q, &groups, threads, batch, idle_after, group_size](int rank) {
+    Kokkos::Impl::DeviceTaskWorkerGroup& group = groups[std::size_t(rank / group_size)];
+    const int member = rank % group_size;
     DeviceTaskStage stage;
-    stage.reset(rank % q.shards());
+    stage.reset((rank / group_size) % q.shards());
     HostWorkerContext::current() = &stage;
     Worker w{&q, nullptr};
     std::vector<TaskBase*> tasks(std::size_t(batch), nullptr);
@@ -138,6 +145,15 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
       const int n = c.single != nullptr ? 1 : c.count;
       if (n == 0) {
         if (q.finished()) break;
+        std::uint32_t seen = 0;
+        if (!group.look_myself(member, seen)) {
+          q.enter_idle();
+          while (!group.should_look(seen)) std::this_thread::yield();
+          q.leave_idle();
+          if (group.is_over()) break;
+          idle_polls = 0;
+          continue;
+        }
         if (++idle_polls == idle_after) {
           q.enter_idle();
           counted_idle = true;
@@ -146,6 +162,7 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
         continue;
       }
       idle_polls = 0;
+      group.found_work(member);
       const auto claimed_at = std::chrono::steady_clock::now();
       for (int i = 0; i < n; ++i) tasks[std::size_t(i)] = Queue::take(c, i);
       const int kept = q.hand_back_extra_teams(tasks.data(), n);
@@ -165,6 +182,7 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4) {
       q.flush_stage(stage);
     }
     q.report_statistics(stage);
+    group.end();
     HostWorkerContext::current() = nullptr;
   };
   std::vector<std::thread> pool;
@@ -413,7 +431,7 @@ struct DagNode {
   }
 };
 
-void random_dag_round(Queue& q, std::mt19937& rng, int nodes, int threads) {
+void random_dag_round(Queue& q, std::mt19937& rng, int nodes, int threads, int group_size = 1) {
   std::vector<TaskBase*> futures(nodes, nullptr);
   std::vector<long> expected(nodes, 0);
   std::uniform_int_distribution<int> coin(0, 99);
@@ -443,7 +461,7 @@ void random_dag_round(Queue& q, std::mt19937& rng, int nodes, int threads) {
     futures[i] = spawn(q, d, Kokkos::TaskPriority(coin(rng) % 3), dep);
     ASSERT_NE(futures[i], nullptr);
   }
-  run_workers(q, threads);
+  run_workers(q, threads, 4, 4, group_size);
   for (int i = 0; i < nodes; ++i) {
     ASSERT_TRUE(futures[i]->is_complete()) << "node " << i;
     EXPECT_EQ(result_of(futures[i]), expected[i]) << "node " << i;
@@ -457,6 +475,80 @@ TEST(DeviceTaskQueue, RandomDagsAgainstSequentialReference) {
   QueueOnHost q(pool);
   std::mt19937 rng(20261127);
   for (int round = 0; round < 40; ++round) random_dag_round(q, rng, 500, 1 + round % 4);
+  Pool::usage_statistics stats;
+  pool.get_usage_statistics(stats);
+  EXPECT_EQ(stats.consumed_blocks, 0u);
+}
+
+// ---- workers in groups (a GPU block of several warps) ----------------------------------------------
+// The protocol of Kokkos_DeviceTaskWorkerGroup.hpp, step by step on one thread.
+TEST(DeviceTaskQueue, GroupScoutRoleAndNews) {
+  Kokkos::Impl::DeviceTaskWorkerGroup g;
+  g.reset();
+  std::uint32_t seen0 = 0, seen1 = 0, seen2 = 0;
+  EXPECT_TRUE(g.look_myself(0, seen0));  // no scout yet: 0 becomes it
+  EXPECT_TRUE(g.is_scout(0));
+  EXPECT_TRUE(g.look_myself(0, seen0));  // and stays it
+  EXPECT_FALSE(g.look_myself(1, seen1));
+  EXPECT_FALSE(g.look_myself(2, seen2));
+  EXPECT_FALSE(g.should_look(seen1));
+  g.found_work(1);  // not the scout: nothing changes
+  EXPECT_TRUE(g.is_scout(0));
+  EXPECT_FALSE(g.should_look(seen1));
+  g.found_work(0);  // the scout found work: it gives the role up and the others look again
+  EXPECT_FALSE(g.is_scout(0));
+  EXPECT_TRUE(g.should_look(seen1));
+  EXPECT_TRUE(g.should_look(seen2));
+  EXPECT_FALSE(g.is_over());
+  EXPECT_TRUE(g.look_myself(2, seen2));  // the first to look next becomes the scout
+  EXPECT_FALSE(g.look_myself(1, seen1));
+  EXPECT_FALSE(g.should_look(seen1));
+  g.end();
+  EXPECT_TRUE(g.is_over());
+  EXPECT_TRUE(g.should_look(seen1));
+}
+
+// A member waiting on one scout looks again when that scout gives its role up, even if another
+// member took the role meanwhile; it then waits on the new scout, past the news it saw last.
+TEST(DeviceTaskQueue, GroupWaiterWakesWhenItsScoutGivesUp) {
+  Kokkos::Impl::DeviceTaskWorkerGroup g;
+  g.reset();
+  std::uint32_t seen3 = 0, seen4 = 0, seen5 = 0;
+  ASSERT_TRUE(g.look_myself(3, seen3));
+  ASSERT_FALSE(g.look_myself(4, seen4));
+  g.found_work(3);
+  ASSERT_TRUE(g.look_myself(5, seen5));  // 5 takes the role before 4 looks at the group again
+  EXPECT_TRUE(g.should_look(seen4));
+  EXPECT_FALSE(g.look_myself(4, seen4));
+  EXPECT_FALSE(g.should_look(seen4));
+  EXPECT_TRUE(g.is_scout(5));
+}
+
+// Fibonacci on blocks of 2, 4 and 8 workers: members wait for their scout, wake when it finds
+// work, and every group ends with the run.
+TEST(DeviceTaskQueue, FibonacciInGroupsOfWorkers) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  for (int group_size : {2, 4, 8}) {
+    for (int threads : {group_size, 16}) {
+      QueueOnHost q(pool);
+      constexpr long n = 16;
+      TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+      ASSERT_NE(f, nullptr);
+      EXPECT_FALSE(run_workers(q, threads, 4, 2, group_size)) << threads << " workers in groups of " << group_size;
+      ASSERT_TRUE(f->is_complete());
+      EXPECT_EQ(result_of(f), serial_fib(n));
+      Queue::release_reference(f);
+      EXPECT_EQ(q.allocation_count(), 0);
+    }
+  }
+}
+
+TEST(DeviceTaskQueue, RandomDagsInGroupsOfWorkers) {
+  Pool pool(Kokkos::HostSpace(), 1 << 23, 64, 1024, 1 << 16);
+  QueueOnHost q(pool);
+  std::mt19937 rng(20261201);
+  const int shapes[][2] = {{4, 2}, {8, 4}, {12, 3}, {16, 8}, {5, 4}};  // threads, group size (5: a group of 1)
+  for (int round = 0; round < 20; ++round) random_dag_round(q, rng, 400, shapes[round % 5][0], shapes[round % 5][1]);
   Pool::usage_statistics stats;
   pool.get_usage_statistics(stats);
   EXPECT_EQ(stats.consumed_blocks, 0u);
@@ -604,7 +696,7 @@ TEST(DeviceTaskQueue, TeamTasksHandedBackRunOnce) {
     constexpr int fanout = 12, depth = 2, tasks = 1 + fanout + fanout * fanout;
     TaskBase* f = spawn(q, FanOut{&runs, fanout, depth, true}, Kokkos::TaskPriority::Regular, nullptr, TaskKind::Team);
     ASSERT_NE(f, nullptr);
-    EXPECT_FALSE(run_workers(q, threads, 8, 1));
+    EXPECT_FALSE(run_workers(q, threads, 8, 1, threads >= 8 ? 4 : 1));
     EXPECT_EQ(runs.load(), tasks) << threads << " workers";
     const auto total = q.totals();
     EXPECT_EQ(total.tasks_run, tasks);
@@ -645,7 +737,7 @@ TEST(DeviceTaskQueue, ADependenceCycleStopsTheWorkers) {
     first->add_ref();  // the dependence of `second`
     second = spawn(q, DagNode::Leaf{2}, Kokkos::TaskPriority::Regular, first);
     ASSERT_NE(second, nullptr);
-    EXPECT_TRUE(run_workers(q, threads)) << threads << " workers";
+    EXPECT_TRUE(run_workers(q, threads, 4, 4, threads == 16 ? 4 : 1)) << threads << " workers";
     EXPECT_EQ(q.m_stop, stop_for_cycle);
     EXPECT_TRUE(fib->is_complete());
     EXPECT_EQ(result_of(fib), serial_fib(12));
@@ -657,14 +749,14 @@ TEST(DeviceTaskQueue, ADependenceCycleStopsTheWorkers) {
 }
 
 // No run of the other tests stops for a cycle: many workers going idle and busy again, each
-// counting itself idle after a few empty polls.
+// counting itself idle after a few empty polls (alone, or, in groups of 8, waiting for its scout).
 TEST(DeviceTaskQueue, IdleWorkersNeverSeeACycleInAnAcyclicDag) {
   Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
   for (int run = 0; run < 20; ++run) {
     QueueOnHost q(pool);
     TaskBase* f = spawn(q, Fib{8 + run % 6, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
     ASSERT_NE(f, nullptr);
-    ASSERT_FALSE(run_workers(q, 32, 1 + run % 4, 1)) << "run " << run;
+    ASSERT_FALSE(run_workers(q, 32, 1 + run % 4, 1, run % 2 == 0 ? 1 : 8)) << "run " << run;
     ASSERT_TRUE(f->is_complete());
     EXPECT_EQ(result_of(f), serial_fib(8 + run % 6));
     Queue::release_reference(f);

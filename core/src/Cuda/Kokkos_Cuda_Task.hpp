@@ -10,8 +10,10 @@
 // A closure built on the host must be a standard-layout class (checked at compile time), so
 // that nvcc's and the host compiler's layouts agree.
 //
-// Execution: wait() launches one persistent kernel whose workers are warps (a block of
-// dim3(1, 32), cuda_task_workers_per_sm of them on every SM).  A worker claims up to 32 ready
+// Execution: wait() launches one persistent kernel whose workers are warps: blocks of
+// dim3(1, 32, warps), so many on every SM (Experimental::CudaTaskWorkers; by default 8 blocks
+// of one warp).  The warps of a block take turns polling the queue when they find nothing
+// (impl/tasking/Kokkos_DeviceTaskWorkerGroup.hpp).  A worker claims up to 32 ready
 // tasks from its SM's rings (or steals them); its TaskSingle tasks run at once, one per lane,
 // each with a member that is a team of one; its TaskTeam tasks then run one after the other on
 // the whole warp (the team, with CudaTeamMember's nested patterns), or, while other workers are
@@ -39,6 +41,7 @@
 #include <Cuda/Kokkos_Cuda_Error.hpp>
 #include <Cuda/Kokkos_Cuda_Team.hpp>
 #include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
+#include <impl/tasking/Kokkos_DeviceTaskWorkerGroup.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
 #include <impl/tasking/Kokkos_TaskStatistics.hpp>
 
@@ -56,6 +59,19 @@
 #include <vector>
 
 namespace Kokkos {
+namespace Experimental {
+// How wait() on a TaskScheduler<Cuda> launches its workers: blocks of `warps_per_block` warps
+// (each warp a worker), `blocks_per_sm` of them on every SM, or as many as fit if fewer do.
+// The default, 8 blocks of one warp, ran the DAGs of PerfCudaTaskDag fastest or close to it among
+// 32, 8, 2 and 1 one-warp blocks per SM on an H200 (perf_tests/README.md, "GPU task DAG"):
+// idle one-warp workers all poll the queue, and with every block that fits that polling slows the
+// busy ones.  In a block of several warps only one idle warp polls at a time.
+struct CudaTaskWorkers {
+  int blocks_per_sm = 8;
+  int warps_per_block = 1;
+};
+}  // namespace Experimental
+
 namespace Impl {
 
 // Whether F may be built on the host for a GPU task (seed 001 §2.2.4: a standard-layout class,
@@ -82,11 +98,19 @@ inline void cuda_task_raise_stack_limit() {
   if (stack < cuda_task_stack_bytes) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSetLimit(cudaLimitStackSize, cuda_task_stack_bytes));
 }
 
-// Worker blocks per SM, fewer than fit (32 one-warp blocks on a Hopper SM): a worker with nothing
-// to run polls the rings, and with every block that fits the polling of the idle ones slows the
-// busy ones' atomics.  On an H200, 8 ran the DAGs of PerfCudaTaskDag fastest or close to it among
-// 32, 8, 2 and 1 (perf_tests/README.md, "GPU task DAG").
-inline constexpr int cuda_task_workers_per_sm = 8;
+// The most warps a worker block has (the kernel's launch bound).
+inline constexpr int cuda_task_max_warps_per_block = 8;
+
+// Throws, naming the value, unless `workers` is a shape wait() can launch.
+inline void cuda_task_check_workers(const Experimental::CudaTaskWorkers& workers) {
+  if (workers.warps_per_block < 1 || workers.warps_per_block > cuda_task_max_warps_per_block)
+    throw_runtime_exception("Kokkos::Experimental::set_task_workers: warps_per_block is " +
+                            std::to_string(workers.warps_per_block) + "; a worker block has 1 to " +
+                            std::to_string(cuda_task_max_warps_per_block) + " warps");
+  if (workers.blocks_per_sm < 1)
+    throw_runtime_exception("Kokkos::Experimental::set_task_workers: blocks_per_sm is " +
+                            std::to_string(workers.blocks_per_sm) + "; wait() needs at least one block per SM");
+}
 
 // Module ids: one per translation unit that spawns or runs GPU tasks, from one process-wide count.
 inline std::uint32_t cuda_task_new_module_id() {
@@ -105,18 +129,29 @@ namespace {
 struct CudaTaskModule {};
 }  // namespace
 
-// What the lanes of a worker (a block of one warp) share: the task each lane runs (a TaskTeam
-// task: every lane's), the module of its kernel, and its stage (DeviceTaskQueue).
+// What the lanes of a worker (a warp) share: the task each lane runs (a TaskTeam task: every
+// lane's), the module of its kernel, and its stage (DeviceTaskQueue).
 struct CudaTaskWorkerContext {
   TaskBase* current[32];
   std::uint32_t module;
   DeviceTaskStage stage;
 };
 
+// A worker block's dynamic shared memory: its warps' group, then each warp's context.
+inline constexpr std::size_t cuda_task_group_bytes =
+    (sizeof(DeviceTaskWorkerGroup) + alignof(CudaTaskWorkerContext) - 1) / alignof(CudaTaskWorkerContext) *
+    alignof(CudaTaskWorkerContext);
+inline constexpr std::size_t cuda_task_block_shared_bytes(int warps) {
+  return cuda_task_group_bytes + std::size_t(warps) * sizeof(CudaTaskWorkerContext);
+}
+
 #if defined(__CUDACC__)
+__device__ inline DeviceTaskWorkerGroup& cuda_task_worker_group() {
+  return *cuda_dynamic_shared_memory<DeviceTaskWorkerGroup>();
+}
 __device__ inline CudaTaskWorkerContext& cuda_task_worker_context() {
-  __shared__ CudaTaskWorkerContext context;
-  return context;
+  unsigned char* const contexts = cuda_dynamic_shared_memory<unsigned char>() + cuda_task_group_bytes;
+  return reinterpret_cast<CudaTaskWorkerContext*>(contexts)[threadIdx.z];
 }
 
 // &Node::apply in the device code of the translation unit of `Module`.
@@ -154,7 +189,8 @@ struct CudaTaskQueueContext {
   }
 };
 
-// A TaskTeam task's team is the warp.  A TaskSingle task runs on one lane, the other lanes
+// A TaskTeam task's team is its warp, whatever the other warps of the block run
+// (CudaTeamMember::impl_set_warp_team).  A TaskSingle task runs on one lane, the other lanes
 // running other tasks: its member is a team of one (CudaTeamMember::impl_set_team_of_one).
 template <class Scheduler>
 class CudaTaskTeamMember : public CudaTeamMember {
@@ -164,7 +200,9 @@ class CudaTaskTeamMember : public CudaTeamMember {
   using scheduler_type = Scheduler;
   using team_handle = CudaTaskTeamMember;
   KOKKOS_INLINE_FUNCTION explicit CudaTaskTeamMember(const Scheduler& scheduler)
-      : CudaTeamMember(nullptr, 0, nullptr, 0, 0, 1), m_scheduler(scheduler) {}
+      : CudaTeamMember(nullptr, 0, nullptr, 0, 0, 1), m_scheduler(scheduler) {
+    impl_set_warp_team(true);
+  }
   KOKKOS_INLINE_FUNCTION const Scheduler& scheduler() const noexcept { return m_scheduler; }
 };
 
@@ -321,29 +359,56 @@ __device__ __noinline__ TaskBase* cuda_task_hand_back_extra_teams(Queue* queue, 
   return back ? nullptr : t;
 }
 
-// The persistent kernel: every block is one warp, a worker.  Its lanes claim up to 32 ready
-// tasks; the TaskSingle ones run at once, one per lane, then the TaskTeam ones one after the
-// other with the whole warp; what they made ready goes from the stage into the home shard's
-// rings.  A worker that finds nothing looks at every shard, then at termination, then sleeps a
-// little longer each time.
+// A member's pause while another warp of its block is the scout (it reads shared memory only).
+constexpr unsigned cuda_task_member_pause = 256;
+
+// DeviceTaskWorkerGroup's turn of a warp whose claim over every shard found nothing: true when
+// the warp goes on looking itself (it is, or has become, its block's scout); otherwise the warp
+// waits, counted idle, until the group says to look again, and returns false.
+template <class Queue>
+__device__ bool cuda_task_look_or_wait(Queue* queue, DeviceTaskWorkerGroup& group, int warp, int lane) {
+  std::uint32_t seen = 0;
+  int look = 0;
+  if (lane == 0) look = int(group.look_myself(warp, seen));
+  if (__shfl_sync(cuda_task_full_warp, look, 0) != 0) return true;
+  if (lane == 0) {
+    queue->enter_idle();
+    while (!group.should_look(seen)) __nanosleep(cuda_task_member_pause);
+    queue->leave_idle();
+  }
+  __syncwarp();
+  return false;
+}
+
+// The persistent kernel: every warp is a worker.  Its lanes claim up to 32 ready tasks; the
+// TaskSingle ones run at once, one per lane, then the TaskTeam ones one after the other with the
+// whole warp; what they made ready goes from the stage into the home shard's rings.  A worker
+// that finds nothing looks at every shard, then, if no other warp of its block does so already
+// (the group's scout), at termination, and sleeps a little longer each time; if another does, it
+// waits for that one's news.
 //
 // A cycle (a task respawned behind a future that depends on it) leaves tasks that never become
 // ready: the workers stop when all of them are idle with nothing ready anywhere (the protocol of
 // impl/tasking/Kokkos_DeviceTaskQueue.hpp, "Idle workers and cycles"); a worker counts itself
 // idle once it has slept the longest pause.
 template <class Scheduler, class Module>
-__global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler::queue_type* queue,
-                                                               std::uint32_t module) {
+__global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
+    cuda_task_worker_kernel(typename Scheduler::queue_type* queue, std::uint32_t module) {
   using queue_type = typename Scheduler::queue_type;
   const int lane = static_cast<int>(threadIdx.y);
+  const int warp = static_cast<int>(threadIdx.z);
+  const bool grouped = blockDim.z > 1;
+  const int workers = static_cast<int>(gridDim.x * blockDim.z);
+  DeviceTaskWorkerGroup& group = cuda_task_worker_group();
   CudaTaskWorkerContext& context = cuda_task_worker_context();
   DeviceTaskStage& stage = context.stage;
   if (lane == 0) {
+    if (warp == 0) group.reset();
     context.module = module;
     stage.reset(cuda_task_sm_id() % queue->shards());
   }
   context.current[lane] = nullptr;
-  __syncwarp();
+  __syncthreads();  // the group is reset before any warp uses it
   typename Scheduler::member_type member(Scheduler::impl_from_queue(queue));
   const auto destroy_closure = [](TaskBase* done) { done->m_apply(done, TaskOp::DestroyClosure, nullptr); };
   unsigned pause = 0;
@@ -355,7 +420,7 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
     if (counted_idle) {
       if (!cuda_task_any_ready(queue, lane)) {
         const bool all_idle =
-            __shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->all_idle(int(gridDim.x))) : 0, 0) != 0;
+            __shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->all_idle(workers)) : 0, 0) != 0;
         if (cuda_task_finished(queue, lane)) break;
         // Seen twice, a pause apart, for a margin.
         all_idle_looks = all_idle ? all_idle_looks + 1 : 0;
@@ -377,6 +442,12 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
         continue;
       }
       if (cuda_task_finished(queue, lane)) break;
+      if (grouped && !cuda_task_look_or_wait(queue, group, warp, lane)) {
+        if (__shfl_sync(cuda_task_full_warp, lane == 0 ? int(group.is_over()) : 0, 0) != 0) break;
+        every_shard = false;
+        pause = 0;
+        continue;
+      }
       if (pause == cuda_task_longest_pause) {
         if (lane == 0) queue->enter_idle();
         counted_idle = true;
@@ -387,6 +458,7 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
     }
     every_shard = false;
     pause = 0;
+    if (grouped && lane == 0) group.found_work(warp);
     const std::int64_t claimed_at = lane == 0 ? cuda_task_clock_ns() : 0;
     TaskBase* t = lane < claimed ? queue_type::take(claim, lane) : nullptr;
     if (t != nullptr && t->m_module != module) {
@@ -433,7 +505,10 @@ __global__ void __launch_bounds__(32) cuda_task_worker_kernel(typename Scheduler
     cuda_task_flush_stage(queue, stage, lane);
   }
   cuda_task_flush_stage(queue, stage, lane);
-  if (lane == 0) queue->report_statistics(stage);
+  if (lane == 0) {
+    queue->report_statistics(stage);
+    group.end();
+  }
 }
 #endif
 
@@ -481,6 +556,7 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
   std::int64_t m_device_handles = 0;
   // The worker warps of the last wait()'s kernel (for reading the workers' time per shard).
   std::int32_t m_workers = 0;
+  Experimental::CudaTaskWorkers m_worker_shape;  // how the next wait() launches them
   KOKKOS_INLINE_FUNCTION void count_handle(int delta) {
 #if defined(__CUDA_ARCH__)
     Kokkos::atomic_add(&this->counters(cuda_task_sm_id() % this->shards()).handles, std::int64_t(delta));
@@ -842,16 +918,19 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
 #if defined(__CUDACC__)
     if (m_queue->host_finished()) return;
     const auto kernel = &Impl::cuda_task_worker_kernel<BasicTaskScheduler, Module>;
+    const Experimental::CudaTaskWorkers shape = m_queue->m_worker_shape;
+    const std::size_t shared = Impl::cuda_task_block_shared_bytes(shape.warps_per_block);
     int device = 0, sm_count = 1, per_sm = 0;
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, 0));
-    const int workers = std::clamp(per_sm, 1, Impl::cuda_task_workers_per_sm) * sm_count;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * shape.warps_per_block, shared));
+    const int blocks = std::clamp(per_sm, 1, shape.blocks_per_sm) * sm_count;
     Impl::cuda_task_raise_stack_limit();
     m_queue->m_idle_workers = 0;
-    m_queue->m_workers = workers;
+    m_queue->m_workers = blocks * shape.warps_per_block;
     const cudaStream_t stream = execution_space().cuda_stream();
-    kernel<<<workers, dim3(1, 32), 0, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
+    kernel<<<blocks, dim3(1, 32, shape.warps_per_block), shared, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
     m_queue->m_device_handles = m_queue->host_totals().handles;
@@ -894,5 +973,20 @@ template <class Kind, class Module = Impl::CudaTaskModule>
 void wait(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched) {
   sched.template impl_wait<Module>();
 }
+
+namespace Experimental {
+// The launch shape of the scheduler's next wait() (CudaTaskWorkers).
+template <class Kind>
+CudaTaskWorkers task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched) {
+  return sched.queue().m_worker_shape;
+}
+// Sets it: `warps_per_block` in [1, 8], `blocks_per_sm` at least 1 (wait() launches fewer where
+// fewer fit); anything else throws, and the shape stays as it was.
+template <class Kind>
+void set_task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, const CudaTaskWorkers& workers) {
+  Kokkos::Impl::cuda_task_check_workers(workers);
+  sched.queue().m_worker_shape = workers;
+}
+}  // namespace Experimental
 
 }  // namespace Kokkos

@@ -42,7 +42,9 @@
 // and every task made ready was put by one, which then looked at every ring before it could
 // count itself; so while every worker of a run is in the count (all_idle) no task is ready or
 // running, and none can become ready.  If tasks are left then (not finished()), they wait on
-// each other: a dependence cycle, and the workers stop.
+// each other: a dependence cycle, and the workers stop.  Workers that share fast memory may wait
+// for one of them instead of looking themselves (Kokkos_DeviceTaskWorkerGroup.hpp); they count
+// themselves idle while they wait.
 //
 // Wait lists: TaskBase::m_wait of a task or aggregate, pushed with TaskBase::try_add_waiter and
 // swapped for TaskBase::completed_mark() at completion (the same protocol as the host queue).
