@@ -49,6 +49,17 @@
 //                        the scheduler runs 8 one-warp workers on an SM where the kernel's blocks
 //                        fill 64 warps, so efficiency stays below about 1/8 however long a chain.
 //
+//   CudaTaskDag/Workers/blocks:<b>/warps:<w>/dag:<d>  one DAG on a scheduler whose workers are <b>
+//                        blocks of <w> warps per SM (Experimental::set_task_workers; wait()
+//                        launches fewer where fewer fit) and on one of the default shape (8 blocks
+//                        of one warp), interleaved: d = 0 Fibonacci(25), 1 the Granularity tree at
+//                        work 2^10, 2 Wavefront with b = 16, each checked as above.  Shapes 2x4
+//                        and 1x8 (the default's 8 warps per SM in blocks that take turns polling),
+//                        6x4 and 3x8 (24 warps, about what the worker kernel's registers let an SM
+//                        hold).  Counters: shaped_ms, default_ms (median ms per run),
+//                        speedup = default_ms / shaped_ms (> 1: the shape wins), workers (warps
+//                        launched).
+//
 // Every benchmark also reports where the GPU workers' time went (GpuWorkerTime below: gpu_busy,
 // gpu_batch_us, gpu_tasks_per_batch, gpu_team_per_batch, gpu_steal_share).
 //
@@ -350,6 +361,13 @@ long chain_tree_tasks(int lo, int hi) {
   return n;
 }
 
+// Spawns the tree over every leaf from the host and waits; empty, or why it failed.
+std::string run_chain_tree(const gpu_t& gpu, double* out, int* failures, int work) {
+  const auto root = Kokkos::host_spawn(Kokkos::TaskSingle(gpu), ChainTree{gpu, out, failures, 0, granularity_leaves, work});
+  Kokkos::wait(gpu);
+  return root.is_null() ? "host_spawn of the root failed (pool full)" : "";
+}
+
 // Empty, or the first slot that differs from the chain's closed form.
 std::string chain_mismatch(const Kokkos::View<double*, Kokkos::CudaSpace>& out, int work) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -373,9 +391,8 @@ void Granularity(benchmark::State& state) {
   std::string why;
   GpuWorkerTime worker_time;
   auto task_run = worker_time.timed([&] {
-    const auto root = Kokkos::host_spawn(Kokkos::TaskSingle(gpu), ChainTree{gpu, out_task.data(), failures.data(), 0, n, work});
-    if (root.is_null()) why = "host_spawn of the root failed (pool full)";
-    Kokkos::wait(gpu);
+    const std::string failed = run_chain_tree(gpu, out_task.data(), failures.data(), work);
+    if (why.empty()) why = failed;
   });
   auto kernel_run = [&] {
     const auto out = out_kernel;
@@ -402,12 +419,73 @@ void Granularity(benchmark::State& state) {
   worker_time.report(state, gpu);
 }
 
+// ---- Workers ------------------------------------------------------------------------------------
+// One DAG on a scheduler whose workers are `blocks` blocks of `warps` warps per SM and on one of
+// the default shape, interleaved in the same run.
+enum class ShapeDag { fibonacci, granularity, wavefront };
+
+void Workers(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  const Kokkos::Experimental::CudaTaskWorkers shape{int(state.range(0)), int(state.range(1))};
+  const auto dag = ShapeDag(state.range(2));
+  gpu_t shaped = make_scheduler<gpu_t>(), plain = make_scheduler<gpu_t>();
+  Kokkos::Experimental::set_task_workers(shaped, shape);
+  constexpr long fib_n = 25;
+  constexpr int chain_work = 1 << 10, tile = 16;
+  Kokkos::View<double*, Kokkos::CudaSpace> chains("chains", granularity_leaves);
+  Kokkos::View<int, Kokkos::CudaSpace> failures("spawn failures");
+  const std::vector<double> ref = dag == ShapeDag::wavefront ? wavefront_reference(tile) : std::vector<double>();
+  auto matrix = wavefront_matrix<Kokkos::CudaSpace>(
+      dag == ShapeDag::wavefront ? wavefront_initial(tile, std::numeric_limits<double>::quiet_NaN()) : std::vector<double>());
+  std::vector<double> spawn_seconds;
+  std::string why;
+  const auto run_on = [&](const gpu_t& sched) {
+    std::string failed;
+    switch (dag) {
+      case ShapeDag::fibonacci: run_fib(sched, fib_n); break;
+      case ShapeDag::granularity: failed = run_chain_tree(sched, chains.data(), failures.data(), chain_work); break;
+      case ShapeDag::wavefront: failed = run_wavefront(sched, matrix.data(), tile, spawn_seconds); break;
+    }
+    if (why.empty()) why = failed;
+  };
+  GpuWorkerTime worker_time;
+  auto check = [&](const char* when) {
+    int failed = 0;
+    Kokkos::deep_copy(failed, failures);
+    if (why.empty() && failed != 0) why = std::to_string(failed) + " task_spawns failed (pool full)";
+    if (why.empty() && dag == ShapeDag::granularity) why = chain_mismatch(chains, chain_work);
+    if (why.empty() && dag == ShapeDag::wavefront) why = wavefront_mismatch(matrix, ref);
+    if (!why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + why), false;
+    return true;
+  };
+  const std::vector<double> m =
+      checked_medians(state, worker_time.timed([&] { run_on(shaped); }), [&] { run_on(plain); }, check);
+  if (m.empty()) return;
+  state.counters["shaped_ms"] = m[0] * 1e3;
+  state.counters["default_ms"] = m[1] * 1e3;
+  state.counters["speedup"] = m[1] / m[0];
+  state.counters["workers"] = shaped.queue().m_workers;
+  worker_time.report(state, shaped);
+}
+
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
 BENCHMARK(Wavefront)->Name("CudaTaskDag/Wavefront")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
 BENCHMARK(Granularity)
     ->Name("CudaTaskDag/Granularity")
     ->RangeMultiplier(4)
     ->Range(1 << 4, 1 << 16)
+    ->Iterations(1)
+    ->UseRealTime();
+BENCHMARK(Workers)
+    ->Name("CudaTaskDag/Workers")
+    ->ArgNames({"blocks", "warps", "dag"})
+    ->Apply([](benchmark::internal::Benchmark* b) {
+      // The same number of warps as the default in other blocks, then as many warps as the
+      // worker kernel's registers let an SM hold (about 24).
+      const int shapes[][2] = {{2, 4}, {1, 8}, {6, 4}, {3, 8}};
+      for (const auto& shape : shapes)
+        for (int dag = 0; dag < 3; ++dag) b->Args({shape[0], shape[1], dag});
+    })
     ->Iterations(1)
     ->UseRealTime();
 
