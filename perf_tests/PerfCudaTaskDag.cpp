@@ -368,6 +368,13 @@ std::string run_chain_tree(const gpu_t& gpu, double* out, int* failures, int wor
   return root.is_null() ? "host_spawn of the root failed (pool full)" : "";
 }
 
+// Empty, or how many of the tree's task_spawns found the pool full.
+std::string spawn_failures(const Kokkos::View<int, Kokkos::CudaSpace>& failures) {
+  int failed = 0;
+  Kokkos::deep_copy(failed, failures);
+  return failed != 0 ? std::to_string(failed) + " task_spawns failed (pool full)" : "";
+}
+
 // Empty, or the first slot that differs from the chain's closed form.
 std::string chain_mismatch(const Kokkos::View<double*, Kokkos::CudaSpace>& out, int work) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -400,9 +407,7 @@ void Granularity(benchmark::State& state) {
     Kokkos::fence();
   };
   auto check = [&](const char* when) {
-    int failed = 0;
-    Kokkos::deep_copy(failed, failures);
-    if (why.empty() && failed != 0) why = std::to_string(failed) + " task_spawns failed (pool full)";
+    if (why.empty()) why = spawn_failures(failures);
     if (why.empty() && !(why = chain_mismatch(out_task, work)).empty()) why = "task chains: " + why;
     if (why.empty() && !(why = chain_mismatch(out_kernel, work)).empty()) why = "kernel chains: " + why;
     if (!why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + why), false;
@@ -450,9 +455,7 @@ void Workers(benchmark::State& state) {
   };
   GpuWorkerTime worker_time;
   auto check = [&](const char* when) {
-    int failed = 0;
-    Kokkos::deep_copy(failed, failures);
-    if (why.empty() && failed != 0) why = std::to_string(failed) + " task_spawns failed (pool full)";
+    if (why.empty()) why = spawn_failures(failures);
     if (why.empty() && dag == ShapeDag::granularity) why = chain_mismatch(chains, chain_work);
     if (why.empty() && dag == ShapeDag::wavefront) why = wavefront_mismatch(matrix, ref);
     if (!why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + why), false;
