@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -553,6 +554,56 @@ TEST(DeviceTaskQueue, RandomDagsInGroupsOfWorkers) {
   pool.get_usage_statistics(stats);
   EXPECT_EQ(stats.consumed_blocks, 0u);
   EXPECT_EQ(q.spawn_failures(), 0);
+}
+
+// ---- what host code wrote, for the GPU scheduler to move before its workers start ---------------
+using HostSpan = std::pair<std::uintptr_t, std::size_t>;
+
+std::vector<HostSpan> take_host_written(Queue& q) {
+  std::vector<HostSpan> spans;
+  q.m_host_written.take([&](const void* p, std::size_t bytes) { spans.emplace_back(std::uintptr_t(p), bytes); });
+  return spans;
+}
+
+bool covered(const std::vector<HostSpan>& spans, const HostSpan& block) {
+  return std::any_of(spans.begin(), spans.end(), [&](const HostSpan& s) {
+    return s.first <= block.first && block.first + block.second <= s.first + s.second;
+  });
+}
+
+HostSpan block_of(const TaskBase* t) { return {std::uintptr_t(t), std::size_t(t->m_alloc_size)}; }
+
+// Host code's allocations (its spawns and aggregates) and its frees (futures released last on
+// the host) are recorded; what the workers allocate and free is not.
+TEST(DeviceTaskQueue, HostCodeRecordsTheBlocksItAllocatesAndFrees) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  QueueOnHost q(pool);
+  EXPECT_TRUE(q.m_host_written.empty());
+  const long ns[] = {3, 7, 12};
+  std::vector<TaskBase*> fibs;
+  for (long n : ns) fibs.push_back(spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr));
+  TaskBase* all = when_all(q, fibs.data(), int(fibs.size()));
+  ASSERT_NE(all, nullptr);
+  const std::vector<HostSpan> spawned = take_host_written(q);
+  for (TaskBase* f : fibs) EXPECT_TRUE(covered(spawned, block_of(f)));
+  EXPECT_TRUE(covered(spawned, block_of(all)));
+  EXPECT_TRUE(q.m_host_written.empty()) << "taken spans are forgotten";
+
+  run_workers(q, 4);
+  EXPECT_GT(q.allocation_count_accum(), 100) << "the workers allocated and freed blocks of their own";
+  EXPECT_TRUE(q.m_host_written.empty()) << "the workers' blocks are not the host's";
+
+  std::vector<HostSpan> released;
+  for (std::size_t i = 0; i < fibs.size(); ++i) {
+    EXPECT_EQ(result_of(fibs[i]), serial_fib(ns[i]));
+    released.push_back(block_of(fibs[i]));
+    Queue::release_reference(fibs[i]);
+  }
+  released.push_back(block_of(all));
+  Queue::release_reference(all);
+  EXPECT_EQ(q.allocation_count(), 0);
+  const std::vector<HostSpan> freed = take_host_written(q);
+  for (const HostSpan& b : released) EXPECT_TRUE(covered(freed, b));
 }
 
 // ---- exhaustion: a null future, nothing corrupted -----------------------------------------------

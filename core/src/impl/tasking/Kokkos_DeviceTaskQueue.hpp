@@ -4,9 +4,10 @@
 //
 // Memory: the tasks and the when_all aggregates are pool blocks; the ready rings and the shard
 // counters are arrays the owner allocates (device memory on a GPU) and hands over with
-// DeviceTaskQueueStorage; the queue object itself holds what the host reads between runs.  No
-// std:: containers, only raw pointers and atomics, so every function below is callable on the
-// device.
+// DeviceTaskQueueStorage; the queue object itself holds what the host reads between runs, and
+// the pool blocks host code allocated or freed since the owner last asked (HostWrittenSpans,
+// recorded and read on the host only).  Otherwise no std:: containers, only raw pointers and
+// atomics, so every function below is callable on the device.
 //
 // Workers and shards: a worker (a GPU warp; a host thread in the tests) runs a batch of ready
 // tasks at a time (up to 32 on a warp, one per lane) and has a home shard (its SM).  What its
@@ -56,6 +57,7 @@
 #include <Kokkos_TaskDagStatistics.hpp>
 #include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
 #include <impl/tasking/Kokkos_DeviceReadyRing.hpp>
+#include <impl/tasking/Kokkos_HostWrittenSpans.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
 
 #include <cstddef>
@@ -236,6 +238,9 @@ struct DeviceTaskQueue {
   std::int64_t m_host_completed = 0;
   std::int64_t m_host_respawns = 0;
   std::int64_t m_host_aggregates = 0;
+  // The pool blocks host code allocated or freed since the owner last took them (the GPU
+  // scheduler moves them to the GPU before its workers start).
+  HostWrittenSpans m_host_written;
 
   // `storage`: rings and counters for storage.shards shards, set up by init_storage.
   DeviceTaskQueue(const memory_pool& pool, const DeviceTaskQueueStorage& storage) : m_pool(pool), m_storage(storage) {}
@@ -274,6 +279,7 @@ struct DeviceTaskQueue {
     } else if (p != nullptr) {
       atomic_fetch_add_relaxed(&m_host_allocated, std::int64_t(1));
       report_alive(1);
+      KOKKOS_IF_ON_HOST((m_host_written.record(p, bytes);))
     } else {
       atomic_fetch_add_relaxed(&m_host_failures, std::int64_t(1));
     }
@@ -288,6 +294,7 @@ struct DeviceTaskQueue {
     } else {
       atomic_fetch_add_relaxed(&m_host_freed, std::int64_t(1));
       report_alive(-1);
+      KOKKOS_IF_ON_HOST((m_host_written.record(t, t->m_alloc_size);))
     }
     m_pool.deallocate(t, t->m_alloc_size);
   }
