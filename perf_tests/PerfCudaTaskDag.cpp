@@ -31,6 +31,14 @@
 //                        host's spawns touch pool pages the GPU used last, UVM's share of a run),
 //                        tiles_per_s_gpu, tiles_per_s_host.
 //
+//   CudaTaskDag/Placement/<b>  the Wavefront above on two GPU schedulers, interleaved: one whose
+//                        wait() first moves the pool blocks the host wrote (its spawns) to the GPU
+//                        (the default), one that leaves them in host memory, to fault in when a
+//                        worker first touches each task.  Both matrices are checked as above.
+//                        Counters: placed_ms, unplaced_ms (median ms per run, spawns included),
+//                        speedup = unplaced_ms / placed_ms (> 1: placing wins), placed_spawn_ms,
+//                        unplaced_spawn_ms (median ms of a run's spawns).
+//
 //   CudaTaskDag/Granularity/<work>  N = 2^16 independent TaskSingle leaf tasks, leaf i running
 //                        `work` steps of the dependent chain x = x * a + b from x = (i mod 1024) / 1024
 //                        and storing x in slot i of a CudaSpace View, spawned inside the GPU by
@@ -68,7 +76,8 @@
 // plus, per wait(), one kernel launch and the workers' start and termination.  Tasks the host
 // spawns go through UVM: each host_spawn into a pool block the GPU used moves its page back to the
 // host (Wavefront spawns all 8,000 of its tasks and aggregates from the host; Fib and Granularity
-// spawn one root).
+// spawn one root), and wait() moves those blocks back to the GPU before its workers start
+// (Placement measures what that saves).
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 #include "PerfCudaSkip.hpp"
@@ -281,40 +290,92 @@ Kokkos::View<double*, Space> wavefront_matrix(const std::vector<double>& init) {
   return a;
 }
 
+// One side of a wavefront comparison: a scheduler, its matrix (the interior NaN until the first
+// run), why its runs failed (empty while none did), and the seconds each run's spawns took.
+template <class Scheduler, class Space>
+struct WavefrontSide {
+  const char* name;
+  Scheduler sched;
+  Kokkos::View<double*, Space> a;
+  std::string why;
+  std::vector<double> spawn_seconds;
+
+  WavefrontSide(const char* side_name, const Scheduler& scheduler, int b)
+      : name(side_name),
+        sched(scheduler),
+        a(wavefront_matrix<Space>(wavefront_initial(b, std::numeric_limits<double>::quiet_NaN()))) {}
+  void run(int b) {
+    if (why.empty()) why = run_wavefront(sched, a.data(), b, spawn_seconds);
+  }
+  // Whether every run so far went right and the matrix matches the reference; reports it if not.
+  bool checked(benchmark::State& state, const char* when, const std::vector<double>& ref) {
+    if (why.empty()) why = wavefront_mismatch(a, ref);
+    if (why.empty()) return true;
+    perf::fail_result_check(state, std::string(name) + " " + when + ": " + why);
+    return false;
+  }
+};
+
+// The wavefront of b x b tiles on both sides, interleaved and checked (the first side's runs
+// timed into `worker_time`): the median seconds per run of each side, then the median seconds
+// of each side's spawns; empty where a check failed.
+template <class First, class Second>
+std::vector<double> compare_wavefronts(benchmark::State& state, int b, First& first, Second& second,
+                                       GpuWorkerTime& worker_time) {
+  const std::vector<double> ref = wavefront_reference(b);
+  auto check = [&](const char* when) { return first.checked(state, when, ref) && second.checked(state, when, ref); };
+  std::vector<double> m =
+      checked_medians(state, worker_time.timed([&] { first.run(b); }), [&] { second.run(b); }, check);
+  if (m.empty()) return m;
+  std::vector<std::vector<double>> spawns{first.spawn_seconds, second.spawn_seconds};
+  const std::vector<double> spawn_medians = perf::medians_of_samples(spawns);
+  m.insert(m.end(), spawn_medians.begin(), spawn_medians.end());
+  return m;
+}
+
 void Wavefront(benchmark::State& state) {
   if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
   const int b = int(state.range(0));
-  const std::vector<double> ref = wavefront_reference(b);
-  const std::vector<double> init = wavefront_initial(b, std::numeric_limits<double>::quiet_NaN());
-  gpu_t gpu = make_scheduler<gpu_t>();
-  host_t host = make_scheduler<host_t>();
-  auto a_gpu = wavefront_matrix<Kokkos::CudaSpace>(init);
-  auto a_host = wavefront_matrix<Kokkos::HostSpace>(init);
-  std::string why_gpu, why_host;
-  std::vector<double> spawn_gpu, spawn_host;
+  WavefrontSide<gpu_t, Kokkos::CudaSpace> gpu("GPU wavefront", make_scheduler<gpu_t>(), b);
+  WavefrontSide<host_t, Kokkos::HostSpace> host("host wavefront", make_scheduler<host_t>(), b);
   GpuWorkerTime worker_time;
-  auto gpu_run = worker_time.timed([&] { if (why_gpu.empty()) why_gpu = run_wavefront(gpu, a_gpu.data(), b, spawn_gpu); });
-  auto host_run = [&] { if (why_host.empty()) why_host = run_wavefront(host, a_host.data(), b, spawn_host); };
-  auto check = [&](const char* when) {
-    if (why_gpu.empty()) why_gpu = wavefront_mismatch(a_gpu, ref);
-    if (why_host.empty()) why_host = wavefront_mismatch(a_host, ref);
-    if (!why_gpu.empty()) return perf::fail_result_check(state, std::string("GPU wavefront ") + when + ": " + why_gpu), false;
-    if (!why_host.empty()) return perf::fail_result_check(state, std::string("host wavefront ") + when + ": " + why_host), false;
-    return true;
-  };
-  const std::vector<double> m = checked_medians(state, gpu_run, host_run, check);
+  const std::vector<double> m = compare_wavefronts(state, b, gpu, host, worker_time);
   if (m.empty()) return;
   const double tiles = double(wavefront_nt) * wavefront_nt;
   state.counters["gpu_ms"] = m[0] * 1e3;
   state.counters["host_ms"] = m[1] * 1e3;
   state.counters["ratio_gpu_to_host"] = m[1] / m[0];
-  std::vector<std::vector<double>> spawns{spawn_gpu, spawn_host};
-  const std::vector<double> spawn_medians = perf::medians_of_samples(spawns);
-  state.counters["gpu_spawn_ms"] = spawn_medians[0] * 1e3;
-  state.counters["host_spawn_ms"] = spawn_medians[1] * 1e3;
+  state.counters["gpu_spawn_ms"] = m[2] * 1e3;
+  state.counters["host_spawn_ms"] = m[3] * 1e3;
   state.counters["tiles_per_s_gpu"] = tiles / m[0];
   state.counters["tiles_per_s_host"] = tiles / m[1];
-  worker_time.report(state, gpu);
+  worker_time.report(state, gpu.sched);
+}
+
+// ---- Placement ----------------------------------------------------------------------------------
+// The wavefront, spawned from the host, on a scheduler whose wait() moves the pool blocks the
+// host wrote to the GPU before its workers start (the default) and on one that leaves them to
+// fault in as the workers reach them, interleaved in the same run.
+void Placement(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  const int b = int(state.range(0));
+  WavefrontSide<gpu_t, Kokkos::CudaSpace> placed("placed wavefront", make_scheduler<gpu_t>(), b);
+  WavefrontSide<gpu_t, Kokkos::CudaSpace> unplaced("unplaced wavefront", make_scheduler<gpu_t>(), b);
+  if (!placed.sched.queue().m_place_host_writes) {
+    state.SkipWithError("this GPU cannot take managed memory ahead of use (no concurrent managed access): "
+                        "wait() places nothing, so there is nothing to compare");
+    return;
+  }
+  unplaced.sched.queue().m_place_host_writes = false;
+  GpuWorkerTime worker_time;
+  const std::vector<double> m = compare_wavefronts(state, b, placed, unplaced, worker_time);
+  if (m.empty()) return;
+  state.counters["placed_ms"] = m[0] * 1e3;
+  state.counters["unplaced_ms"] = m[1] * 1e3;
+  state.counters["speedup"] = m[1] / m[0];
+  state.counters["placed_spawn_ms"] = m[2] * 1e3;
+  state.counters["unplaced_spawn_ms"] = m[3] * 1e3;
+  worker_time.report(state, placed.sched);
 }
 
 // ---- Granularity --------------------------------------------------------------------------------
@@ -473,6 +534,7 @@ void Workers(benchmark::State& state) {
 
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
 BENCHMARK(Wavefront)->Name("CudaTaskDag/Wavefront")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
+BENCHMARK(Placement)->Name("CudaTaskDag/Placement")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
 BENCHMARK(Granularity)
     ->Name("CudaTaskDag/Granularity")
     ->RangeMultiplier(4)

@@ -7,6 +7,9 @@
 // references and read results on the host, and the host never touches the DAG while the kernel
 // runs (tasks run inside wait() only).  The ready rings and the shard counters are in device
 // memory (CudaTaskQueue); what the host makes ready goes onto the queue object's overflow lists.
+// Before its workers start, wait() moves the pool blocks the host wrote since the last run and
+// the queue object to the GPU in bulk (impl/tasking/Kokkos_HostWrittenSpans.hpp), so that a DAG
+// spawned from the host does not fault its tasks in one by one as they become ready.
 // A closure built on the host must be a standard-layout class (checked at compile time), so
 // that nvcc's and the host compiler's layouts agree.
 //
@@ -89,6 +92,18 @@ inline void cuda_task_raise_stack_limit() {
   std::size_t stack = 0;
   KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
   if (stack < cuda_task_stack_bytes) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSetLimit(cudaLimitStackSize, cuda_task_stack_bytes));
+}
+
+// Starts moving `bytes` of managed memory from `p` to `device`, in order on `stream`.
+inline void cuda_prefetch_to_device(const void* p, std::size_t bytes, int device, cudaStream_t stream) {
+#if CUDART_VERSION >= 13000
+  cudaMemLocation where{};
+  where.type = cudaMemLocationTypeDevice;
+  where.id = device;
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemPrefetchAsync(p, bytes, where, 0, stream));
+#else
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemPrefetchAsync(p, bytes, device, stream));
+#endif
 }
 
 // Throws, naming the value, unless `workers` is a shape wait() can launch.
@@ -188,10 +203,15 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
     base::init_rings(storage, ring_image.data());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(storage.rings, ring_image.data(), rings * sizeof(DeviceTaskRing), cudaMemcpyHostToDevice));
 
+    int managed_prefetch = 0;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&managed_prefetch, cudaDevAttrConcurrentManagedAccess, device));
+
     task_statistics_register_print();
     void* p = CudaUVMSpace().allocate("Kokkos::TaskScheduler<Cuda> queue", sizeof(CudaTaskQueue));
     CudaTaskQueue* q = ::new (p) CudaTaskQueue(pool, storage);
     q->m_handles = 1;
+    q->m_device = device;
+    q->m_place_host_writes = managed_prefetch != 0;
     return q;
   }
   // Scheduler handles made and dropped in device code (task closures, the kernel's members)
@@ -202,6 +222,11 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
   // The worker warps of the last wait()'s kernel (for reading the workers' time per shard).
   std::int32_t m_workers = 0;
   Experimental::CudaTaskWorkers m_worker_shape;  // how the next wait() launches them
+  std::int32_t m_device = 0;
+  // Whether wait() moves the pool blocks the host wrote, and the queue object, to the GPU before
+  // its workers start (HostWrittenSpans): where the device can take managed memory ahead of use
+  // (concurrent managed access).  PerfCudaTaskDag turns it off to measure what it saves.
+  bool m_place_host_writes = false;
   KOKKOS_INLINE_FUNCTION void count_handle(int delta) {
 #if defined(__CUDA_ARCH__)
     Kokkos::atomic_add(&this->counters(cuda_task_sm_id() % this->shards()).handles, std::int64_t(delta));
@@ -226,6 +251,17 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
     device_space.deallocate("Kokkos::TaskScheduler<Cuda> rings", storage.rings,
                             std::size_t(task_priority_count) * storage.shards * sizeof(DeviceTaskRing));
   }
+  // On the host, before a run on `stream`: what the host wrote since the last run goes to the GPU
+  // ahead of the workers (or is forgotten, when placement is off).
+  void place_host_writes(cudaStream_t stream) {
+    const bool place = m_place_host_writes;
+    const int device = m_device;
+    this->m_host_written.take([&](const void* p, std::size_t bytes) {
+      if (place) cuda_prefetch_to_device(p, bytes, device, stream);
+    });
+    if (place) cuda_prefetch_to_device(this, sizeof(CudaTaskQueue), device, stream);
+  }
+
   KOKKOS_INLINE_FUNCTION static CudaTaskQueue* queue_of(const TaskBase* t) {
     return static_cast<CudaTaskQueue*>(base::queue_of(t));
   }
@@ -575,6 +611,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     m_queue->m_idle_workers = 0;
     m_queue->m_workers = blocks * shape.warps_per_block;
     const cudaStream_t stream = execution_space().cuda_stream();
+    m_queue->place_host_writes(stream);
     kernel<<<blocks, dim3(1, 32, shape.warps_per_block), shared, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
