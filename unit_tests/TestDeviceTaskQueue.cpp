@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <random>
 #include <thread>
 #include <utility>
@@ -105,6 +106,12 @@ long result_of(TaskBase* t) { return Kokkos::Impl::TaskResult<long>::get(t); }
 
 // Why run_workers stopped early.
 constexpr std::uint32_t stop_for_cycle = 2;
+constexpr std::uint32_t stop_for_stuck = 3;
+
+// How long idle workers may wait before run_workers gives up on them: far beyond any run here, so
+// that only a lost wake-up (an idle worker that never looks again while tasks are ready) reaches
+// it, and fails the test instead of hanging it.
+constexpr std::chrono::seconds stuck_after{120};
 
 // The workers of one run, as the GPU's warps run: each claims a batch of up to `batch` tasks
 // (a warp: 32, one per lane), runs them, stages what they make ready, and flushes the stage,
@@ -113,9 +120,12 @@ constexpr std::uint32_t stop_for_cycle = 2;
 // scout (DeviceTaskWorkerGroup) or is the scout: after `idle_after` empty looks in a row it
 // counts itself idle and then only looks until it sees a ready task; when every worker is
 // counted, twice in a row, while tasks are left, it stops the queue (a cycle: the queue's "Idle
-// workers and cycles").  Returns whether a cycle stopped it.
+// workers and cycles").  Counted idle, a worker looks only right after it counted itself, when it
+// takes a wake token, or when every worker is counted (no periodic look, unlike the GPU's: a
+// lost wake-up shows here as workers stuck, which fails the test).  Returns whether a cycle
+// stopped it.
 bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int group_size = 1) {
-  q.m_idle_workers = 0;
+  q.begin_run();
   std::vector<Kokkos::Impl::DeviceTaskWorkerGroup> groups(std::size_t((threads + group_size - 1) / group_size));
   for (auto& g : groups) g.reset();
   auto work = [&q, &groups, threads, batch, idle_after, group_size](int rank) {
@@ -126,12 +136,20 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int g
     HostWorkerContext::current() = &stage;
     Worker w{&q, nullptr};
     std::vector<TaskBase*> tasks(std::size_t(batch), nullptr);
-    bool counted_idle = false;
+    bool counted_idle = false, first_idle_look = false;
     int idle_polls = 0, all_idle_looks = 0;
+    auto idle_since = std::chrono::steady_clock::now();
     while (!q.stopped()) {
       if (counted_idle) {
+        const bool all_idle = q.all_idle(threads);
+        const bool look = all_idle || first_idle_look || q.take_wake_token();
+        first_idle_look = false;
+        if (!look) {
+          if (std::chrono::steady_clock::now() - idle_since > stuck_after) q.stop(stop_for_stuck, 0);
+          std::this_thread::yield();
+          continue;
+        }
         if (!q.any_ready()) {
-          const bool all_idle = q.all_idle(threads);
           if (q.finished()) break;
           all_idle_looks = all_idle ? all_idle_looks + 1 : 0;
           if (all_idle_looks >= 2) q.stop(stop_for_cycle, 0);
@@ -145,7 +163,10 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int g
       const Kokkos::Impl::DeviceTaskClaim c = q.claim_ready(stage.shard, batch);
       const int n = c.single != nullptr ? 1 : c.count;
       if (n == 0) {
-        if (q.finished()) break;
+        if (q.finished()) {
+          q.wake_all_idle(threads);
+          break;
+        }
         std::uint32_t seen = 0;
         if (!group.look_myself(member, seen)) {
           q.enter_idle();
@@ -157,7 +178,8 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int g
         }
         if (++idle_polls == idle_after) {
           q.enter_idle();
-          counted_idle = true;
+          counted_idle = first_idle_look = true;
+          idle_since = std::chrono::steady_clock::now();
         }
         std::this_thread::yield();
         continue;
@@ -190,6 +212,7 @@ bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int g
   for (int i = 1; i < threads; ++i) pool.emplace_back(work, i);
   work(0);
   for (auto& th : pool) th.join();
+  if (q.m_stop == stop_for_stuck) ADD_FAILURE() << "idle workers waited " << stuck_after.count() << " s for a wake-up";
   return q.stopped();
 }
 
@@ -659,6 +682,103 @@ TEST(DeviceTaskQueue, SecondRespawnRequestIsRefused) {
   EXPECT_EQ(q.allocation_count(), 0);
 }
 
+// ---- waking idle workers ------------------------------------------------------------------------
+// Tokens are added per task pushed while a worker is counted idle, and only then; each is taken
+// once; a finished DAG wakes every idle worker; a run starts with none.
+TEST(DeviceTaskQueue, WakeTokensOnlyWhileWorkersIdle) {
+  Pool pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
+  QueueOnHost q(pool, 2, 64);
+  q.begin_run();
+  DeviceTaskStage stage;
+  stage.reset(0);
+  HostWorkerContext::current() = &stage;
+  std::vector<TaskBase*> futures;
+  const auto spawn_and_flush = [&](int n) {
+    for (int i = 0; i < n; ++i)
+      futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, Kokkos::TaskPriority::Regular, nullptr));
+    q.flush_stage(stage);
+  };
+  spawn_and_flush(3);
+  EXPECT_EQ(q.m_wake_tokens, 0) << "no worker is idle: nobody to wake";
+  EXPECT_FALSE(q.take_wake_token());
+  q.enter_idle();
+  spawn_and_flush(5);
+  EXPECT_EQ(q.m_wake_tokens, 5) << "one token per task pushed while a worker is idle";
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(q.take_wake_token()) << i;
+  EXPECT_FALSE(q.take_wake_token()) << "a token is taken once";
+  HostWorkerContext::current() = nullptr;  // host code pushes directly
+  futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, Kokkos::TaskPriority::High, nullptr));
+  EXPECT_EQ(q.m_wake_tokens, 1) << "a task pushed outside a stage wakes one too";
+  q.leave_idle();
+  q.wake_all_idle(7);
+  EXPECT_EQ(q.m_wake_tokens, 8);
+  q.begin_run();
+  EXPECT_EQ(q.m_wake_tokens, 0);
+  EXPECT_EQ(q.m_idle_workers, 0);
+  run_workers(q, 2);
+  for (std::size_t i = 0; i < futures.size(); ++i) {
+    EXPECT_EQ(result_of(futures[i]), long(i));
+    Queue::release_reference(futures[i]);
+  }
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+void spin_for(std::chrono::microseconds d) {
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+// Runs for a while, then notes which worker ran it.
+struct NotedSpin {
+  std::mutex* lock;
+  std::vector<std::thread::id>* ran;
+  void operator()(Worker&, long& result) {
+    spin_for(std::chrono::microseconds(500));
+    std::lock_guard<std::mutex> guard(*lock);
+    ran->push_back(std::this_thread::get_id());
+    result = 1;
+  }
+};
+
+// Works long enough for every other worker to count itself idle, then spawns `children`.
+struct LateFanOut {
+  std::mutex* lock;
+  std::vector<std::thread::id>* ran;
+  int children;
+  void operator()(Worker& w, long& result) {
+    spin_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < children; ++i) {
+      TaskBase* c = spawn(*w.queue, NotedSpin{lock, ran}, Kokkos::TaskPriority::Regular, nullptr);
+      if (c == nullptr) Kokkos::abort("DeviceTaskQueue LateFanOut test: the pool ran out");
+      Queue::release_reference(c);
+    }
+    result = children;
+  }
+};
+
+// Workers counted idle look again only when woken: the children of a task spawned after they
+// counted themselves must still spread over them rather than all run on the spawner's worker.
+TEST(DeviceTaskQueue, IdleWorkersWakeForWorkSpawnedLater) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  for (int group_size : {1, 2}) {
+    QueueOnHost q(pool);
+    std::mutex lock;
+    std::vector<std::thread::id> ran;
+    constexpr int children = 64;
+    TaskBase* root = spawn(q, LateFanOut{&lock, &ran, children}, Kokkos::TaskPriority::Regular, nullptr);
+    ASSERT_NE(root, nullptr);
+    EXPECT_FALSE(run_workers(q, 4, 4, 2, group_size));
+    EXPECT_EQ(result_of(root), children);
+    Queue::release_reference(root);
+    ASSERT_EQ(ran.size(), std::size_t(children));
+    std::sort(ran.begin(), ran.end());
+    const auto workers = std::distance(ran.begin(), std::unique(ran.begin(), ran.end()));
+    EXPECT_GE(workers, 2) << "the idle workers never woke for the children (groups of " << group_size << ")";
+    EXPECT_EQ(q.allocation_count(), 0);
+  }
+}
+
 // ---- the TaskTeam tasks of one claim ----------------------------------------------------------------
 struct Count {
   std::atomic<int>* runs;
@@ -706,7 +826,7 @@ TEST(DeviceTaskQueue, ExtraTeamTasksGoBackOnlyWhileWorkersIdle) {
     for (TaskBase* t : futures) q.push_direct(t, 0);  // ready again, for the workers
   }
   HostWorkerContext::current() = nullptr;
-  q.m_idle_workers = 0;
+  q.begin_run();
   run_workers(q, 2);
   EXPECT_EQ(runs.load(), 5);
   EXPECT_EQ(q.totals().team_tasks_run, 3);

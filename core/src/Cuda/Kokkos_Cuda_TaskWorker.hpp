@@ -153,7 +153,7 @@ __device__ void cuda_task_flush_stage(Queue* queue, DeviceTaskStage& stage, int 
   __syncwarp();
   if (lane == 0) {
     stage.size = 0;
-    queue->report_counts(stage);
+    queue->report_counts(stage, staged);
   }
   __syncwarp();
 }
@@ -224,6 +224,12 @@ __device__ __noinline__ TaskBase* cuda_task_hand_back_extra_teams(Queue* queue, 
 // A member's pause while another warp of its block is the scout (it reads shared memory only).
 constexpr unsigned cuda_task_member_pause = 256;
 
+// A worker counted idle looks at the rings when woken (DeviceTaskQueue's wake tokens), and also
+// every this many of its longest pauses: the tokens are how the work reaches idle workers, and
+// this bounds how long one can miss it (a pusher always takes its own tasks next, so a missed
+// token costs parallelism, never progress).
+constexpr unsigned cuda_task_idle_look_every = 16;
+
 // DeviceTaskWorkerGroup's turn of a warp whose claim over every shard found nothing: true when
 // the warp goes on looking itself (it is, or has become, its block's scout); otherwise the warp
 // waits, counted idle, until the group says to look again, and returns false.
@@ -252,7 +258,8 @@ __device__ bool cuda_task_look_or_wait(Queue* queue, DeviceTaskWorkerGroup& grou
 // A cycle (a task respawned behind a future that depends on it) leaves tasks that never become
 // ready: the workers stop when all of them are idle with nothing ready anywhere (the protocol of
 // impl/tasking/Kokkos_DeviceTaskQueue.hpp, "Idle workers and cycles"); a worker counts itself
-// idle once it has slept the longest pause.
+// idle once it has slept the longest pause; counted idle, it waits for a wake token (or every
+// worker counted, or every cuda_task_idle_look_every-th pause) before it looks at the rings again.
 template <class Scheduler, class Module>
 __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
     cuda_task_worker_kernel(typename Scheduler::queue_type* queue, std::uint32_t module) {
@@ -276,13 +283,25 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
   unsigned pause = 0;
   bool every_shard = false;
   bool counted_idle = false;
+  unsigned idle_pauses = 0;  // since the worker counted itself idle; 0: it looks at once
   int all_idle_looks = 0;
   while (true) {
     if (__shfl_sync(cuda_task_full_warp, int(queue->stopped()), 0) != 0) break;
     if (counted_idle) {
+      int cue = 0;  // 1: look at the rings; 2: every worker is counted idle
+      if (lane == 0) {
+        const bool all_idle = queue->all_idle(workers);
+        const bool look = all_idle || idle_pauses % cuda_task_idle_look_every == 0 || queue->take_wake_token();
+        cue = (look ? 1 : 0) | (all_idle ? 2 : 0);
+      }
+      cue = __shfl_sync(cuda_task_full_warp, cue, 0);
+      ++idle_pauses;
+      if ((cue & 1) == 0) {
+        __nanosleep(pause);
+        continue;
+      }
       if (!cuda_task_any_ready(queue, lane)) {
-        const bool all_idle =
-            __shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->all_idle(workers)) : 0, 0) != 0;
+        const bool all_idle = (cue & 2) != 0;
         if (cuda_task_finished(queue, lane)) break;
         // Seen twice, a pause apart, for a margin.
         all_idle_looks = all_idle ? all_idle_looks + 1 : 0;
@@ -293,6 +312,7 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
       if (lane == 0) queue->leave_idle();
       __syncwarp();
       counted_idle = false;
+      idle_pauses = 0;
       all_idle_looks = 0;
       pause = 0;
     }
@@ -303,7 +323,10 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
         every_shard = true;  // look everywhere before sleeping
         continue;
       }
-      if (cuda_task_finished(queue, lane)) break;
+      if (cuda_task_finished(queue, lane)) {
+        if (lane == 0) queue->wake_all_idle(workers);
+        break;
+      }
       if (grouped && !cuda_task_look_or_wait(queue, group, warp, lane)) {
         if (__shfl_sync(cuda_task_full_warp, lane == 0 ? int(group.is_over()) : 0, 0) != 0) break;
         every_shard = false;

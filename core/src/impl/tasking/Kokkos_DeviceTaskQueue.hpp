@@ -39,7 +39,14 @@
 //
 // Idle workers and cycles: a worker that has found nothing for a while counts itself idle
 // (enter_idle) and from then on only looks (any_ready) until it sees a ready task, when it leaves
-// the count (leave_idle) before it claims.  Only workers out of the count run or claim tasks,
+// the count (leave_idle) before it claims.  It looks once right after it counted itself, then
+// only when woken: whoever pushes ready tasks while some worker is counted idle adds a wake token
+// per task (wake_idle), and an idle worker looks when it takes one (take_wake_token), so that
+// idle workers wait on one word instead of scanning every ring, and a push wakes about as many
+// as it made work for.  The fences of enter_idle and wake_idle make the two sides meet: either
+// the worker's look sees the task, or the pusher sees the worker counted.  Workers also look when
+// every worker is counted (the end, or a cycle, below), and a worker that finds the DAG finished
+// wakes them all (wake_all_idle).  Only workers out of the count run or claim tasks,
 // and every task made ready was put by one, which then looked at every ring before it could
 // count itself; so while every worker of a run is in the count (all_idle) no task is ready or
 // running, and none can become ready.  If tasks are left then (not finished()), they wait on
@@ -229,7 +236,8 @@ struct DeviceTaskQueue {
   alignas(line_bytes) std::int64_t m_alive = 0;  // blocks alive, as the batches reported them
   std::int64_t m_alive_max = 0;
   alignas(line_bytes) std::int32_t m_handles = 0;  // scheduler handles (the owner decides what one is)
-  alignas(line_bytes) std::int32_t m_idle_workers = 0;  // see "Idle workers and cycles"; the owner zeroes it before a run
+  alignas(line_bytes) std::int32_t m_idle_workers = 0;  // see "Idle workers and cycles"
+  alignas(line_bytes) std::int32_t m_wake_tokens = 0;   // likewise; both zeroed by begin_run
   // What host code did (no worker): spawns, allocations, frees, refusals.
   std::int64_t m_host_spawned = 0;
   std::int64_t m_host_allocated = 0;
@@ -423,6 +431,7 @@ struct DeviceTaskQueue {
     } else {
       push_direct(t, stage != nullptr ? stage->shard : 0);
     }
+    wake_idle(1);
   }
   // Into the first ring from `shard` on with room, else onto the overflow list.
   KOKKOS_INLINE_FUNCTION void push_direct(TaskBase* t, int shard) {
@@ -453,20 +462,22 @@ struct DeviceTaskQueue {
       }
     }
     stage.size = 0;
-    report_counts(stage);
+    report_counts(stage, n);
   }
-  // The stage's counts into its shard and the alive count (after its tasks are pushed: a
-  // completion must not be seen before the pushes it made).
-  KOKKOS_INLINE_FUNCTION void report_counts(DeviceTaskStage& stage) {
+  // The stage's counts into its shard and the alive count, after its `pushed` tasks are pushed:
+  // idle workers are woken for them, and a completion must not be seen before the pushes it made.
+  KOKKOS_INLINE_FUNCTION void report_counts(DeviceTaskStage& stage, std::int32_t pushed) {
     DeviceTaskShardCounters& c = counters(stage.shard);
     if (stage.allocated != 0) atomic_fetch_add_relaxed(&c.allocated, std::int64_t(stage.allocated));
     if (stage.freed != 0) atomic_fetch_add_relaxed(&c.freed, std::int64_t(stage.freed));
     if (stage.failures != 0) atomic_fetch_add_relaxed(&c.failures, std::int64_t(stage.failures));
     if (stage.allocated != stage.freed) report_alive(std::int64_t(stage.allocated) - stage.freed);
-    if (stage.completed != 0) {
-      Kokkos::memory_fence();  // the pushes before the completions that made them
-      atomic_fetch_add_relaxed(&c.completed, std::int64_t(stage.completed));
+    if (pushed > 0) {
+      wake_idle(pushed);  // its fence orders the pushes before the completions too
+    } else if (stage.completed != 0) {
+      Kokkos::memory_fence();
     }
+    if (stage.completed != 0) atomic_fetch_add_relaxed(&c.completed, std::int64_t(stage.completed));
     stage.completed = stage.allocated = stage.freed = stage.failures = 0;
   }
   // The stage's statistics into its shard, once, when its worker stops: nothing waits on them,
@@ -615,14 +626,41 @@ struct DeviceTaskQueue {
   KOKKOS_INLINE_FUNCTION bool overflow_nonempty(int priority) const {
     return atomic_load_relaxed(const_cast<TaskBase**>(&m_overflow[priority].task)) != nullptr;
   }
-  KOKKOS_INLINE_FUNCTION void enter_idle() { atomic_fetch_add_relaxed(&m_idle_workers, 1); }
+  // The worker looks at the rings once more after this (any_ready): a task pushed before the
+  // fence is seen there, one pushed after it sees the worker counted and wakes it (wake_idle).
+  KOKKOS_INLINE_FUNCTION void enter_idle() {
+    atomic_fetch_add_relaxed(&m_idle_workers, 1);
+    Kokkos::memory_fence();
+  }
   // Before the claim it is for: a worker that leaves the count is out of it before it takes a task.
   KOKKOS_INLINE_FUNCTION void leave_idle() {
     atomic_fetch_add_relaxed(&m_idle_workers, -1);
     Kokkos::memory_fence();
   }
+  // By the owner, before its workers start.
+  void begin_run() {
+    m_idle_workers = 0;
+    m_wake_tokens = 0;
+  }
   KOKKOS_INLINE_FUNCTION bool all_idle(int workers) const {
     return atomic_load_relaxed(const_cast<std::int32_t*>(&m_idle_workers)) == workers;
+  }
+  // After `tasks` were pushed (their puts done): a token per task, while any worker is counted
+  // idle, for idle workers to wake by.  The fence orders the puts before the look at the count
+  // (enter_idle's fence is the other half).
+  KOKKOS_INLINE_FUNCTION void wake_idle(std::int32_t tasks) {
+    Kokkos::memory_fence();
+    if (tasks > 0 && idle_workers_wait()) atomic_fetch_add_relaxed(&m_wake_tokens, tasks);
+  }
+  // When the DAG is finished, or anything else every idle worker must look at.
+  KOKKOS_INLINE_FUNCTION void wake_all_idle(int workers) { atomic_fetch_add_relaxed(&m_wake_tokens, workers); }
+  // An idle worker's cue to look at the rings again: a token, taken.
+  KOKKOS_INLINE_FUNCTION bool take_wake_token() {
+    std::int32_t tokens = atomic_load_relaxed(&m_wake_tokens);
+    while (tokens > 0) {
+      if (atomic_compare_exchange_weak_acq_rel(&m_wake_tokens, tokens, tokens - 1)) return true;
+    }
+    return false;
   }
 
   KOKKOS_INLINE_FUNCTION bool stopped() const {
