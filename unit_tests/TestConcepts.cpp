@@ -102,8 +102,8 @@ static_assert(std::is_empty_v<Kokkos::InvalidType> && !std::is_void_v<Kokkos::In
 static_assert(!Kokkos::is_execution_space_v<Kokkos::InvalidType> && !Kokkos::is_memory_space_v<Kokkos::InvalidType>);
 
 TEST(Concepts, InvalidTypeIsAnOrdinaryEmptyType) {
-  Kokkos::InvalidType a, b = a;
-  (void)b;
+  Kokkos::InvalidType a;
+  [[maybe_unused]] Kokkos::InvalidType b = a;  // copyable
   EXPECT_EQ(sizeof(Kokkos::InvalidType), 1u);
   EXPECT_TRUE((std::is_same_v<std::conditional_t<true, Kokkos::InvalidType, int>, Kokkos::InvalidType>));
 }
