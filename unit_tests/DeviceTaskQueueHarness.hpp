@@ -123,14 +123,23 @@ constexpr std::chrono::seconds stuck_after{120};
 // counts itself idle and then only looks until it sees a ready task; when every worker is
 // counted, twice in a row, while tasks are left, it stops the queue (a cycle: the queue's "Idle
 // workers and cycles").  Counted idle, a worker looks only right after it counted itself, when it
-// takes a wake token, or when every worker is counted (no periodic look, unlike the GPU's: a
-// lost wake-up shows here as workers stuck, which fails the test).  Returns whether a cycle
-// stopped it.
-inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int group_size = 1) {
-  q.begin_run();
+// takes a wake token, or when every worker that started is counted (no periodic look, unlike the
+// GPU's: a lost wake-up shows here as workers stuck, which fails the test).  The last
+// `late_workers` workers (whole groups) start only once all the others have stopped, as the blocks
+// of a launch that do not fit beside another kernel start when others end.  Returns whether a
+// cycle stopped it.
+inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4, int group_size = 1,
+                        int late_workers = 0) {
+  q.m_idle.begin_run();
   std::vector<Kokkos::Impl::DeviceTaskWorkerGroup> groups(std::size_t((threads + group_size - 1) / group_size));
   for (auto& g : groups) g.reset();
-  auto work = [&q, &groups, threads, batch, idle_after, group_size](int rank) {
+  const int early_workers = threads - late_workers;
+  std::atomic<int> early_stopped{0};
+  auto work = [&q, &groups, &early_stopped, batch, idle_after, group_size, early_workers](int rank) {
+    if (rank >= early_workers) {
+      while (early_stopped.load() < early_workers) std::this_thread::yield();
+    }
+    q.m_idle.start();
     Kokkos::Impl::DeviceTaskWorkerGroup& group = groups[std::size_t(rank / group_size)];
     const int member = rank % group_size;
     DeviceTaskStage stage;
@@ -143,8 +152,8 @@ inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4
     auto idle_since = std::chrono::steady_clock::now();
     while (!q.stopped()) {
       if (counted_idle) {
-        const bool all_idle = q.all_idle(threads);
-        const bool look = all_idle || first_idle_look || q.take_wake_token();
+        const bool all_idle = q.m_idle.all_counted();
+        const bool look = all_idle || first_idle_look || q.m_idle.take_token();
         first_idle_look = false;
         if (!look) {
           if (std::chrono::steady_clock::now() - idle_since > stuck_after) q.stop(stop_for_stuck, 0);
@@ -158,7 +167,7 @@ inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4
           std::this_thread::yield();
           continue;
         }
-        q.leave_idle();
+        q.m_idle.leave();
         counted_idle = false;
         idle_polls = all_idle_looks = 0;
       }
@@ -166,20 +175,20 @@ inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4
       const int n = c.single != nullptr ? 1 : c.count;
       if (n == 0) {
         if (q.finished()) {
-          q.wake_all_idle(threads);
+          q.m_idle.wake_all();
           break;
         }
         std::uint32_t seen = 0;
         if (!group.look_myself(member, seen)) {
-          q.enter_idle();
+          q.m_idle.enter();
           while (!group.should_look(seen)) std::this_thread::yield();
-          q.leave_idle();
+          q.m_idle.leave();
           if (group.is_over()) break;
           idle_polls = 0;
           continue;
         }
         if (++idle_polls == idle_after) {
-          q.enter_idle();
+          q.m_idle.enter();
           counted_idle = first_idle_look = true;
           idle_since = std::chrono::steady_clock::now();
         }
@@ -209,6 +218,7 @@ inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4
     q.report_statistics(stage);
     group.end();
     HostWorkerContext::current() = nullptr;
+    if (rank < early_workers) early_stopped.fetch_add(1);
   };
   std::vector<std::thread> pool;
   for (int i = 1; i < threads; ++i) pool.emplace_back(work, i);

@@ -1,7 +1,7 @@
 // The workers of the GPU scheduler's queue on host threads (DeviceTaskQueueHarness.hpp): the
 // group protocol of blocks of several warps (Kokkos_DeviceTaskWorkerGroup.hpp), idle workers and
 // their wake tokens, TaskTeam tasks handed back while workers are idle, and the detection of a
-// dependence cycle (Kokkos_DeviceTaskQueue.hpp, "Idle workers and cycles").
+// dependence cycle (Kokkos_DeviceTaskIdleWorkers.hpp), also while some workers have not started.
 #include "DeviceTaskQueueHarness.hpp"
 
 #include <algorithm>
@@ -98,7 +98,7 @@ TEST(DeviceTaskWorkers, RandomDagsInGroupsOfWorkers) {
 TEST(DeviceTaskWorkers, WakeTokensOnlyWhileWorkersIdle) {
   Pool pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
   QueueOnHost q(pool, 2, 64);
-  q.begin_run();
+  q.m_idle.begin_run();
   DeviceTaskStage stage;
   stage.reset(0);
   HostWorkerContext::current() = &stage;
@@ -109,22 +109,24 @@ TEST(DeviceTaskWorkers, WakeTokensOnlyWhileWorkersIdle) {
     q.flush_stage(stage);
   };
   spawn_and_flush(3);
-  EXPECT_EQ(q.m_wake_tokens, 0) << "no worker is idle: nobody to wake";
-  EXPECT_FALSE(q.take_wake_token());
-  q.enter_idle();
+  EXPECT_EQ(q.m_idle.m_tokens, 0) << "no worker is idle: nobody to wake";
+  EXPECT_FALSE(q.m_idle.take_token());
+  q.m_idle.start();
+  q.m_idle.enter();
   spawn_and_flush(5);
-  EXPECT_EQ(q.m_wake_tokens, 5) << "one token per task pushed while a worker is idle";
-  for (int i = 0; i < 5; ++i) EXPECT_TRUE(q.take_wake_token()) << i;
-  EXPECT_FALSE(q.take_wake_token()) << "a token is taken once";
+  EXPECT_EQ(q.m_idle.m_tokens, 5) << "one token per task pushed while a worker is idle";
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(q.m_idle.take_token()) << i;
+  EXPECT_FALSE(q.m_idle.take_token()) << "a token is taken once";
   HostWorkerContext::current() = nullptr;  // host code pushes directly
   futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, Kokkos::TaskPriority::High, nullptr));
-  EXPECT_EQ(q.m_wake_tokens, 1) << "a task pushed outside a stage wakes one too";
-  q.leave_idle();
-  q.wake_all_idle(7);
-  EXPECT_EQ(q.m_wake_tokens, 8);
-  q.begin_run();
-  EXPECT_EQ(q.m_wake_tokens, 0);
-  EXPECT_EQ(q.m_idle_workers, 0);
+  EXPECT_EQ(q.m_idle.m_tokens, 1) << "a task pushed outside a stage wakes one too";
+  q.m_idle.leave();
+  spawn_and_flush(2);
+  EXPECT_EQ(q.m_idle.m_tokens, 1) << "nobody idle any more";
+  q.m_idle.begin_run();
+  EXPECT_EQ(q.m_idle.m_tokens, 0);
+  EXPECT_EQ(q.m_idle.m_counted, 0);
+  EXPECT_EQ(q.m_idle.m_started, 0);
   run_workers(q, 2);
   for (std::size_t i = 0; i < futures.size(); ++i) {
     EXPECT_EQ(result_of(futures[i]), long(i));
@@ -212,7 +214,7 @@ TEST(DeviceTaskWorkers, ExtraTeamTasksGoBackOnlyWhileWorkersIdle) {
   stage.reset(0);
   HostWorkerContext::current() = &stage;
   for (bool idle : {false, true}) {
-    q.m_idle_workers = idle ? 1 : 0;
+    q.m_idle.m_counted = idle ? 1 : 0;
     const Kokkos::Impl::DeviceTaskClaim c = q.claim_ready(0, 8);
     ASSERT_EQ(c.count, 5) << "every ready task is in the one ring";
     std::vector<TaskBase*> tasks;
@@ -236,7 +238,6 @@ TEST(DeviceTaskWorkers, ExtraTeamTasksGoBackOnlyWhileWorkersIdle) {
     for (TaskBase* t : futures) q.push_direct(t, 0);  // ready again, for the workers
   }
   HostWorkerContext::current() = nullptr;
-  q.begin_run();
   run_workers(q, 2);
   EXPECT_EQ(runs.load(), 5);
   EXPECT_EQ(q.totals().team_tasks_run, 3);
@@ -306,26 +307,60 @@ struct RespawnBehind {
   }
 };
 
+// Fibonacci(12), to keep the workers busy for a while before they go idle, beside two tasks that
+// wait on each other; the workers of run_workers(threads, group_size, late_workers) stop for the
+// cycle after completing the rest.
+void expect_cycle_stops_the_workers(int threads, int group_size, int late_workers) {
+  Pool pool(Kokkos::HostSpace(), 1 << 16, 64, 256, 1 << 12);
+  QueueOnHost q(pool);
+  TaskBase* second = nullptr;
+  TaskBase* fib = spawn(q, Fib{12, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  TaskBase* first = spawn(q, RespawnBehind{&second, false}, Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(first, nullptr);
+  first->add_ref();  // the dependence of `second`
+  second = spawn(q, DagNode::Leaf{2}, Kokkos::TaskPriority::Regular, first);
+  ASSERT_NE(second, nullptr);
+  EXPECT_TRUE(run_workers(q, threads, 4, 4, group_size, late_workers))
+      << threads << " workers in groups of " << group_size << ", " << late_workers << " late";
+  EXPECT_EQ(q.m_stop, stop_for_cycle);
+  EXPECT_TRUE(fib->is_complete());
+  EXPECT_EQ(result_of(fib), serial_fib(12));
+  EXPECT_FALSE(first->is_complete());
+  EXPECT_FALSE(second->is_complete());
+  EXPECT_FALSE(q.finished());
+  EXPECT_EQ(q.m_idle.m_started, threads) << "the late workers started after the stop";
+  // The two tasks stay allocated: as on the GPU, wait() aborts after such a stop.
+}
+
 TEST(DeviceTaskWorkers, ADependenceCycleStopsTheWorkers) {
-  for (int threads : {1, 4, 16}) {
-    Pool pool(Kokkos::HostSpace(), 1 << 16, 64, 256, 1 << 12);
+  expect_cycle_stops_the_workers(1, 1, 0);
+  expect_cycle_stops_the_workers(4, 1, 0);
+  expect_cycle_stops_the_workers(16, 4, 0);
+}
+
+// The blocks of a launch that do not fit beside another kernel start only when others end: the
+// workers that did start see the cycle without them (every worker that started is counted), and
+// the late ones stop at once.
+TEST(DeviceTaskWorkers, ACycleStopsTheWorkersThatStartedWhileOthersHaveNot) {
+  expect_cycle_stops_the_workers(8, 1, 4);
+  expect_cycle_stops_the_workers(8, 2, 4);
+  expect_cycle_stops_the_workers(3, 1, 2);
+}
+
+// Workers that start late find the DAG running or finished, and never see a cycle in it.
+TEST(DeviceTaskWorkers, WorkersThatStartLateNeverSeeACycle) {
+  Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  for (int run = 0; run < 12; ++run) {
     QueueOnHost q(pool);
-    TaskBase* second = nullptr;
-    // Work around the cycle, so that the workers are busy for a while before they go idle.
-    TaskBase* fib = spawn(q, Fib{12, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
-    TaskBase* first = spawn(q, RespawnBehind{&second, false}, Kokkos::TaskPriority::Regular, nullptr);
-    ASSERT_NE(first, nullptr);
-    first->add_ref();  // the dependence of `second`
-    second = spawn(q, DagNode::Leaf{2}, Kokkos::TaskPriority::Regular, first);
-    ASSERT_NE(second, nullptr);
-    EXPECT_TRUE(run_workers(q, threads, 4, 4, threads == 16 ? 4 : 1)) << threads << " workers";
-    EXPECT_EQ(q.m_stop, stop_for_cycle);
-    EXPECT_TRUE(fib->is_complete());
-    EXPECT_EQ(result_of(fib), serial_fib(12));
-    EXPECT_FALSE(first->is_complete());
-    EXPECT_FALSE(second->is_complete());
-    EXPECT_FALSE(q.finished());
-    // The two tasks stay allocated: as on the GPU, wait() aborts after such a stop.
+    const int n = 10 + run % 5;
+    TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+    ASSERT_NE(f, nullptr);
+    const int late = 1 + run % 7;
+    ASSERT_FALSE(run_workers(q, 8, 1 + run % 4, 1, 1, late)) << "run " << run << ", " << late << " late";
+    ASSERT_TRUE(f->is_complete());
+    EXPECT_EQ(result_of(f), serial_fib(n));
+    Queue::release_reference(f);
+    EXPECT_EQ(q.allocation_count(), 0);
   }
 }
 

@@ -608,7 +608,7 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * shape.warps_per_block, shared));
     const int blocks = std::clamp(per_sm, 1, shape.blocks_per_sm) * sm_count;
     Impl::cuda_task_raise_stack_limit();
-    m_queue->begin_run();
+    m_queue->m_idle.begin_run();
     m_queue->m_workers = blocks * shape.warps_per_block;
     const cudaStream_t stream = execution_space().cuda_stream();
     m_queue->place_host_writes(stream);

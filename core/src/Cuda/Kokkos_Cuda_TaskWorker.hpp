@@ -213,7 +213,7 @@ __device__ inline int cuda_task_sm_id() {
 template <class Queue>
 __device__ __noinline__ TaskBase* cuda_task_hand_back_extra_teams(Queue* queue, DeviceTaskStage& stage, int lane,
                                                                    TaskBase* t, unsigned team_lanes) {
-  if (__shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->idle_workers_wait()) : 0, 0) == 0) return t;
+  if (__shfl_sync(cuda_task_full_warp, lane == 0 ? int(queue->m_idle.any_counted()) : 0, 0) == 0) return t;
   const unsigned first_team = team_lanes & (0u - team_lanes);
   const bool back = ((team_lanes & ~first_team) >> lane & 1u) != 0u;
   if (back) queue->push_ready(t);
@@ -240,9 +240,9 @@ __device__ bool cuda_task_look_or_wait(Queue* queue, DeviceTaskWorkerGroup& grou
   if (lane == 0) look = int(group.look_myself(warp, seen));
   if (__shfl_sync(cuda_task_full_warp, look, 0) != 0) return true;
   if (lane == 0) {
-    queue->enter_idle();
+    queue->m_idle.enter();
     while (!group.should_look(seen)) __nanosleep(cuda_task_member_pause);
-    queue->leave_idle();
+    queue->m_idle.leave();
   }
   __syncwarp();
   return false;
@@ -256,8 +256,8 @@ __device__ bool cuda_task_look_or_wait(Queue* queue, DeviceTaskWorkerGroup& grou
 // waits for that one's news.
 //
 // A cycle (a task respawned behind a future that depends on it) leaves tasks that never become
-// ready: the workers stop when all of them are idle with nothing ready anywhere (the protocol of
-// impl/tasking/Kokkos_DeviceTaskQueue.hpp, "Idle workers and cycles"); a worker counts itself
+// ready: the workers stop when every one that has started is idle with nothing ready anywhere
+// (the protocol of impl/tasking/Kokkos_DeviceTaskIdleWorkers.hpp); a worker counts itself
 // idle once it has slept the longest pause; counted idle, it waits for a wake token (or every
 // worker counted, or every cuda_task_idle_look_every-th pause) before it looks at the rings again.
 template <class Scheduler, class Module>
@@ -267,7 +267,6 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
   const int lane = static_cast<int>(threadIdx.y);
   const int warp = static_cast<int>(threadIdx.z);
   const bool grouped = blockDim.z > 1;
-  const int workers = static_cast<int>(gridDim.x * blockDim.z);
   DeviceTaskWorkerGroup& group = cuda_task_worker_group();
   CudaTaskWorkerContext& context = cuda_task_worker_context();
   DeviceTaskStage& stage = context.stage;
@@ -275,6 +274,7 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
     if (warp == 0) group.reset();
     context.module = module;
     stage.reset(cuda_task_sm_id() % queue->shards());
+    queue->m_idle.start();
   }
   context.current[lane] = nullptr;
   __syncthreads();  // the group is reset before any warp uses it
@@ -290,8 +290,8 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
     if (counted_idle) {
       int cue = 0;  // 1: look at the rings; 2: every worker is counted idle
       if (lane == 0) {
-        const bool all_idle = queue->all_idle(workers);
-        const bool look = all_idle || idle_pauses % cuda_task_idle_look_every == 0 || queue->take_wake_token();
+        const bool all_idle = queue->m_idle.all_counted();
+        const bool look = all_idle || idle_pauses % cuda_task_idle_look_every == 0 || queue->m_idle.take_token();
         cue = (look ? 1 : 0) | (all_idle ? 2 : 0);
       }
       cue = __shfl_sync(cuda_task_full_warp, cue, 0);
@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
         __nanosleep(pause);
         continue;
       }
-      if (lane == 0) queue->leave_idle();
+      if (lane == 0) queue->m_idle.leave();
       __syncwarp();
       counted_idle = false;
       idle_pauses = 0;
@@ -324,7 +324,7 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
         continue;
       }
       if (cuda_task_finished(queue, lane)) {
-        if (lane == 0) queue->wake_all_idle(workers);
+        if (lane == 0) queue->m_idle.wake_all();
         break;
       }
       if (grouped && !cuda_task_look_or_wait(queue, group, warp, lane)) {
@@ -334,7 +334,7 @@ __global__ void __launch_bounds__(32 * cuda_task_max_warps_per_block)
         continue;
       }
       if (pause == cuda_task_longest_pause) {
-        if (lane == 0) queue->enter_idle();
+        if (lane == 0) queue->m_idle.enter();
         counted_idle = true;
       }
       pause = pause == 0 ? 64 : (pause < cuda_task_longest_pause ? 2 * pause : pause);

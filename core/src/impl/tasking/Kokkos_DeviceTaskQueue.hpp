@@ -37,22 +37,12 @@
 // the end of its last task, by the worker's clock) add up in the stage over a worker's whole run
 // and go into its shard when it stops.
 //
-// Idle workers and cycles: a worker that has found nothing for a while counts itself idle
-// (enter_idle) and from then on only looks (any_ready) until it sees a ready task, when it leaves
-// the count (leave_idle) before it claims.  It looks once right after it counted itself, then
-// only when woken: whoever pushes ready tasks while some worker is counted idle adds a wake token
-// per task (wake_idle), and an idle worker looks when it takes one (take_wake_token), so that
-// idle workers wait on one word instead of scanning every ring, and a push wakes about as many
-// as it made work for.  The fences of enter_idle and wake_idle make the two sides meet: either
-// the worker's look sees the task, or the pusher sees the worker counted.  Workers also look when
-// every worker is counted (the end, or a cycle, below), and a worker that finds the DAG finished
-// wakes them all (wake_all_idle).  Only workers out of the count run or claim tasks,
-// and every task made ready was put by one, which then looked at every ring before it could
-// count itself; so while every worker of a run is in the count (all_idle) no task is ready or
-// running, and none can become ready.  If tasks are left then (not finished()), they wait on
-// each other: a dependence cycle, and the workers stop.  Workers that share fast memory may wait
-// for one of them instead of looking themselves (Kokkos_DeviceTaskWorkerGroup.hpp); they count
-// themselves idle while they wait.
+// Idle workers and cycles: Kokkos_DeviceTaskIdleWorkers.hpp (m_idle).  The queue wakes counted
+// workers for every task it makes ready (push_ready, report_counts) and tells whether any task is
+// ready (any_ready), which they look at when woken; while every worker that has started is counted
+// and tasks are left, they wait on each other (a dependence cycle), and the workers stop.  Workers
+// that share fast memory may wait for one of them instead of looking themselves
+// (Kokkos_DeviceTaskWorkerGroup.hpp); they count themselves idle while they wait.
 //
 // Wait lists: TaskBase::m_wait of a task or aggregate, pushed with TaskBase::try_add_waiter and
 // swapped for TaskBase::completed_mark() at completion (the same protocol as the host queue).
@@ -64,6 +54,7 @@
 #include <Kokkos_TaskDagStatistics.hpp>
 #include <impl/memory_pool/Kokkos_MemoryPoolLanes.hpp>
 #include <impl/tasking/Kokkos_DeviceReadyRing.hpp>
+#include <impl/tasking/Kokkos_DeviceTaskIdleWorkers.hpp>
 #include <impl/tasking/Kokkos_HostWrittenSpans.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
 
@@ -236,8 +227,7 @@ struct DeviceTaskQueue {
   alignas(line_bytes) std::int64_t m_alive = 0;  // blocks alive, as the batches reported them
   std::int64_t m_alive_max = 0;
   alignas(line_bytes) std::int32_t m_handles = 0;  // scheduler handles (the owner decides what one is)
-  alignas(line_bytes) std::int32_t m_idle_workers = 0;  // see "Idle workers and cycles"
-  alignas(line_bytes) std::int32_t m_wake_tokens = 0;   // likewise; both zeroed by begin_run
+  DeviceTaskIdleWorkers m_idle;  // reset by the owner's m_idle.begin_run() before each run
   // What host code did (no worker): spawns, allocations, frees, refusals.
   std::int64_t m_host_spawned = 0;
   std::int64_t m_host_allocated = 0;
@@ -431,7 +421,7 @@ struct DeviceTaskQueue {
     } else {
       push_direct(t, stage != nullptr ? stage->shard : 0);
     }
-    wake_idle(1);
+    m_idle.wake(1);
   }
   // Into the first ring from `shard` on with room, else onto the overflow list.
   KOKKOS_INLINE_FUNCTION void push_direct(TaskBase* t, int shard) {
@@ -473,7 +463,7 @@ struct DeviceTaskQueue {
     if (stage.failures != 0) atomic_fetch_add_relaxed(&c.failures, std::int64_t(stage.failures));
     if (stage.allocated != stage.freed) report_alive(std::int64_t(stage.allocated) - stage.freed);
     if (pushed > 0) {
-      wake_idle(pushed);  // its fence orders the pushes before the completions too
+      m_idle.wake(pushed);  // its fence orders the pushes before the completions too
     } else if (stage.completed != 0) {
       Kokkos::memory_fence();
     }
@@ -575,16 +565,13 @@ struct DeviceTaskQueue {
   // other.  While workers sit idle that is the wrong way round: the first runs here and the
   // others go back into the home rings (through the stage, which the caller flushes before it
   // runs anything) for the idle workers to take.  While none is idle they stay: every worker is
-  // busy, and pushing them back would only add ring traffic.
-  KOKKOS_INLINE_FUNCTION bool idle_workers_wait() const {
-    return atomic_load_relaxed(const_cast<std::int32_t*>(&m_idle_workers)) > 0;
-  }
-  // The claim's tasks[0, n), in claim order, for a worker that runs them one by one (a GPU warp
-  // has its own form, with ballots): returns how many stay, in order, in tasks[0, result).
+  // busy, and pushing them back would only add ring traffic.  This form takes the claim's
+  // tasks[0, n), in claim order, for a worker that runs them one by one (a GPU warp has its own,
+  // with ballots), and returns how many stay, in order, in tasks[0, result).
   KOKKOS_INLINE_FUNCTION int hand_back_extra_teams(TaskBase** tasks, int n) {
     int teams = 0;
     for (int i = 0; i < n; ++i) teams += tasks[i]->m_kind == TaskKind::Team ? 1 : 0;
-    if (teams < 2 || !idle_workers_wait()) return n;
+    if (teams < 2 || !m_idle.any_counted()) return n;
     int kept = 0;
     bool team_kept = false;
     for (int i = 0; i < n; ++i) {
@@ -612,7 +599,7 @@ struct DeviceTaskQueue {
     for (int s = 0; s < shards(); ++s) spawned += atomic_load_relaxed(&counters(s).spawned);
     return completed == spawned;
   }
-  // ---- idle workers and cycles (see the file's comment) ---------------------------------------------
+  // ---- what idle workers look at (Kokkos_DeviceTaskIdleWorkers.hpp) --------------------------------
   // Whether any ring or overflow list holds a ready task: a look, nothing is claimed.
   KOKKOS_INLINE_FUNCTION bool any_ready() const {
     for (int p = 0; p < task_priority_count; ++p) {
@@ -625,42 +612,6 @@ struct DeviceTaskQueue {
   }
   KOKKOS_INLINE_FUNCTION bool overflow_nonempty(int priority) const {
     return atomic_load_relaxed(const_cast<TaskBase**>(&m_overflow[priority].task)) != nullptr;
-  }
-  // The worker looks at the rings once more after this (any_ready): a task pushed before the
-  // fence is seen there, one pushed after it sees the worker counted and wakes it (wake_idle).
-  KOKKOS_INLINE_FUNCTION void enter_idle() {
-    atomic_fetch_add_relaxed(&m_idle_workers, 1);
-    Kokkos::memory_fence();
-  }
-  // Before the claim it is for: a worker that leaves the count is out of it before it takes a task.
-  KOKKOS_INLINE_FUNCTION void leave_idle() {
-    atomic_fetch_add_relaxed(&m_idle_workers, -1);
-    Kokkos::memory_fence();
-  }
-  // By the owner, before its workers start.
-  void begin_run() {
-    m_idle_workers = 0;
-    m_wake_tokens = 0;
-  }
-  KOKKOS_INLINE_FUNCTION bool all_idle(int workers) const {
-    return atomic_load_relaxed(const_cast<std::int32_t*>(&m_idle_workers)) == workers;
-  }
-  // After `tasks` were pushed (their puts done): a token per task, while any worker is counted
-  // idle, for idle workers to wake by.  The fence orders the puts before the look at the count
-  // (enter_idle's fence is the other half).
-  KOKKOS_INLINE_FUNCTION void wake_idle(std::int32_t tasks) {
-    Kokkos::memory_fence();
-    if (tasks > 0 && idle_workers_wait()) atomic_fetch_add_relaxed(&m_wake_tokens, tasks);
-  }
-  // When the DAG is finished, or anything else every idle worker must look at.
-  KOKKOS_INLINE_FUNCTION void wake_all_idle(int workers) { atomic_fetch_add_relaxed(&m_wake_tokens, workers); }
-  // An idle worker's cue to look at the rings again: a token, taken.
-  KOKKOS_INLINE_FUNCTION bool take_wake_token() {
-    std::int32_t tokens = atomic_load_relaxed(&m_wake_tokens);
-    while (tokens > 0) {
-      if (atomic_compare_exchange_weak_acq_rel(&m_wake_tokens, tokens, tokens - 1)) return true;
-    }
-    return false;
   }
 
   KOKKOS_INLINE_FUNCTION bool stopped() const {

@@ -5,20 +5,20 @@
 // warps can fill an SM without its idle warps' polling slowing its busy warps' atomics, which is
 // what keeps blocks of one warp to a few per SM.
 //
-// With the queue's "Idle workers and cycles" (Kokkos_DeviceTaskQueue.hpp):
+// With the queue's idle workers (Kokkos_DeviceTaskIdleWorkers.hpp):
 // - a worker whose claim over every ring found nothing becomes the scout if the group has none
 //   (look_myself); the scout goes on as a lone worker does: it pauses, counts itself idle after a
 //   while, watches for the end and for cycles;
-// - a worker that finds a scout there counts itself idle (DeviceTaskQueue::enter_idle) at once and
+// - a worker that finds a scout there counts itself idle (DeviceTaskIdleWorkers::enter) at once and
 //   waits until the news changes, the group has no scout, or the group is over (should_look); it
-//   leaves the count (leave_idle) before it claims again;
+//   leaves the count (leave) before it claims again;
 // - the scout gives the role up when a claim of its own succeeds, and the news changes, so that
 //   the waiting workers look again (found_work);
 // - a worker that stops (every task completed, or the queue stopped) ends the group (end): every
 //   waiting worker stops too.
 // A waiting worker looked at every ring before it counted itself idle, as a lone worker does
 // before it counts itself, so the queue's argument that every worker counted idle means a cycle
-// holds with groups too.  Waiting workers count as idle for DeviceTaskQueue::idle_workers_wait,
+// holds with groups too.  Waiting workers count as idle for DeviceTaskIdleWorkers::any_counted,
 // so a claim's extra TaskTeam tasks go back to the rings for them.
 //
 // A group's members are numbered from 0; a group of one member never waits (it is always the
