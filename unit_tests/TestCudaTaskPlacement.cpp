@@ -1,7 +1,8 @@
 // TaskScheduler<Cuda>'s wait() moves the pool blocks host code wrote (its spawns, the blocks its
 // released futures freed) to the GPU before the workers start, where the device can take managed
 // memory ahead of use.  Placed or not, a DAG spawned from the host gives the same results, round
-// after round (the later rounds reuse blocks the host freed), and a run forgets what it placed.
+// after round (the later rounds reuse blocks the host freed), a run forgets what it placed, and the
+// pool's own words and the queue object go with the blocks.
 // CUDA builds only; the tests skip, with the reason, without a GPU.
 #include "TestCommon.hpp"
 
@@ -91,6 +92,28 @@ TEST(CudaTaskPlacement, HostSpawnedDagGivesTheSameResultsPlacedOrNot) {
       EXPECT_FALSE(sched.queue().m_host_written.empty()) << where << ": the host's frees were not recorded";
     }
   }
+}
+
+// Where the device takes managed memory ahead of use, a run after host spawns leaves the pool's
+// own words (the states the spawns' allocations wrote) and the queue object last sent to the GPU.
+TEST(CudaTaskPlacement, ThePoolsOwnWordsAndTheQueueGoToo) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  if (!device_takes_managed_memory_ahead()) GTEST_SKIP() << "the device does not take managed memory ahead of use";
+  Scheduler sched(Scheduler::memory_space(), 1 << 22, 64, 1024, 4096);
+  ASSERT_TRUE(sched.queue().m_place_host_writes);
+  Kokkos::View<long*, Kokkos::CudaSpace> values("values", std::size_t(grid) * grid);
+  auto futures = spawn_wavefront(sched, values.data(), 5);
+  Kokkos::wait(sched);
+  int device = 0, words_at = -2, queue_at = -2;
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
+  const auto [words, bytes] = sched.queue().m_pool.impl_bookkeeping();
+  ASSERT_NE(bytes, 0u);
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemRangeGetAttribute(&words_at, sizeof(words_at), cudaMemRangeAttributeLastPrefetchLocation,
+                                                      words, bytes));
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemRangeGetAttribute(&queue_at, sizeof(queue_at), cudaMemRangeAttributeLastPrefetchLocation,
+                                                      &sched.queue(), sizeof(sched.queue())));
+  EXPECT_EQ(words_at, device);
+  EXPECT_EQ(queue_at, device);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -315,6 +316,26 @@ TEST(MemoryPool, BlocksAreAlignedToTheirSizeAndDisjoint) {
     EXPECT_LE(blocks[i - 1].first + blocks[i - 1].second, blocks[i].first) << "overlapping blocks";
   }
   for (auto& [p, block] : blocks) pool.deallocate(p, 1);
+  EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
+}
+
+// impl_bookkeeping(): the pool's own words (hints, superblock states and bits), before every
+// block, shared by copies of the pool; what an allocation and a search write lies inside it.
+TEST(MemoryPool, BookkeepingSpanHoldsThePoolsOwnWordsBeforeEveryBlock) {
+  EXPECT_EQ(HostPool().impl_bookkeeping(), (std::pair<const void*, std::size_t>(nullptr, 0)));
+  HostPool pool(Kokkos::HostSpace(), 256 * KiB, 64, 1024, 16 * KiB);
+  const auto [words, bytes] = pool.impl_bookkeeping();
+  ASSERT_NE(words, nullptr);
+  ASSERT_GT(bytes, std::size_t(pool.number_of_superblocks()) * sizeof(std::uint32_t));
+  EXPECT_EQ(HostPool(pool).impl_bookkeeping(), pool.impl_bookkeeping());
+  const char* const begin = static_cast<const char*>(words);
+  const std::vector<char> before(begin, begin + bytes);
+  std::vector<void*> blocks;
+  while (void* p = pool.allocate(64)) blocks.push_back(p);  // every superblock, hints moving
+  ASSERT_EQ(blocks.size(), pool.capacity() / 64);
+  for (void* p : blocks) EXPECT_GE(static_cast<const char*>(p), begin + bytes) << "a block inside the bookkeeping";
+  EXPECT_NE(std::vector<char>(begin, begin + bytes), before) << "the states of full superblocks lie in the span";
+  for (void* p : blocks) pool.deallocate(p, 64);
   EXPECT_EQ(stats_of(pool).consumed_blocks, 0u);
 }
 

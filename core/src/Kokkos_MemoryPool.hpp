@@ -15,9 +15,9 @@
 // allocate(n) takes the block size 2^N that fits n (at least the minimum block size) and tries
 // the superblock its lane's hint names; only when that one is full or reassigned does it run
 // Figure 2.5's search from SBStart(N, lane): the first superblock of blocks 2^N with room that
-// no other lane is allocating from, else the first empty one (reassigned to 2^N), else one of
-// blocks 2^N that another lane allocates from, else one of larger blocks with room (the
-// smallest such size).  `attempt_limit` counts searches that find nothing usable.  deallocate is
+// no other lane is allocating from (on a GPU: with room), else the first empty one (reassigned
+// to 2^N), else one of blocks 2^N that another lane allocates from, else one of larger blocks
+// with room (the smallest such size).  `attempt_limit` counts searches that find nothing usable.  deallocate is
 // constant time: superblock and block follow from the address.
 //
 // A pool in HostSpace keeps each thread's freed blocks in the thread's magazine for their size
@@ -58,6 +58,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -354,6 +355,15 @@ class MemoryPool {
   }
   KOKKOS_INLINE_FUNCTION std::size_t max_block_size() const noexcept { return m_max_block_size; }
   KOKKOS_INLINE_FUNCTION int number_of_superblocks() const noexcept { return int(m_sb_count); }
+
+  // The pool's own words in its memory: every lane's hints and every superblock's state word and
+  // bit array, one span before the first block; {nullptr, 0} for an empty pool.  For code that
+  // moves the pool's memory between host and device ahead of use (TaskScheduler<Cuda>::wait()).
+  std::pair<const void*, std::size_t> impl_bookkeeping() const noexcept {
+    if (m_sb_count == 0) return {nullptr, 0};
+    const char* const begin = reinterpret_cast<const char*>(m_hints);
+    return {begin, std::size_t(m_sb_records + std::size_t(m_sb_count) * m_sb_record_bytes - begin)};
+  }
 
   // The block size allocate(alloc_size) would hand out; 0 for 0 bytes and for requests larger
   // than the maximum block size.
@@ -867,13 +877,16 @@ class MemoryPool {
     return false;
   }
 
-  // Figure 2.5 once the hinted superblock failed, with one change: a superblock of blocks 2^N
-  // with room that another lane's hint names comes after the empty ones.  Otherwise, when two
-  // threads fill the pool, the first one whose superblock fills finds the other's (the only
-  // 2^N superblock with room) and both allocate from one state word from then on (a cache line
-  // bouncing on every allocation: filling 1M blocks from two threads ran at a fifth of malloc's
-  // rate).  Nothing is left out of the search, so an allocation still fails only when no
-  // superblock can serve it.
+  // Figure 2.5 once the hinted superblock failed, with one change on the host: a superblock of
+  // blocks 2^N with room that another lane's hint names comes after the empty ones.  Otherwise,
+  // when two threads fill the pool, the first one whose superblock fills finds the other's (the
+  // only 2^N superblock with room) and both allocate from one state word from then on (a cache
+  // line bouncing on every allocation: filling 1M blocks from two threads ran at a fifth of
+  // malloc's rate).  Not on a GPU: there the warps outnumber the lanes many times over (a lane
+  // is the warp index modulo the lanes), so a lane's superblock is shared anyway and another
+  // lane's hint says nothing more than its own, while the check reads every lane's hint, each on
+  // its own cache line, for every superblock with room the search passes.  Nothing is left out
+  // of the search, so an allocation still fails only when no superblock can serve it.
   KOKKOS_IMPL_MEMORY_POOL_NOINLINE KOKKOS_FUNCTION void* allocate_by_search(std::uint32_t code, std::uint32_t lane,
                                                                           std::uint32_t* hint,
                                                                           std::int32_t attempt_limit) const noexcept {
@@ -891,7 +904,9 @@ class MemoryPool {
         const std::uint32_t used = State::used(state);
         if (sb_code == code) {
           if (used < block_count(block_lg2)) {
-            if (!hinted_by_another_lane(sb, code, lane)) {
+            bool another_lanes = false;
+            KOKKOS_IF_ON_HOST((another_lanes = hinted_by_another_lane(sb, code, lane);))
+            if (!another_lanes) {
               preferred = sb;
               preferred_has_more = used + 1 < block_count(block_lg2);
               break;

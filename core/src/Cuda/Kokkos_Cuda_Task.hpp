@@ -252,14 +252,22 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
                             std::size_t(task_priority_count) * storage.shards * sizeof(DeviceTaskRing));
   }
   // On the host, before a run on `stream`: what the host wrote since the last run goes to the GPU
-  // ahead of the workers (or is forgotten, when placement is off).
+  // ahead of the workers (or is forgotten, when placement is off): the blocks, the pool's own
+  // words if the host allocated or freed any (their states and bits), and the queue object.
   void place_host_writes(cudaStream_t stream) {
     const bool place = m_place_host_writes;
     const int device = m_device;
+    bool host_wrote_blocks = false;
     this->m_host_written.take([&](const void* p, std::size_t bytes) {
+      host_wrote_blocks = true;
       if (place) cuda_prefetch_to_device(p, bytes, device, stream);
     });
-    if (place) cuda_prefetch_to_device(this, sizeof(CudaTaskQueue), device, stream);
+    if (!place) return;
+    if (host_wrote_blocks) {
+      const auto [words, bytes] = this->m_pool.impl_bookkeeping();
+      if (bytes != 0) cuda_prefetch_to_device(words, bytes, device, stream);
+    }
+    cuda_prefetch_to_device(this, sizeof(CudaTaskQueue), device, stream);
   }
 
   KOKKOS_INLINE_FUNCTION static CudaTaskQueue* queue_of(const TaskBase* t) {
