@@ -59,10 +59,13 @@ struct FusionRebase {
 
 // A functor whose Views can be moved: `impl_fusion_members()` returns a tuple of references to
 // its members (std::tie); Views and View iterators among them are moved, the rest ignored.
-// Small functors only: the fused run copies the functor for each chunk.
+// Small functors only: the fused run copies the functor for each chunk.  The functions below are
+// host-device and skip the execution-space check: a host back end's functor (host-only
+// impl_fusion_members, host lambdas) only ever reaches them on the host.
 template <class Functor>
 concept FusionRebasable = sizeof(Functor) <= 1024 && requires(Functor& f) { f.impl_fusion_members(); };
 
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Member>
 KOKKOS_INLINE_FUNCTION void fusion_rebase_member(Member& member, const void* allocation, std::ptrdiff_t delta_bytes) {
   if constexpr (requires { member.impl_fusion_rebase(allocation, delta_bytes); }) {
@@ -72,6 +75,7 @@ KOKKOS_INLINE_FUNCTION void fusion_rebase_member(Member& member, const void* all
 
 // Moves f's Views into `temporary` onto `buffer` for the chunk starting at launch index
 // `chunk_begin`.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Functor>
 KOKKOS_INLINE_FUNCTION void fusion_rebase_members_into(Functor& f, const FusionTemporary& temporary, std::byte* buffer,
                                                        std::int64_t chunk_begin) {
@@ -84,6 +88,7 @@ KOKKOS_INLINE_FUNCTION void fusion_rebase_members_into(Functor& f, const FusionT
 }
 
 // The same for every temporary of the run.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Functor>
 KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase& rebase, std::int64_t chunk_begin) {
   for (std::uint32_t t = 0; t < rebase.count; ++t) {
@@ -94,6 +99,7 @@ KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase
 // The same for the temporaries in `touched` only (bit t: rebase.temporaries[t]), for a kernel
 // that knows which ones a functor holds (Cuda/Kokkos_Cuda_Fusion.hpp: a Black-Scholes loop
 // holds 2 or 3 of 13).
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Functor>
 KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase& rebase, std::int64_t chunk_begin,
                                                   std::uint32_t touched) {
@@ -111,6 +117,7 @@ KOKKOS_INLINE_FUNCTION void fusion_rebase_members(Functor& f, const FusionRebase
 // with_local_functor_copy's: the recorded functor's Views are untracked.  On a device copying a
 // View counts nothing, and a plain copy stays in registers where a bytewise one of unknown
 // alignment would go through local memory byte by byte.
+KOKKOS_IMPL_DISABLE_EXEC_CHECK
 template <class Functor, class Body, class... Touched>
 KOKKOS_INLINE_FUNCTION void with_rebased_functor_copy(const Functor& kept, const FusionRebase& rebase,
                                                       std::int64_t chunk_begin, const Body& body,

@@ -28,7 +28,8 @@ class HostWrittenSpans {
   HostWrittenSpans(const HostWrittenSpans&) = delete;
   HostWrittenSpans& operator=(const HostWrittenSpans&) = delete;
 
-  // Any host thread, at any time but during take().  A span of 0 bytes is ignored.
+  // Any host thread, at any time (a record made while take() runs goes to that take or the next).
+  // A span of 0 bytes is ignored.
   void record(const void* p, std::size_t bytes) {
     if (bytes == 0) return;
     const Span s{reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + bytes};
