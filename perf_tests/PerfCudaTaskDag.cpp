@@ -68,6 +68,17 @@
 //                        speedup = default_ms / shaped_ms (> 1: the shape wins), workers (warps
 //                        launched).
 //
+//   CudaTaskDag/Measured/dag:<d>  the same DAGs on a scheduler left to choose its shape
+//                        (set_task_workers(sched, Kokkos::AUTO), the default outside these
+//                        benchmarks) and on one of the default shape: first the runs that time
+//                        the candidates (two on each of 4), each followed by a run of the other
+//                        scheduler, then both interleaved as above.  Counters: measured_ms,
+//                        default_ms (median ms per run after the timing runs), speedup =
+//                        default_ms / measured_ms (>= 1 where the choice is right: it may keep the
+//                        default), sampling_cost (the timing runs' total time over the default's
+//                        runs beside them: what choosing costs), kept_blocks, kept_warps (the
+//                        shape kept), ns_per_task_<b>x<w> (each candidate's time per task run).
+//
 // Every benchmark also reports where the GPU workers' time went (GpuWorkerTime below: gpu_busy,
 // gpu_batch_us, gpu_tasks_per_batch, gpu_team_per_batch, gpu_steal_share).
 //
@@ -87,10 +98,12 @@
 #include "../unit_tests/TaskFibonacci.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -98,10 +111,14 @@ namespace {
 using gpu_t = Kokkos::TaskScheduler<Kokkos::Cuda>;
 using host_t = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
 
-// The schedulers every benchmark here uses: a 256 MiB pool, blocks of 64 to 1024 bytes.
+// The schedulers every benchmark here uses: a 256 MiB pool, blocks of 64 to 1024 bytes.  A GPU
+// scheduler launches the default worker shape on every run, so that a benchmark's few runs measure
+// one shape, not the runs that time the candidates (CudaTaskDag/Measured measures those).
 template <class Scheduler>
 Scheduler make_scheduler() {
-  return Scheduler(typename Scheduler::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
+  Scheduler sched(typename Scheduler::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
+  if constexpr (std::is_same_v<Scheduler, gpu_t>) Kokkos::Experimental::set_task_workers(sched, Kokkos::Experimental::CudaTaskWorkers{});
+  return sched;
 }
 
 // Where the GPU workers' time went, over every GPU run of a benchmark (the scheduler's per-shard
@@ -485,51 +502,105 @@ void Granularity(benchmark::State& state) {
   worker_time.report(state, gpu);
 }
 
-// ---- Workers ------------------------------------------------------------------------------------
-// One DAG on a scheduler whose workers are `blocks` blocks of `warps` warps per SM and on one of
-// the default shape, interleaved in the same run.
+// ---- Workers and Measured ------------------------------------------------------------------------
+// One of three DAGs, run on any GPU scheduler and checked as the benchmarks above check them:
+// Fibonacci(25), the Granularity tree at work 2^10, the 16x16-tile wavefront.
 enum class ShapeDag { fibonacci, granularity, wavefront };
 
+class ShapeDagRuns {
+ public:
+  explicit ShapeDagRuns(ShapeDag dag)
+      : m_dag(dag),
+        m_chains("chains", granularity_leaves),
+        m_failures("spawn failures"),
+        m_reference(dag == ShapeDag::wavefront ? wavefront_reference(tile) : std::vector<double>()),
+        m_matrix(wavefront_matrix<Kokkos::CudaSpace>(dag == ShapeDag::wavefront
+                                                          ? wavefront_initial(tile, std::numeric_limits<double>::quiet_NaN())
+                                                          : std::vector<double>())) {}
+
+  void run(const gpu_t& sched) {
+    std::string failed;
+    switch (m_dag) {
+      case ShapeDag::fibonacci: run_fib(sched, fib_n); break;
+      case ShapeDag::granularity: failed = run_chain_tree(sched, m_chains.data(), m_failures.data(), chain_work); break;
+      case ShapeDag::wavefront: failed = run_wavefront(sched, m_matrix.data(), tile, m_spawn_seconds); break;
+    }
+    if (m_why.empty()) m_why = failed;
+  }
+  // False, the benchmark failed with the reason, where a run went wrong.
+  bool check(benchmark::State& state, const char* when) {
+    if (m_why.empty()) m_why = spawn_failures(m_failures);
+    if (m_why.empty() && m_dag == ShapeDag::granularity) m_why = chain_mismatch(m_chains, chain_work);
+    if (m_why.empty() && m_dag == ShapeDag::wavefront) m_why = wavefront_mismatch(m_matrix, m_reference);
+    if (!m_why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + m_why), false;
+    return true;
+  }
+
+ private:
+  static constexpr long fib_n = 25;
+  static constexpr int chain_work = 1 << 10, tile = 16;
+  ShapeDag m_dag;
+  Kokkos::View<double*, Kokkos::CudaSpace> m_chains;
+  Kokkos::View<int, Kokkos::CudaSpace> m_failures;
+  std::vector<double> m_reference;
+  Kokkos::View<double*, Kokkos::CudaSpace> m_matrix;
+  std::vector<double> m_spawn_seconds;
+  std::string m_why;
+};
+
+// One DAG on a scheduler whose workers are `blocks` blocks of `warps` warps per SM and on one of
+// the default shape, interleaved in the same run.
 void Workers(benchmark::State& state) {
   if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
   const Kokkos::Experimental::CudaTaskWorkers shape{int(state.range(0)), int(state.range(1))};
-  const auto dag = ShapeDag(state.range(2));
+  ShapeDagRuns dag(ShapeDag(state.range(2)));
   gpu_t shaped = make_scheduler<gpu_t>(), plain = make_scheduler<gpu_t>();
   Kokkos::Experimental::set_task_workers(shaped, shape);
-  constexpr long fib_n = 25;
-  constexpr int chain_work = 1 << 10, tile = 16;
-  Kokkos::View<double*, Kokkos::CudaSpace> chains("chains", granularity_leaves);
-  Kokkos::View<int, Kokkos::CudaSpace> failures("spawn failures");
-  const std::vector<double> ref = dag == ShapeDag::wavefront ? wavefront_reference(tile) : std::vector<double>();
-  auto matrix = wavefront_matrix<Kokkos::CudaSpace>(
-      dag == ShapeDag::wavefront ? wavefront_initial(tile, std::numeric_limits<double>::quiet_NaN()) : std::vector<double>());
-  std::vector<double> spawn_seconds;
-  std::string why;
-  const auto run_on = [&](const gpu_t& sched) {
-    std::string failed;
-    switch (dag) {
-      case ShapeDag::fibonacci: run_fib(sched, fib_n); break;
-      case ShapeDag::granularity: failed = run_chain_tree(sched, chains.data(), failures.data(), chain_work); break;
-      case ShapeDag::wavefront: failed = run_wavefront(sched, matrix.data(), tile, spawn_seconds); break;
-    }
-    if (why.empty()) why = failed;
-  };
   GpuWorkerTime worker_time;
-  auto check = [&](const char* when) {
-    if (why.empty()) why = spawn_failures(failures);
-    if (why.empty() && dag == ShapeDag::granularity) why = chain_mismatch(chains, chain_work);
-    if (why.empty() && dag == ShapeDag::wavefront) why = wavefront_mismatch(matrix, ref);
-    if (!why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + why), false;
-    return true;
-  };
   const std::vector<double> m =
-      checked_medians(state, worker_time.timed([&] { run_on(shaped); }), [&] { run_on(plain); }, check);
+      checked_medians(state, worker_time.timed([&] { dag.run(shaped); }), [&] { dag.run(plain); },
+                      [&](const char* when) { return dag.check(state, when); });
   if (m.empty()) return;
   state.counters["shaped_ms"] = m[0] * 1e3;
   state.counters["default_ms"] = m[1] * 1e3;
   state.counters["speedup"] = m[1] / m[0];
   state.counters["workers"] = shaped.queue().m_workers;
   worker_time.report(state, shaped);
+}
+
+// One DAG on a scheduler that chooses its worker shape (Kokkos::AUTO: the runs that time the
+// candidates first, then the kept one) and on one of the default shape, interleaved.
+void Measured(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  ShapeDagRuns dag(ShapeDag(state.range(0)));
+  gpu_t measured = make_scheduler<gpu_t>(), plain = make_scheduler<gpu_t>();
+  Kokkos::Experimental::set_task_workers(measured, Kokkos::AUTO);
+  const auto& choice = measured.queue().m_worker_choice;
+  double sampling_seconds = 0, plain_seconds = 0;
+  for (std::uint32_t r = 0; r < choice.choice().sampling_length(); ++r) {
+    Kokkos::Timer timer;
+    dag.run(measured);
+    sampling_seconds += timer.seconds();
+    timer.reset();
+    dag.run(plain);
+    plain_seconds += timer.seconds();
+  }
+  if (!dag.check(state, "the runs that timed the candidates")) return;
+  const std::vector<double> m = checked_medians(state, [&] { dag.run(measured); }, [&] { dag.run(plain); },
+                                                [&](const char* when) { return dag.check(state, when); });
+  if (m.empty()) return;
+  const Kokkos::Experimental::CudaTaskWorkers kept = Kokkos::Experimental::task_workers(measured);
+  state.counters["measured_ms"] = m[0] * 1e3;
+  state.counters["default_ms"] = m[1] * 1e3;
+  state.counters["speedup"] = m[1] / m[0];
+  state.counters["sampling_cost"] = sampling_seconds / plain_seconds;
+  state.counters["kept_blocks"] = kept.blocks_per_sm;
+  state.counters["kept_warps"] = kept.warps_per_block;
+  for (int way = 0; way < choice.candidate_count(); ++way) {
+    const auto& c = choice.candidate(way);
+    state.counters["ns_per_task_" + std::to_string(c.blocks_per_sm) + "x" + std::to_string(c.warps_per_block)] =
+        choice.choice().time_ns(way);
+  }
 }
 
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
@@ -553,5 +624,6 @@ BENCHMARK(Workers)
     })
     ->Iterations(1)
     ->UseRealTime();
+BENCHMARK(Measured)->Name("CudaTaskDag/Measured")->ArgName("dag")->DenseRange(0, 2)->Iterations(1)->UseRealTime();
 
 }  // namespace

@@ -1,8 +1,9 @@
 // TaskScheduler<Cuda>'s workers in blocks of several warps (Experimental::CudaTaskWorkers): a
-// shape is checked when it is set, and on a GPU every shape runs the same DAGs to the same
-// results: Fibonacci with when_all and respawn (TaskSingle tasks, one per lane), and TaskTeam
-// tasks whose team collectives must stay within their warp while the block's other warps run
-// other tasks.  CUDA builds only; the tests that launch skip, with the reason, without a GPU.
+// shape is checked when it is set, a scheduler left to choose times its candidate shapes on the
+// GPU and keeps one, and on a GPU every shape runs the same DAGs to the same results: Fibonacci
+// with when_all and respawn (TaskSingle tasks, one per lane), and TaskTeam tasks whose team
+// collectives must stay within their warp while the block's other warps run other tasks.  CUDA
+// builds only; the tests that launch skip, with the reason, without a GPU.
 #include "TaskFibonacci.hpp"
 #include "TestCommon.hpp"
 
@@ -62,6 +63,45 @@ TEST(CudaTaskWorkers, SetAndReadBackAndRefuseWithoutChange) {
   EXPECT_EQ(Kokkos::Experimental::task_workers(sched).warps_per_block, 4) << "a refused shape changed the scheduler";
   const Scheduler copy = sched;  // the shape belongs to the scheduler, not to one handle
   EXPECT_EQ(Kokkos::Experimental::task_workers(copy).blocks_per_sm, 3);
+  Kokkos::Experimental::set_task_workers(copy, Kokkos::AUTO);
+  EXPECT_EQ(Kokkos::Experimental::task_workers(sched).blocks_per_sm, 8) << "no run timed yet: the first candidate";
+  EXPECT_EQ(Kokkos::Experimental::task_workers(sched).warps_per_block, 1);
+}
+
+// By default the scheduler's runs go through its candidate shapes, each timed on the GPU, and keep
+// one of them; every run computes the same results whatever shape it launched.
+TEST(CudaTaskWorkers, TheSchedulerTimesEachCandidateAndKeepsOne) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  using Fibonacci = Kokkos::Test::TaskFibonacci<Scheduler>;
+  Scheduler sched(Scheduler::memory_space(), 21 * 21 * 64000, 64, 1024, 4096);
+  const auto& choice = sched.queue().m_worker_choice;
+  ASSERT_TRUE(choice.measuring());
+  const int sms = sm_count();
+  const int sampling = static_cast<int>(choice.choice().sampling_length());
+  std::vector<int> workers;
+  for (int run = 0; run < sampling + 3; ++run) {
+    auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Fibonacci(sched, 20));
+    ASSERT_FALSE(f.is_null());
+    Kokkos::wait(sched);
+    ASSERT_EQ(f.get(), Kokkos::Test::serial_fibonacci(20)) << "run " << run;
+    workers.push_back(sched.queue().m_workers);
+  }
+  for (int way = 0; way < choice.candidate_count(); ++way) {
+    const double ns = choice.choice().time_ns(way);
+    EXPECT_GT(ns, 0) << "candidate " << way;
+    EXPECT_LT(ns, 1e6) << "candidate " << way << ": ns per task";
+  }
+  const CudaTaskWorkers kept = Kokkos::Experimental::task_workers(sched);
+  bool is_candidate = false;
+  for (const CudaTaskWorkers& c : Kokkos::Impl::cuda_task_worker_candidates)
+    is_candidate = is_candidate || (c.blocks_per_sm == kept.blocks_per_sm && c.warps_per_block == kept.warps_per_block);
+  EXPECT_TRUE(is_candidate) << kept.blocks_per_sm << " blocks of " << kept.warps_per_block << " warps";
+  for (int run = sampling; run < sampling + 3; ++run) {
+    const int w = workers[std::size_t(run)];
+    EXPECT_EQ(w % (kept.warps_per_block * sms), 0) << "run " << run << " launched " << w << " warps";
+    EXPECT_LE(w, kept.blocks_per_sm * kept.warps_per_block * sms) << "run " << run;
+  }
+  EXPECT_EQ(sched.queue().allocation_count(), 0);
 }
 
 TEST(CudaTaskWorkers, FibonacciOnEveryShape) {

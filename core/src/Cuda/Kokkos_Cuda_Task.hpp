@@ -45,12 +45,14 @@
 #include <Cuda/Kokkos_Cuda_Team.hpp>
 #include <Cuda/Kokkos_Cuda_TaskWorker.hpp>
 #include <impl/tasking/Kokkos_DeviceTaskQueue.hpp>
+#include <impl/tasking/Kokkos_DeviceTaskWorkerChoice.hpp>
 #include <impl/tasking/Kokkos_TaskBase.hpp>
 #include <impl/tasking/Kokkos_TaskStatistics.hpp>
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -65,10 +67,8 @@ namespace Kokkos {
 namespace Experimental {
 // How wait() on a TaskScheduler<Cuda> launches its workers: blocks of `warps_per_block` warps
 // (each warp a worker), `blocks_per_sm` of them on every SM, or as many as fit if fewer do.
-// The default, 8 blocks of one warp, ran the DAGs of PerfCudaTaskDag fastest or close to it among
-// 32, 8, 2 and 1 one-warp blocks per SM on an H200 (perf_tests/README.md, "GPU task DAG"):
-// idle one-warp workers all poll the queue, and with every block that fits that polling slows the
-// busy ones.  In a block of several warps only one idle warp polls at a time.
+// Unless the user sets one (set_task_workers), the scheduler chooses among a few shapes by timing
+// its own runs (Impl::cuda_task_worker_candidates); the default values are its first candidate.
 struct CudaTaskWorkers {
   int blocks_per_sm = 8;
   int warps_per_block = 1;
@@ -106,6 +106,35 @@ inline void cuda_prefetch_to_device(const void* p, std::size_t bytes, int device
 #endif
 }
 
+// The device time between two points of a stream, for a run wait() times (an untimed run makes
+// no events).  Read elapsed_ns after the stream passed stop().
+class CudaTaskRunTimer {
+  cudaEvent_t m_start = nullptr, m_stop = nullptr;
+
+ public:
+  CudaTaskRunTimer(bool timed, cudaStream_t stream) {
+    if (!timed) return;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaEventCreate(&m_start));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaEventCreate(&m_stop));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaEventRecord(m_start, stream));
+  }
+  CudaTaskRunTimer(const CudaTaskRunTimer&) = delete;
+  CudaTaskRunTimer& operator=(const CudaTaskRunTimer&) = delete;
+  ~CudaTaskRunTimer() {
+    if (m_start != nullptr) (void)cudaEventDestroy(m_start);
+    if (m_stop != nullptr) (void)cudaEventDestroy(m_stop);
+  }
+  void stop(cudaStream_t stream) {
+    if (m_stop != nullptr) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaEventRecord(m_stop, stream));
+  }
+  double elapsed_ns() const {
+    if (m_stop == nullptr) return 0;
+    float ms = 0;
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaEventElapsedTime(&ms, m_start, m_stop));
+    return double(ms) * 1e6;
+  }
+};
+
 // Throws, naming the value, unless `workers` is a shape wait() can launch.
 inline void cuda_task_check_workers(const Experimental::CudaTaskWorkers& workers) {
   if (workers.warps_per_block < 1 || workers.warps_per_block > cuda_task_max_warps_per_block)
@@ -116,6 +145,14 @@ inline void cuda_task_check_workers(const Experimental::CudaTaskWorkers& workers
     throw_runtime_exception("Kokkos::Experimental::set_task_workers: blocks_per_sm is " +
                             std::to_string(workers.blocks_per_sm) + "; wait() needs at least one block per SM");
 }
+
+// The shapes a scheduler's runs are timed on (Impl::DeviceTaskWorkerChoice), the first its
+// default.  On an H200 (perf_tests/README.md, "The GPU task DAG"): 8 one-warp blocks per SM ran
+// Fibonacci fastest, 2 the Granularity tree, 1 or 2 the TaskTeam wavefront;
+// blocks of 4 warps hold as many warps with one poller per block (8 warps per SM), or 24, about
+// what the worker kernel's registers let an SM hold, for DAGs wide enough to use them.
+inline constexpr std::array<Experimental::CudaTaskWorkers, 4> cuda_task_worker_candidates{
+    {{8, 1}, {2, 1}, {2, 4}, {6, 4}}};
 
 // Module ids: one per translation unit that spawns or runs GPU tasks, from one process-wide count.
 inline std::uint32_t cuda_task_new_module_id() {
@@ -221,7 +258,8 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
   std::int64_t m_device_handles = 0;
   // The worker warps of the last wait()'s kernel (for reading the workers' time per shard).
   std::int32_t m_workers = 0;
-  Experimental::CudaTaskWorkers m_worker_shape;  // how the next wait() launches them
+  // How wait() launches them: the user's shape, or one of the candidates, timed.
+  DeviceTaskWorkerChoice<Experimental::CudaTaskWorkers> m_worker_choice{cuda_task_worker_candidates};
   std::int32_t m_device = 0;
   // Whether wait() moves the pool blocks the host wrote, and the queue object, to the GPU before
   // its workers start (HostWrittenSpans): where the device can take managed memory ahead of use
@@ -605,9 +643,11 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
   void impl_wait() const {
     if (m_queue == nullptr) Kokkos::abort("Kokkos::wait: the scheduler is empty (default-constructed)");
 #if defined(__CUDACC__)
-    if (m_queue->host_finished()) return;
+    const Impl::DeviceTaskShardCounters before = m_queue->host_totals();
+    if (before.spawned == before.completed) return;
     const auto kernel = &Impl::cuda_task_worker_kernel<BasicTaskScheduler, Module>;
-    const Experimental::CudaTaskWorkers shape = m_queue->m_worker_shape;
+    const auto run = m_queue->m_worker_choice.next();
+    const Experimental::CudaTaskWorkers shape = run.shape;
     const std::size_t shared = Impl::cuda_task_block_shared_bytes(shape.warps_per_block);
     int device = 0, sm_count = 1, per_sm = 0;
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetDevice(&device));
@@ -620,10 +660,15 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     m_queue->m_workers = blocks * shape.warps_per_block;
     const cudaStream_t stream = execution_space().cuda_stream();
     m_queue->place_host_writes(stream);
+    // A timed run is timed on the stream, from the end of the placement to the kernel's end.
+    Impl::CudaTaskRunTimer timer(run.timed, stream);
     kernel<<<blocks, dim3(1, 32, shape.warps_per_block), shared, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
+    timer.stop(stream);
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
-    m_queue->m_device_handles = m_queue->host_totals().handles;
+    const Impl::DeviceTaskShardCounters after = m_queue->host_totals();
+    m_queue->m_device_handles = after.handles;
+    m_queue->m_worker_choice.record(run, timer.elapsed_ns(), after.tasks_run - before.tasks_run);
     if (m_queue->m_stop == Impl::cuda_task_stop_cycle) {
       Kokkos::abort("Kokkos::wait(TaskScheduler<Cuda>): tasks are still waiting after every runnable task finished: "
                     "their dependences form a cycle (a task respawned behind a future that depends on it)");
@@ -665,17 +710,24 @@ void wait(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched) {
 }
 
 namespace Experimental {
-// The launch shape of the scheduler's next wait() (CudaTaskWorkers).
+// The shape the scheduler's wait() launches: the one set with set_task_workers, or, while the
+// scheduler chooses (Kokkos::AUTO, the default), the fastest per task among its candidates so far
+// (8 one-warp blocks per SM before any run was timed).
 template <class Kind>
 CudaTaskWorkers task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched) {
-  return sched.queue().m_worker_shape;
+  return sched.queue().m_worker_choice.chosen();
 }
 // Sets it: `warps_per_block` in [1, 8], `blocks_per_sm` at least 1 (wait() launches fewer where
-// fewer fit); anything else throws, and the shape stays as it was.
+// fewer fit); anything else throws, and the shape stays as it was.  Every wait() then launches it.
 template <class Kind>
 void set_task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, const CudaTaskWorkers& workers) {
   Kokkos::Impl::cuda_task_check_workers(workers);
-  sched.queue().m_worker_shape = workers;
+  sched.queue().m_worker_choice.fix(workers);
+}
+// Hands the choice back to the scheduler: its runs time the candidate shapes again.
+template <class Kind>
+void set_task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, Kokkos::AUTO_t) {
+  sched.queue().m_worker_choice.measure();
 }
 }  // namespace Experimental
 
