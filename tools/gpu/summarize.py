@@ -113,6 +113,74 @@ def summarize_benchmark(name, results_dir):
     return entry
 
 
+# The GPU task DAG's goals, read from PerfCudaTaskDag's medians (perf_tests/README.md, "The GPU
+# task DAG"): Fibonacci(30) tasks per second, the TaskTeam wavefront against the host scheduler on
+# the device machine's cores, the minimum effective granularity (the work per leaf at which the
+# tasks reach half of one plain kernel's speed), and the measured worker shape against the default.
+FIB30_GOAL_TASKS_PER_S = 50e6
+GRANULARITY_EFFICIENCY = 0.5
+SHAPE_DAGS = {0: "fibonacci", 1: "granularity", 2: "wavefront"}
+
+
+def _task_dag_results(summary):
+    """{short benchmark name: counters} of PerfCudaTaskDag's default run, or None if it has none."""
+    for e in summary["benchmarks"]["per_executable"]:
+        if e["name"] == "PerfCudaTaskDag" and e["results"]:
+            return {_short_name(r["name"]): r["counters"] for r in e["results"]}
+    return None
+
+
+def _minimum_granularity(points):
+    """points: [(work, efficiency)].  The work at which efficiency first reaches the threshold,
+    interpolated in log(work) between the last point below it and the first at or above it."""
+    points = sorted(points)
+    for i, (work, eff) in enumerate(points):
+        if eff < GRANULARITY_EFFICIENCY:
+            continue
+        if i == 0:
+            return {"work": work, "bound": "at most"}
+        (w0, e0) = points[i - 1]
+        t = (GRANULARITY_EFFICIENCY - e0) / (eff - e0)
+        return {"work": round(w0 * (work / w0) ** t), "bound": "about"}
+    return {"work": points[-1][0], "bound": "above"} if points else None
+
+
+def task_dag_goals(summary):
+    """Each goal: {"goal", "value", "status"}; status "met", "not met" or "unmeasured" (the granularity,
+    which has no target: "reported" or "not reached" within the works measured).  None without
+    PerfCudaTaskDag's results."""
+    results = _task_dag_results(summary)
+    if results is None:
+        return None
+    goals = []
+    fib = results.get("CudaTaskDag/Fib/30", {}).get("gpu_tasks_per_s")
+    goals.append({"goal": "Fibonacci(30) at >= 50 M tasks/s",
+                  "value": None if fib is None else f"{fib / 1e6:.3g} M tasks/s",
+                  "status": "unmeasured" if fib is None else ("met" if fib >= FIB30_GOAL_TASKS_PER_S else "not met")})
+    ratios = {b: results[f"CudaTaskDag/Wavefront/{b}"].get("ratio_gpu_to_host")
+              for b in (16, 32) if f"CudaTaskDag/Wavefront/{b}" in results}
+    ratios = {b: r for b, r in ratios.items() if r is not None}
+    goals.append({"goal": "TaskTeam wavefront faster than the host scheduler",
+                  "value": ", ".join(f"{b}x{b} tiles {r:.3g}x the host" for b, r in sorted(ratios.items())) or None,
+                  "status": "unmeasured" if not ratios else ("met" if max(ratios.values()) > 1 else "not met")})
+    points = [(int(c["work"]), c["efficiency"]) for name, c in results.items()
+              if name.startswith("CudaTaskDag/Granularity/") and "work" in c and "efficiency" in c]
+    g = _minimum_granularity(points)
+    goals.append({"goal": "minimum effective granularity (50% of one kernel's speed)",
+                  "value": None if g is None else f"{g['bound']} {g['work']} steps per leaf",
+                  "status": "unmeasured" if g is None else ("not reached" if g["bound"] == "above" else "reported")})
+    shapes = []
+    for d, dag in SHAPE_DAGS.items():
+        c = results.get(f"CudaTaskDag/Measured/dag:{d}")
+        if c and "speedup" in c:
+            kept = f"{int(c.get('kept_blocks', 0))}x{int(c.get('kept_warps', 0))}"
+            shapes.append((dag, c["speedup"], kept))
+    goals.append({"goal": "measured worker shape not slower than the default (>= 0.9x: a tie within 10%)",
+                  "value": ", ".join(f"{dag} {s:.3g}x (kept {k})" for dag, s, k in shapes) or None,
+                  "status": "unmeasured" if not shapes else ("met" if min(s for _, s, _ in shapes) >= 0.9 else "not met")})
+    return goals
+
+
 def summarize(results_dir):
     manifest = _load(os.path.join(results_dir, "manifest.json"), {})
     device = _load(os.path.join(results_dir, "device.json"), {})
@@ -124,9 +192,11 @@ def summarize(results_dir):
 
     cases = {s: sum(e[s] for e in tests) for s in ("passed", "failed", "skipped")}
     ok = all(e["status"] != "failed" for e in tests + benchmarks)
-    return {"device": device, "commit": manifest.get("commit", "unknown"), "ok": ok,
-            "tests": {"executables": count(tests), "cases": cases, "per_executable": tests},
-            "benchmarks": {"executables": count(benchmarks), "per_executable": benchmarks}}
+    summary = {"device": device, "commit": manifest.get("commit", "unknown"), "ok": ok,
+               "tests": {"executables": count(tests), "cases": cases, "per_executable": tests},
+               "benchmarks": {"executables": count(benchmarks), "per_executable": benchmarks}}
+    summary["task_dag_goals"] = task_dag_goals(summary)
+    return summary
 
 
 def _format_number(v):
@@ -154,6 +224,10 @@ def text(summary):
         "benchmark executables: {passed} passed, {failed} failed, {skipped} skipped".format(**b["executables"]),
         "",
     ]
+    if summary.get("task_dag_goals"):
+        lines.append("GPU task DAG goals:")
+        lines.extend(f"  {g['status']:10} {g['goal']}: {g['value'] or 'no result'}" for g in summary["task_dag_goals"])
+        lines.append("")
     for e in t["per_executable"]:
         extra = f" ({e['reason']})" if e.get("reason") else ""
         lines.append(f"  {e['status']:7} {e['name']}: {e['passed']} passed, {e['failed']} failed, "

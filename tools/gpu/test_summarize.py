@@ -172,6 +172,69 @@ class TestSummaries(unittest.TestCase):
         self.assertEqual(summarize.main([fx.dir, "--json", out_json]), 1)
 
 
+def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None):
+    """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)}."""
+    entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
+    for b, r in zip((16, 32), wavefront):
+        entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
+    for work, eff in (efficiency or {}).items():
+        entries.append(benchmark_entry(f"CudaTaskDag/Granularity/{work}/iterations:1/real_time", 1e7,
+                                       efficiency=eff, work=work))
+    for dag, (speedup, blocks, warps) in (measured or {}).items():
+        entries.append(benchmark_entry(f"CudaTaskDag/Measured/dag:{dag}/iterations:1/real_time", 1e7,
+                                       speedup=speedup, kept_blocks=blocks, kept_warps=warps))
+    return entries
+
+
+class TestTaskDagGoals(unittest.TestCase):
+    """summarize.task_dag_goals: the GPU task DAG's goals read from PerfCudaTaskDag's medians."""
+
+    def goals(self, entries):
+        fx = Fixture()
+        fx.benchmark("PerfCudaTaskDag", entries)
+        summary = fx.summarize()
+        return summary, {g["goal"].split(" ")[0]: g for g in summary["task_dag_goals"]}
+
+    def test_goals_not_met_say_so_with_their_values(self):
+        summary, g = self.goals(task_dag_entries(efficiency={16: 0.0004, 4096: 0.01, 65536: 0.013},
+                                                 measured={0: (1.0, 8, 1), 1: (0.7, 2, 4), 2: (2.5, 2, 1)}))
+        self.assertEqual(g["Fibonacci(30)"]["status"], "not met")
+        self.assertEqual(g["Fibonacci(30)"]["value"], "9.6 M tasks/s")
+        self.assertEqual(g["TaskTeam"]["status"], "not met")
+        self.assertEqual(g["TaskTeam"]["value"], "16x16 tiles 0.036x the host, 32x32 tiles 0.05x the host")
+        self.assertEqual(g["minimum"]["status"], "not reached")
+        self.assertEqual(g["minimum"]["value"], "above 65536 steps per leaf")
+        self.assertEqual(g["measured"]["status"], "not met", "one DAG lost 30% to the default")
+        self.assertIn("granularity 0.7x (kept 2x4)", g["measured"]["value"])
+        self.assertIn("not met    Fibonacci(30) at >= 50 M tasks/s: 9.6 M tasks/s", summarize.text(summary))
+
+    def test_goals_met(self):
+        _, g = self.goals(task_dag_entries(fib30=61e6, wavefront=(0.8, 1.4), efficiency={16: 0.6, 64: 0.9},
+                                           measured={0: (0.95, 8, 1), 1: (1.3, 2, 1), 2: (1.6, 2, 1)}))
+        self.assertEqual(g["Fibonacci(30)"]["status"], "met")
+        self.assertEqual(g["TaskTeam"]["status"], "met", "the 32x32 tiles beat the host")
+        self.assertEqual(g["minimum"]["value"], "at most 16 steps per leaf")
+        self.assertEqual(g["measured"]["status"], "met", "0.95x is a tie")
+
+    def test_granularity_is_interpolated_between_the_works_around_half_efficiency(self):
+        _, g = self.goals(task_dag_entries(efficiency={16: 0.1, 64: 0.3, 256: 0.7, 1024: 0.9}))
+        self.assertEqual(g["minimum"]["status"], "reported")
+        self.assertEqual(g["minimum"]["value"], "about 128 steps per leaf")  # halfway in log(work)
+
+    def test_a_goal_without_its_benchmark_is_unmeasured(self):
+        _, g = self.goals([benchmark_entry("CudaTaskDag/Fib/20/iterations:1/real_time", 1e6, gpu_tasks_per_s=4e6)])
+        self.assertTrue(all(goal["status"] == "unmeasured" for goal in g.values()), g)
+        self.assertTrue(all(goal["value"] is None for goal in g.values()))
+
+    def test_no_task_dag_results_no_goals(self):
+        fx = Fixture()
+        fx.benchmark("PerfCudaTaskDag", [{"name": "CudaTaskDag/Fib/30", "error_occurred": True,
+                                          "error_message": "no GPU visible: cudaGetDeviceCount failed"}])
+        summary = fx.summarize()
+        self.assertIsNone(summary["task_dag_goals"])
+        self.assertNotIn("GPU task DAG goals", summarize.text(summary))
+
+
 class TestRunPlan(unittest.TestCase):
     """pack.plan_benchmarks and run.benchmark_timeout: the most wanted benchmarks first, each with
     up to twice its expected time, one that no longer fits its expected time left out."""
