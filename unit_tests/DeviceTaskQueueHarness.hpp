@@ -200,7 +200,7 @@ inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4
       const auto claimed_at = std::chrono::steady_clock::now();
       for (int i = 0; i < n; ++i) tasks[std::size_t(i)] = Queue::take(c, i);
       const int kept = q.hand_back_extra_teams(tasks.data(), n);
-      if (kept != n) q.flush_stage(stage);
+      if (kept != n) q.flush_stage(stage, batch);
       int teams = 0;
       for (int i = 0; i < kept; ++i) teams += tasks[std::size_t(i)]->m_kind == TaskKind::Team ? 1 : 0;
       for (int i = 0; i < kept; ++i) {
@@ -213,7 +213,7 @@ inline bool run_workers(Queue& q, int threads, int batch = 4, int idle_after = 4
       }
       stage.note_batch(kept, teams, c.stolen,
                        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - claimed_at).count());
-      q.flush_stage(stage);
+      q.flush_stage(stage, batch);
     }
     q.report_statistics(stage);
     group.end();

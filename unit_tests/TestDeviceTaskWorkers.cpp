@@ -93,8 +93,8 @@ TEST(DeviceTaskWorkers, RandomDagsInGroupsOfWorkers) {
 }
 
 // ---- waking idle workers ------------------------------------------------------------------------
-// Tokens are added per task pushed while a worker is counted idle, and only then; each is taken
-// once; a finished DAG wakes every idle worker; a run starts with none.
+// Tokens are added while a worker is counted idle, and only then, one per claim the pushed tasks
+// make; each is taken once; a finished DAG wakes every idle worker; a run starts with none.
 TEST(DeviceTaskWorkers, WakeTokensOnlyWhileWorkersIdle) {
   Pool pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
   QueueOnHost q(pool, 2, 64);
@@ -103,25 +103,29 @@ TEST(DeviceTaskWorkers, WakeTokensOnlyWhileWorkersIdle) {
   stage.reset(0);
   HostWorkerContext::current() = &stage;
   std::vector<TaskBase*> futures;
-  const auto spawn_and_flush = [&](int n) {
+  const auto spawn_and_flush = [&](int n, int claim_width) {
     for (int i = 0; i < n; ++i)
       futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, Kokkos::TaskPriority::Regular, nullptr));
-    q.flush_stage(stage);
+    q.flush_stage(stage, claim_width);
   };
-  spawn_and_flush(3);
+  spawn_and_flush(3, 1);
   EXPECT_EQ(q.m_idle.m_tokens, 0) << "no worker is idle: nobody to wake";
   EXPECT_FALSE(q.m_idle.take_token());
   q.m_idle.start();
   q.m_idle.enter();
-  spawn_and_flush(5);
-  EXPECT_EQ(q.m_idle.m_tokens, 5) << "one token per task pushed while a worker is idle";
+  spawn_and_flush(5, 1);
+  EXPECT_EQ(q.m_idle.m_tokens, 5) << "claims of one task: a token per task pushed while a worker is idle";
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(q.m_idle.take_token()) << i;
   EXPECT_FALSE(q.m_idle.take_token()) << "a token is taken once";
+  spawn_and_flush(5, 4);
+  EXPECT_EQ(q.m_idle.m_tokens, 2) << "five tasks, claims of four: two workers to wake";
+  EXPECT_TRUE(q.m_idle.take_token());
+  EXPECT_TRUE(q.m_idle.take_token());
   HostWorkerContext::current() = nullptr;  // host code pushes directly
   futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, Kokkos::TaskPriority::High, nullptr));
   EXPECT_EQ(q.m_idle.m_tokens, 1) << "a task pushed outside a stage wakes one too";
   q.m_idle.leave();
-  spawn_and_flush(2);
+  spawn_and_flush(2, 1);
   EXPECT_EQ(q.m_idle.m_tokens, 1) << "nobody idle any more";
   q.m_idle.begin_run();
   EXPECT_EQ(q.m_idle.m_tokens, 0);
@@ -191,6 +195,46 @@ TEST(DeviceTaskWorkers, IdleWorkersWakeForWorkSpawnedLater) {
   }
 }
 
+// A push wakes a worker per TaskTeam task (it keeps its worker whole) and one per claim's worth of
+// TaskSingle tasks of each priority (a claim takes tasks of one ring, one priority).
+TEST(DeviceTaskWorkers, WakeTokensPerClaimTheTasksMake) {
+  EXPECT_EQ(Queue::claims_for(0, 0, 32), 0);
+  EXPECT_EQ(Queue::claims_for(0, 1, 32), 1);
+  EXPECT_EQ(Queue::claims_for(0, 32, 32), 1);
+  EXPECT_EQ(Queue::claims_for(0, 33, 32), 2);
+  EXPECT_EQ(Queue::claims_for(2, 0, 32), 2);
+  EXPECT_EQ(Queue::claims_for(2, 5, 4), 4);
+  EXPECT_EQ(Queue::claims_for(0, 7, 1), 7);
+
+  Pool pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
+  QueueOnHost q(pool, 2, 64);
+  q.m_idle.begin_run();
+  q.m_idle.start();
+  q.m_idle.enter();
+  DeviceTaskStage stage;
+  stage.reset(0);
+  HostWorkerContext::current() = &stage;
+  std::vector<TaskBase*> futures;
+  const auto add = [&](int n, Kokkos::TaskPriority priority, TaskKind kind) {
+    for (int i = 0; i < n; ++i) futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, priority, nullptr, kind));
+  };
+  add(10, Kokkos::TaskPriority::Regular, TaskKind::Single);
+  add(3, Kokkos::TaskPriority::Regular, TaskKind::Team);
+  add(5, Kokkos::TaskPriority::High, TaskKind::Single);
+  add(1, Kokkos::TaskPriority::Low, TaskKind::Team);
+  q.flush_stage(stage, 4);
+  EXPECT_EQ(q.m_idle.m_tokens, 3 + 3 + 2 + 1) << "Regular: 3 teams + 10 singles in claims of 4; High: 5 in claims of 4; Low: 1 team";
+  HostWorkerContext::current() = nullptr;
+  q.m_idle.leave();
+  q.m_idle.begin_run();
+  run_workers(q, 3, 4);
+  for (std::size_t i = 0; i < futures.size(); ++i) {
+    EXPECT_EQ(result_of(futures[i]), long(i));
+    Queue::release_reference(futures[i]);
+  }
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
 // ---- the TaskTeam tasks of one claim ----------------------------------------------------------------
 struct Count {
   std::atomic<int>* runs;
@@ -223,7 +267,7 @@ TEST(DeviceTaskWorkers, ExtraTeamTasksGoBackOnlyWhileWorkersIdle) {
     if (!idle) {
       EXPECT_EQ(kept, 5);
       EXPECT_EQ(tasks, futures);
-      q.flush_stage(stage);
+      q.flush_stage(stage, 8);
       for (TaskBase* t : tasks) q.push_direct(t, 0);  // ready again, for the idle round
       continue;
     }
@@ -231,7 +275,7 @@ TEST(DeviceTaskWorkers, ExtraTeamTasksGoBackOnlyWhileWorkersIdle) {
     EXPECT_EQ(tasks[0], futures[0]);
     EXPECT_EQ(tasks[1], futures[1]);
     EXPECT_EQ(tasks[2], futures[2]);
-    q.flush_stage(stage);
+    q.flush_stage(stage, 8);
     EXPECT_EQ(q.pop_ready(), futures[3]);  // handed back in claim order
     EXPECT_EQ(q.pop_ready(), futures[4]);
     EXPECT_EQ(q.pop_ready(), nullptr);

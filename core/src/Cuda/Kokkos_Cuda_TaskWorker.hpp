@@ -122,19 +122,25 @@ __device__ DeviceTaskClaim cuda_task_claim(Queue* queue, int home, int lane, boo
 }
 
 // DeviceTaskQueue::flush_stage with a warp's lanes: 32 staged tasks at a time, one reservation
-// per priority for all of them, each lane putting its own.
+// per priority for all of them, each lane putting its own; idle workers are woken for the claims
+// of 32 (a warp's) that each 32 make.
 template <class Queue>
 __device__ void cuda_task_flush_stage(Queue* queue, DeviceTaskStage& stage, int lane) {
   __syncwarp();
   const int staged = stage.staged();
+  int claims = 0;
   for (int base = 0; base < staged; base += 32) {
     TaskBase* t = base + lane < staged ? stage.tasks[base + lane] : nullptr;
-    const int priority = t != nullptr ? int(t->m_priority) : -1;  // read before any push: it may run at once
+    // Read before any push: a pushed task may run at once.
+    const int priority = t != nullptr ? int(t->m_priority) : -1;
+    const bool team = t != nullptr && t->m_kind == TaskKind::Team;
     unsigned below;
     asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
     for (int p = 0; p < task_priority_count; ++p) {
       const unsigned mine = __ballot_sync(cuda_task_full_warp, priority == p);
       if (mine == 0u) continue;
+      const int teams = __popc(__ballot_sync(cuda_task_full_warp, priority == p && team));
+      claims += Queue::claims_for(teams, __popc(mine) - teams, 32);
       DeviceTaskRing& r = queue->ring(p, stage.shard);
       std::uint32_t ticket = 0;
       int reserved = 0;
@@ -153,7 +159,7 @@ __device__ void cuda_task_flush_stage(Queue* queue, DeviceTaskStage& stage, int 
   __syncwarp();
   if (lane == 0) {
     stage.size = 0;
-    queue->report_counts(stage, staged);
+    queue->report_counts(stage, claims);
   }
   __syncwarp();
 }

@@ -5,9 +5,10 @@
 // A worker that has found nothing for a while counts itself idle (enter) and from then on only
 // looks at the rings (the queue's any_ready) until it sees a ready task, when it leaves the count
 // (leave) before it claims.  It looks once right after it counted itself, then only when woken:
-// whoever pushes ready tasks while some worker is counted adds a wake token per task (wake), and
-// a counted worker looks when it takes one (take_token), so that idle workers wait on one word
-// instead of scanning every ring, and a push wakes about as many as it made work for.  The fences
+// whoever pushes ready tasks while some worker is counted adds a wake token per worker the tasks
+// can keep busy (wake; the queue's claims_for), and a counted worker looks when it takes one
+// (take_token), so that idle workers wait on one word instead of scanning every ring, and a push
+// wakes about as many as it made work for.  The fences
 // of enter and wake make the two sides meet: either the worker's look sees the task, or the
 // pusher sees the worker counted.  A worker that finds the DAG finished wakes them all (wake_all).
 //
@@ -69,12 +70,12 @@ struct DeviceTaskIdleWorkers {
     Kokkos::memory_fence();
     return counted == atomic_load_relaxed(const_cast<std::int32_t*>(&m_started));
   }
-  // After `tasks` were pushed (their puts done): a token per task, while any worker is counted, for
-  // counted workers to wake by.  The fence orders the puts before the look at the count (enter's
-  // fence is the other half).
-  KOKKOS_INLINE_FUNCTION void wake(std::int32_t tasks) {
+  // After tasks were pushed (their puts done) that can keep `workers` workers busy: that many
+  // tokens, while any worker is counted, for counted workers to wake by.  The fence orders the
+  // puts before the look at the count (enter's fence is the other half).
+  KOKKOS_INLINE_FUNCTION void wake(std::int32_t workers) {
     Kokkos::memory_fence();
-    if (tasks > 0 && any_counted()) atomic_fetch_add_relaxed(&m_tokens, tasks);
+    if (workers > 0 && any_counted()) atomic_fetch_add_relaxed(&m_tokens, workers);
   }
   // When the DAG is finished, or anything else every counted worker must look at: a token for each
   // worker that has started (one that starts later looks at once).

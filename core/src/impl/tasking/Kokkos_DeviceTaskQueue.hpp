@@ -38,8 +38,9 @@
 // and go into its shard when it stops.
 //
 // Idle workers and cycles: Kokkos_DeviceTaskIdleWorkers.hpp (m_idle).  The queue wakes counted
-// workers for every task it makes ready (push_ready, report_counts) and tells whether any task is
-// ready (any_ready), which they look at when woken; while every worker that has started is counted
+// workers for the tasks it makes ready (push_ready, report_counts), as many as those tasks can
+// keep busy (claims_for: a worker per TaskTeam task, one per claim of TaskSingle ones), and tells
+// whether any task is ready (any_ready), which they look at when woken; while every worker that has started is counted
 // and tasks are left, they wait on each other (a dependence cycle), and the workers stop.  Workers
 // that share fast memory may wait for one of them instead of looking themselves
 // (Kokkos_DeviceTaskWorkerGroup.hpp); they count themselves idle while they wait.
@@ -430,14 +431,32 @@ struct DeviceTaskQueue {
     }
     push_overflow(t);
   }
+  // How many workers `teams` TaskTeam and `singles` TaskSingle ready tasks of one priority can keep
+  // busy, where a claim takes up to `claim_width` tasks of one ring: each TaskTeam task keeps a
+  // worker whole (a claim keeps one and hands the others back while workers are idle), the
+  // TaskSingle ones run a claim's worth at once.  The wake tokens of a push: a token per task would
+  // wake up to claim_width workers for one claim's tasks, all but one of which would look at every
+  // ring, find nothing, and count themselves idle again.
+  KOKKOS_INLINE_FUNCTION static std::int32_t claims_for(std::int32_t teams, std::int32_t singles, std::int32_t claim_width) {
+    return teams + (singles + claim_width - 1) / claim_width;
+  }
+
   // The stage's tasks into its home rings (one reservation per priority; what does not fit goes
-  // on directly), then its counts.  By the worker alone (a GPU warp has its own version with
-  // lanes, DeviceTaskQueue's users keep the order: tasks first, completions after).
-  KOKKOS_INLINE_FUNCTION void flush_stage(DeviceTaskStage& stage) {
+  // on directly), then its counts, waking idle workers for the claims of `claim_width` the tasks
+  // make.  By the worker alone (a GPU warp has its own version with lanes, DeviceTaskQueue's users
+  // keep the order: tasks first, completions after).
+  KOKKOS_INLINE_FUNCTION void flush_stage(DeviceTaskStage& stage, std::int32_t claim_width) {
     const std::int32_t n = stage.staged();
-    // Every priority is read before the first push: a pushed task may run and be freed at once.
+    // Every priority and kind is read before the first push: a pushed task may run and be freed
+    // at once.
     std::int32_t want[task_priority_count] = {};
-    for (std::int32_t i = 0; i < n; ++i) ++want[stage.tasks[i]->m_priority];
+    std::int32_t teams[task_priority_count] = {};
+    for (std::int32_t i = 0; i < n; ++i) {
+      ++want[stage.tasks[i]->m_priority];
+      if (stage.tasks[i]->m_kind == TaskKind::Team) ++teams[stage.tasks[i]->m_priority];
+    }
+    std::int32_t claims = 0;
+    for (int p = 0; p < task_priority_count; ++p) claims += claims_for(teams[p], want[p] - teams[p], claim_width);
     std::uint32_t ticket[task_priority_count] = {};
     bool reserved[task_priority_count] = {};
     for (int p = 0; p < task_priority_count; ++p)
@@ -452,18 +471,19 @@ struct DeviceTaskQueue {
       }
     }
     stage.size = 0;
-    report_counts(stage, n);
+    report_counts(stage, claims);
   }
-  // The stage's counts into its shard and the alive count, after its `pushed` tasks are pushed:
-  // idle workers are woken for them, and a completion must not be seen before the pushes it made.
-  KOKKOS_INLINE_FUNCTION void report_counts(DeviceTaskStage& stage, std::int32_t pushed) {
+  // The stage's counts into its shard and the alive count, after its tasks are pushed: idle
+  // workers are woken for the `claims` they make (claims_for; none when nothing was pushed), and
+  // a completion must not be seen before the pushes it made.
+  KOKKOS_INLINE_FUNCTION void report_counts(DeviceTaskStage& stage, std::int32_t claims) {
     DeviceTaskShardCounters& c = counters(stage.shard);
     if (stage.allocated != 0) atomic_fetch_add_relaxed(&c.allocated, std::int64_t(stage.allocated));
     if (stage.freed != 0) atomic_fetch_add_relaxed(&c.freed, std::int64_t(stage.freed));
     if (stage.failures != 0) atomic_fetch_add_relaxed(&c.failures, std::int64_t(stage.failures));
     if (stage.allocated != stage.freed) report_alive(std::int64_t(stage.allocated) - stage.freed);
-    if (pushed > 0) {
-      m_idle.wake(pushed);  // its fence orders the pushes before the completions too
+    if (claims > 0) {
+      m_idle.wake(claims);  // its fence orders the pushes before the completions too
     } else if (stage.completed != 0) {
       Kokkos::memory_fence();
     }
