@@ -117,7 +117,8 @@ using host_t = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
 template <class Scheduler>
 Scheduler make_scheduler() {
   Scheduler sched(typename Scheduler::memory_space(), std::size_t(1) << 28, 64, 1024, 1 << 16);
-  if constexpr (std::is_same_v<Scheduler, gpu_t>) Kokkos::Experimental::set_task_workers(sched, Kokkos::Experimental::CudaTaskWorkers{});
+  if constexpr (std::is_same_v<Scheduler, gpu_t>)
+    Kokkos::Experimental::set_task_workers(sched, Kokkos::Experimental::CudaTaskWorkers{});
   return sched;
 }
 
@@ -514,9 +515,8 @@ class ShapeDagRuns {
         m_chains("chains", granularity_leaves),
         m_failures("spawn failures"),
         m_reference(dag == ShapeDag::wavefront ? wavefront_reference(tile) : std::vector<double>()),
-        m_matrix(wavefront_matrix<Kokkos::CudaSpace>(dag == ShapeDag::wavefront
-                                                          ? wavefront_initial(tile, std::numeric_limits<double>::quiet_NaN())
-                                                          : std::vector<double>())) {}
+        m_matrix(wavefront_matrix<Kokkos::CudaSpace>(dag == ShapeDag::wavefront ? wavefront_initial(tile, nan)
+                                                                                 : std::vector<double>())) {}
 
   void run(const gpu_t& sched) {
     std::string failed;
@@ -539,6 +539,7 @@ class ShapeDagRuns {
  private:
   static constexpr long fib_n = 25;
   static constexpr int chain_work = 1 << 10, tile = 16;
+  static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   ShapeDag m_dag;
   Kokkos::View<double*, Kokkos::CudaSpace> m_chains;
   Kokkos::View<int, Kokkos::CudaSpace> m_failures;

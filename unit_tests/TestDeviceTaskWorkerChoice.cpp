@@ -27,7 +27,8 @@ constexpr int samples = static_cast<int>(Choice::options.samples_per_way);
 
 // Runs `runs` waits whose candidate `w` takes ns_per_task[w] per task over `tasks` tasks; returns
 // the candidate of each run.
-std::vector<int> run_waits(Choice& choice, int runs, const std::array<double, 4>& ns_per_task, std::int64_t tasks = 1000) {
+std::vector<int> run_waits(Choice& choice, int runs, const std::array<double, 4>& ns_per_task,
+                           std::int64_t tasks = 1000) {
   std::vector<int> ways;
   for (int r = 0; r < runs; ++r) {
     const Choice::Run run = choice.next();

@@ -216,14 +216,16 @@ TEST(DeviceTaskWorkers, WakeTokensPerClaimTheTasksMake) {
   HostWorkerContext::current() = &stage;
   std::vector<TaskBase*> futures;
   const auto add = [&](int n, Kokkos::TaskPriority priority, TaskKind kind) {
-    for (int i = 0; i < n; ++i) futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, priority, nullptr, kind));
+    for (int i = 0; i < n; ++i)
+      futures.push_back(spawn(q, DagNode::Leaf{long(futures.size())}, priority, nullptr, kind));
   };
   add(10, Kokkos::TaskPriority::Regular, TaskKind::Single);
   add(3, Kokkos::TaskPriority::Regular, TaskKind::Team);
   add(5, Kokkos::TaskPriority::High, TaskKind::Single);
   add(1, Kokkos::TaskPriority::Low, TaskKind::Team);
   q.flush_stage(stage, 4);
-  EXPECT_EQ(q.m_idle.m_tokens, 3 + 3 + 2 + 1) << "Regular: 3 teams + 10 singles in claims of 4; High: 5 in claims of 4; Low: 1 team";
+  EXPECT_EQ(q.m_idle.m_tokens, 3 + 3 + 2 + 1)
+      << "Regular: 3 teams + 10 singles in claims of 4; High: 5 in claims of 4; Low: 1 team";
   HostWorkerContext::current() = nullptr;
   q.m_idle.leave();
   q.m_idle.begin_run();

@@ -60,7 +60,9 @@ struct DeviceTaskIdleWorkers {
     atomic_fetch_add_relaxed(&m_counted, -1);
     Kokkos::memory_fence();
   }
-  KOKKOS_INLINE_FUNCTION bool any_counted() const { return atomic_load_relaxed(const_cast<std::int32_t*>(&m_counted)) > 0; }
+  KOKKOS_INLINE_FUNCTION bool any_counted() const {
+    return atomic_load_relaxed(const_cast<std::int32_t*>(&m_counted)) > 0;
+  }
   // Every worker that has started is counted.  The count first, the starts after: the starts only
   // grow and each is ordered before its worker's first look (start's fence; this fence orders the
   // caller's earlier looks before the read), so equal values mean that at the moment the count was

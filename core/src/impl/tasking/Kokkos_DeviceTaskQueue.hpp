@@ -437,7 +437,8 @@ struct DeviceTaskQueue {
   // TaskSingle ones run a claim's worth at once.  The wake tokens of a push: a token per task would
   // wake up to claim_width workers for one claim's tasks, all but one of which would look at every
   // ring, find nothing, and count themselves idle again.
-  KOKKOS_INLINE_FUNCTION static std::int32_t claims_for(std::int32_t teams, std::int32_t singles, std::int32_t claim_width) {
+  KOKKOS_INLINE_FUNCTION static std::int32_t claims_for(std::int32_t teams, std::int32_t singles,
+                                                        std::int32_t claim_width) {
     return teams + (singles + claim_width - 1) / claim_width;
   }
 
