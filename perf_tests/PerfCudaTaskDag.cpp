@@ -79,6 +79,13 @@
 //                        runs beside them: what choosing costs), kept_blocks, kept_warps (the
 //                        shape kept), ns_per_task_<b>x<w> (each candidate's time per task run).
 //
+//   CudaTaskDag/WorkerMemory/dag:<d>  the same DAGs on a scheduler whose workers allocate what they
+//                        spawn in device memory (Experimental::set_task_worker_memory(sched,
+//                        CudaSpace())) and on one where they share the managed pool (the default),
+//                        interleaved, both of the default shape.  Counters: device_ms, managed_ms
+//                        (median ms per run), speedup = managed_ms / device_ms (> 1: device
+//                        memory wins).
+//
 // Every benchmark also reports where the GPU workers' time went (GpuWorkerTime below: gpu_busy,
 // gpu_batch_us, gpu_tasks_per_batch, gpu_team_per_batch, gpu_steal_share).
 //
@@ -604,6 +611,24 @@ void Measured(benchmark::State& state) {
   }
 }
 
+// One DAG on a scheduler whose workers allocate in device memory and on one whose workers share
+// the managed pool, interleaved.
+void WorkerMemory(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  ShapeDagRuns dag(ShapeDag(state.range(0)));
+  gpu_t device = make_scheduler<gpu_t>(), managed = make_scheduler<gpu_t>();
+  Kokkos::Experimental::set_task_worker_memory(device, Kokkos::CudaSpace());
+  GpuWorkerTime worker_time;
+  const std::vector<double> m =
+      checked_medians(state, worker_time.timed([&] { dag.run(device); }), [&] { dag.run(managed); },
+                      [&](const char* when) { return dag.check(state, when); });
+  if (m.empty()) return;
+  state.counters["device_ms"] = m[0] * 1e3;
+  state.counters["managed_ms"] = m[1] * 1e3;
+  state.counters["speedup"] = m[1] / m[0];
+  worker_time.report(state, device);
+}
+
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
 BENCHMARK(Wavefront)->Name("CudaTaskDag/Wavefront")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
 BENCHMARK(Placement)->Name("CudaTaskDag/Placement")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
@@ -626,5 +651,6 @@ BENCHMARK(Workers)
     ->Iterations(1)
     ->UseRealTime();
 BENCHMARK(Measured)->Name("CudaTaskDag/Measured")->ArgName("dag")->DenseRange(0, 2)->Iterations(1)->UseRealTime();
+BENCHMARK(WorkerMemory)->Name("CudaTaskDag/WorkerMemory")->ArgName("dag")->DenseRange(0, 2)->Iterations(1)->UseRealTime();
 
 }  // namespace

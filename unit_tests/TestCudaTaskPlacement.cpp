@@ -2,10 +2,16 @@
 // released futures freed) to the GPU before the workers start, where the device can take managed
 // memory ahead of use.  Placed or not, a DAG spawned from the host gives the same results, round
 // after round (the later rounds reuse blocks the host freed), a run forgets what it placed, and the
-// pool's own words and the queue object go with the blocks.
+// pool's own words and the queue object go with the blocks.  With
+// Experimental::set_task_worker_memory(sched, CudaSpace()), what the workers spawn is in device
+// memory, the host's spawns stay managed, and each pool bounds its own spawns.
 // CUDA builds only; the tests skip, with the reason, without a GPU.
+#include "TaskFibonacci.hpp"
+#include "TaskSpawnUntilFull.hpp"
 #include "TestCommon.hpp"
 
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -114,6 +120,108 @@ TEST(CudaTaskPlacement, ThePoolsOwnWordsAndTheQueueGoToo) {
                                                       &sched.queue(), sizeof(sched.queue())));
   EXPECT_EQ(words_at, device);
   EXPECT_EQ(queue_at, device);
+}
+
+// ---- the workers' pool in device memory ---------------------------------------------------------
+// Writes the address of its own closure, which lies in its pool block.
+struct WriteOwnAddress {
+  std::uintptr_t* out;
+  KOKKOS_INLINE_FUNCTION void operator()(Scheduler::member_type&) const { *out = reinterpret_cast<std::uintptr_t>(this); }
+};
+// Writes its closure's address to out[0] and spawns a child that writes its own to out[1].
+struct WriteAddressesOfParentAndChild {
+  Scheduler sched;
+  std::uintptr_t* out;
+  KOKKOS_INLINE_FUNCTION void operator()(Scheduler::member_type&) const {
+    out[0] = reinterpret_cast<std::uintptr_t>(this);
+    (void)Kokkos::task_spawn(Kokkos::TaskSingle(sched), WriteOwnAddress{out + 1});
+  }
+};
+
+cudaMemoryType memory_type_of(std::uintptr_t address) {
+  cudaPointerAttributes attributes{};
+  KOKKOS_IMPL_CUDA_SAFE_CALL(cudaPointerGetAttributes(&attributes, reinterpret_cast<const void*>(address)));
+  return attributes.type;
+}
+
+TEST(CudaTaskPlacement, WhatTheWorkersSpawnIsInDeviceMemoryWhenSet) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  Scheduler sched(Scheduler::memory_space(), 1 << 22, 64, 1024, 4096);
+  EXPECT_FALSE(Kokkos::Experimental::task_worker_memory_is_device(sched));
+  Kokkos::View<std::uintptr_t[2], Kokkos::CudaSpace> addresses("addresses");
+  for (bool device : {true, false, true}) {
+    const std::string where = device ? "device memory" : "managed memory";
+    if (device) {
+      Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaSpace());
+    } else {
+      Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaUVMSpace());
+    }
+    EXPECT_EQ(Kokkos::Experimental::task_worker_memory_is_device(sched), device) << where;
+    Kokkos::deep_copy(addresses, std::uintptr_t(0));
+    auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), WriteAddressesOfParentAndChild{sched, addresses.data()});
+    ASSERT_FALSE(f.is_null()) << where;
+    Kokkos::wait(sched);
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), addresses);
+    ASSERT_NE(got(0), 0u) << where;
+    ASSERT_NE(got(1), 0u) << where << ": the child was not spawned";
+    EXPECT_EQ(memory_type_of(got(0)), cudaMemoryTypeManaged) << where << ": the host's spawn";
+    EXPECT_EQ(memory_type_of(got(1)), device ? cudaMemoryTypeDevice : cudaMemoryTypeManaged) << where;
+
+    auto fib = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Kokkos::Test::TaskFibonacci<Scheduler>(sched, 20));
+    ASSERT_FALSE(fib.is_null()) << where;
+    Kokkos::wait(sched);
+    EXPECT_EQ(fib.get(), Kokkos::Test::serial_fibonacci(20)) << where;
+    f = {};
+    fib = {};
+    EXPECT_EQ(sched.allocated_task_count(), 0) << where;
+  }
+}
+
+// The workers' pool has the scheduler pool's sizes and bounds the workers' spawns on its own: the
+// spawner (a host spawn) is in the scheduler's pool, its gate and children fill the other.
+TEST(CudaTaskPlacement, TheWorkersPoolBoundsTheirSpawnsOnItsOwn) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  using Spawner = Kokkos::Test::SpawnUntilFull<Scheduler>;
+  for (bool device : {false, true}) {
+    // 64 KiB of 128-byte blocks: 512 blocks in each pool.
+    Scheduler sched(Scheduler::memory_space(), 1 << 16, 128, 128, 1 << 12);
+    if (device) Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaSpace());
+    Kokkos::View<int, Kokkos::CudaUVMSpace> done("spawner_done");
+    auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Spawner{sched, done.data()});
+    ASSERT_FALSE(f.is_null());
+    Kokkos::wait(sched);
+    ASSERT_NE(f.get(), Spawner::never_ran_out);
+    ASSERT_NE(f.get(), Spawner::gate_failed);
+    EXPECT_EQ(f.get(), device ? 511 : 510) << (device ? "device memory" : "one pool");
+    f = {};
+    EXPECT_EQ(sched.allocated_task_count(), 0);
+  }
+}
+
+TEST(CudaTaskPlacement, TheWorkersMemoryChangesOnlyWhileNoTaskIsAlive) {
+  KOKKOS_TEST_REQUIRE_SPACE(Kokkos::Cuda);
+  Scheduler sched(Scheduler::memory_space(), 1 << 20, 64, 1024, 4096);
+  Kokkos::View<std::uintptr_t[2], Kokkos::CudaSpace> addresses("addresses");
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), WriteAddressesOfParentAndChild{sched, addresses.data()});
+  ASSERT_FALSE(f.is_null());
+  EXPECT_THROW(Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaSpace()), std::runtime_error);
+  EXPECT_FALSE(Kokkos::Experimental::task_worker_memory_is_device(sched));
+  Kokkos::wait(sched);
+  EXPECT_THROW(Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaSpace()), std::runtime_error)
+      << "the future still holds the task";
+  f = {};
+  Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaSpace());
+  EXPECT_TRUE(Kokkos::Experimental::task_worker_memory_is_device(sched));
+  f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), WriteAddressesOfParentAndChild{sched, addresses.data()});
+  EXPECT_THROW(Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaUVMSpace()), std::runtime_error);
+  EXPECT_TRUE(Kokkos::Experimental::task_worker_memory_is_device(sched));
+  Kokkos::wait(sched);
+  f = {};
+  Kokkos::Experimental::set_task_worker_memory(sched, Kokkos::CudaUVMSpace());
+  EXPECT_FALSE(Kokkos::Experimental::task_worker_memory_is_device(sched));
+
+  Scheduler no_pool{Scheduler::memory_pool()};
+  EXPECT_THROW(Kokkos::Experimental::set_task_worker_memory(no_pool, Kokkos::CudaSpace()), std::runtime_error);
 }
 
 }  // namespace

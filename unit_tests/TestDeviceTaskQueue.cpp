@@ -2,8 +2,8 @@
 // (DeviceTaskQueueHarness.hpp): Fibonacci with when_all and respawn, its statistics, random DAGs
 // (random predecessors, priorities, dynamic children, respawns) against a sequential reference,
 // more workers than pool blocks, pool exhaustion, respawn misuse, where ready tasks go (full rings,
-// overflow, priorities, a full stage), and the pool blocks host code writes (for the GPU
-// scheduler to move before its workers start).
+// overflow, priorities, a full stage), the pool blocks host code writes (for the GPU
+// scheduler to move before its workers start), and the workers' own pool.
 #include "DeviceTaskQueueHarness.hpp"
 
 #include <algorithm>
@@ -17,15 +17,24 @@ namespace {
 
 using namespace device_task_queue_test;
 
+// Fibonacci(n) spawned by host code and run by `workers` workers; its future (one reference),
+// checked, or null where the spawn failed.
+TaskBase* run_fibonacci(Queue& q, long n, int workers) {
+  TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  EXPECT_NE(f, nullptr) << "the root's spawn failed";
+  if (f == nullptr) return nullptr;
+  run_workers(q, workers);
+  EXPECT_TRUE(f->is_complete());
+  EXPECT_EQ(result_of(f), serial_fib(n)) << "n = " << n;
+  return f;
+}
+
 TEST(DeviceTaskQueue, FibonacciWithWhenAllAndRespawn) {
   Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
   QueueOnHost q(pool);
   for (long n : {0L, 1L, 2L, 10L, 18L}) {
-    TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+    TaskBase* f = run_fibonacci(q, n, 4);
     ASSERT_NE(f, nullptr);
-    run_workers(q, 4);
-    ASSERT_TRUE(f->is_complete());
-    EXPECT_EQ(result_of(f), serial_fib(n)) << "n = " << n;
     Queue::release_reference(f);
     EXPECT_EQ(q.allocation_count(), 0);
   }
@@ -39,12 +48,8 @@ TEST(DeviceTaskQueue, FibonacciWithWhenAllAndRespawn) {
 TEST(DeviceTaskQueue, FibonacciWithSixtyFourWorkers) {
   Pool pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
   QueueOnHost q(pool);
-  constexpr long n = 18;
-  TaskBase* f = spawn(q, Fib{n, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  TaskBase* f = run_fibonacci(q, 18, 64);
   ASSERT_NE(f, nullptr);
-  run_workers(q, 64);
-  ASSERT_TRUE(f->is_complete());
-  EXPECT_EQ(result_of(f), serial_fib(n));
   Queue::release_reference(f);
   EXPECT_EQ(q.allocation_count(), 0);
   EXPECT_EQ(q.spawn_failures(), 0);
@@ -235,6 +240,172 @@ TEST(DeviceTaskQueue, HostCodeRecordsTheBlocksItAllocatesAndFrees) {
   EXPECT_EQ(q.allocation_count(), 0);
   const std::vector<HostSpan> freed = take_host_written(q);
   for (const HostSpan& b : released) EXPECT_TRUE(covered(freed, b));
+}
+
+// ---- the workers' own pool (device memory on a GPU: set_task_worker_memory) ---------------------
+bool worker_block(const TaskBase* t) { return (t->m_flags & Queue::flag_worker_block) != 0; }
+
+std::size_t consumed_blocks(const Pool& pool) {
+  Pool::usage_statistics stats;
+  pool.get_usage_statistics(stats);
+  return stats.consumed_blocks;
+}
+
+// Run by a worker: spawns three leaves and their when_all, notes what each pool holds then
+// (read on the one worker thread of the run, the only thread using the pools), and respawns
+// behind the aggregate; then sums the leaves.  It hands one more reference to the first leaf to
+// the host through `kept`.
+struct WorkerPoolProbe {
+  struct Seen {
+    std::size_t worker_pool_blocks = 0, queue_pool_blocks = 0;
+    int children_marked = 0;
+    bool aggregate_marked = false, self_marked = true;
+    TaskBase* kept = nullptr;
+  };
+  const Pool* queue_pool;
+  const Pool* worker_pool;
+  Seen* seen;
+  TaskBase* child[3];
+
+  void operator()(Worker& w, long& result) {
+    if (child[0] != nullptr) {
+      result = 0;
+      for (TaskBase*& c : child) {
+        result += result_of(c);
+        Queue::release_reference(c);
+        c = nullptr;
+      }
+      return;
+    }
+    for (int i = 0; i < 3; ++i) {
+      child[i] = spawn(*w.queue, DagNode::Leaf{i + 1}, Kokkos::TaskPriority::Regular, nullptr);
+      if (child[i] == nullptr) Kokkos::abort("WorkerPoolProbe: the worker pool ran out");
+    }
+    TaskBase* all = when_all(*w.queue, child, 3);
+    if (all == nullptr) Kokkos::abort("WorkerPoolProbe: no room for the aggregate");
+    seen->worker_pool_blocks = consumed_blocks(*worker_pool);
+    seen->queue_pool_blocks = consumed_blocks(*queue_pool);
+    for (TaskBase* c : child) seen->children_marked += worker_block(c) ? 1 : 0;
+    seen->aggregate_marked = worker_block(all);
+    seen->self_marked = worker_block(w.current);
+    child[0]->add_ref();
+    seen->kept = child[0];
+    if (!Queue::request_respawn(w.current, Kokkos::TaskPriority::Regular, all)) Kokkos::abort("respawn refused");
+  }
+};
+
+// Host code's spawns come from the queue's pool, a worker's spawns and aggregates from the
+// worker pool, and each block goes back to the pool it came from, wherever it is freed; a
+// worker block freed by host code is not recorded as the host's to place.
+TEST(DeviceTaskQueue, WorkersAllocateFromTheWorkerPoolAndHostCodeFromTheQueuesPool) {
+  Pool queue_pool(Kokkos::HostSpace(), 1 << 16, 64, 1024, 1 << 12);
+  Pool worker_pool(Kokkos::HostSpace(), 1 << 16, 64, 1024, 1 << 12);
+  QueueOnHost q(queue_pool);
+  ASSERT_TRUE(q.set_worker_pool(worker_pool));
+  WorkerPoolProbe::Seen seen;
+  TaskBase* f = spawn(q, WorkerPoolProbe{&queue_pool, &worker_pool, &seen, {nullptr, nullptr, nullptr}},
+                      Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(worker_block(f));
+  EXPECT_EQ(consumed_blocks(worker_pool), 0u);
+  run_workers(q, 1, 1);
+  ASSERT_TRUE(f->is_complete());
+  EXPECT_EQ(result_of(f), 1 + 2 + 3);
+  EXPECT_FALSE(seen.self_marked);
+  EXPECT_EQ(seen.children_marked, 3);
+  EXPECT_TRUE(seen.aggregate_marked);
+  EXPECT_EQ(seen.worker_pool_blocks, 4u) << "three leaves and their aggregate";
+  EXPECT_EQ(seen.queue_pool_blocks, 1u) << "the host's spawn alone";
+  EXPECT_EQ(consumed_blocks(worker_pool), 1u) << "the leaf whose reference the host holds";
+  take_host_written(q);
+  Queue::release_reference(seen.kept);
+  EXPECT_EQ(consumed_blocks(worker_pool), 0u);
+  EXPECT_TRUE(take_host_written(q).empty()) << "a worker block is not the host's to place";
+  Queue::release_reference(f);
+  EXPECT_EQ(consumed_blocks(queue_pool), 0u);
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// Many workers on both pools: Fibonacci's tasks and aggregates, all but the root from the
+// worker pool, all given back.
+TEST(DeviceTaskQueue, FibonacciOnTheWorkerPoolWithSixteenWorkers) {
+  Pool queue_pool(Kokkos::HostSpace(), 1 << 14, 64, 1024, 1 << 12);
+  Pool worker_pool(Kokkos::HostSpace(), 1 << 22, 64, 1024, 1 << 16);
+  QueueOnHost q(queue_pool);
+  ASSERT_TRUE(q.set_worker_pool(worker_pool));
+  TaskBase* f = run_fibonacci(q, 16, 16);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(q.spawn_failures(), 0);
+  EXPECT_EQ(q.allocation_count_accum(), 3193 + 1596) << "2 F(17) - 1 tasks, F(17) - 1 aggregates";
+  EXPECT_EQ(consumed_blocks(worker_pool), 0u);
+  EXPECT_EQ(consumed_blocks(queue_pool), 1u) << "the root, until its future goes";
+  Queue::release_reference(f);
+  EXPECT_EQ(consumed_blocks(queue_pool), 0u);
+  EXPECT_EQ(q.allocation_count(), 0);
+}
+
+// Spawns leaves from a worker until one is refused; the result is how many succeeded.
+struct SpawnUntilRefused {
+  void operator()(Worker& w, long& result) {
+    result = 0;
+    while (TaskBase* leaf = spawn(*w.queue, DagNode::Leaf{1}, Kokkos::TaskPriority::Regular, nullptr)) {
+      Queue::release_reference(leaf);  // the queue's hold keeps it until it ran
+      if (++result == 100000) return;
+    }
+  }
+};
+
+// The worker pool bounds the workers' spawns on its own: the one worker's leaves cannot run
+// before its batch ends, so exactly the worker pool's blocks succeed, while the queue's pool,
+// larger, holds only the host's spawn.
+TEST(DeviceTaskQueue, AWorkerSpawnIntoAFullWorkerPoolIsNullWhileTheQueuesPoolHasRoom) {
+  Pool queue_pool(Kokkos::HostSpace(), 1 << 16, 64, 128, 1 << 12);
+  Pool worker_pool(Kokkos::HostSpace(), 1 << 13, 64, 128, 1 << 12);
+  QueueOnHost q(queue_pool);
+  ASSERT_TRUE(q.set_worker_pool(worker_pool));
+  for (int round = 0; round < 2; ++round) {
+    TaskBase* f = spawn(q, SpawnUntilRefused{}, Kokkos::TaskPriority::Regular, nullptr);
+    ASSERT_NE(f, nullptr);
+    run_workers(q, 1, 1);
+    ASSERT_TRUE(f->is_complete());
+    EXPECT_EQ(result_of(f), (1 << 13) / 128) << "round " << round;
+    EXPECT_EQ(q.spawn_failures(), round + 1);
+    Queue::release_reference(f);
+    EXPECT_EQ(q.allocation_count(), 0);
+    EXPECT_EQ(consumed_blocks(worker_pool), 0u);
+  }
+}
+
+// The worker pool changes only while no block is alive; empty, the workers share the queue's.
+TEST(DeviceTaskQueue, TheWorkerPoolChangesOnlyWhileNoBlockIsAlive) {
+  Pool queue_pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
+  Pool worker_pool(Kokkos::HostSpace(), 1 << 20, 64, 1024, 1 << 16);
+  QueueOnHost q(queue_pool);
+  ASSERT_TRUE(q.set_worker_pool(worker_pool));
+  TaskBase* f = spawn(q, Fib{10, {nullptr, nullptr}}, Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(q.set_worker_pool(Pool())) << "the host's spawn is alive";
+  run_workers(q, 3);
+  EXPECT_FALSE(q.set_worker_pool(Pool())) << "its future still holds it";
+  EXPECT_EQ(q.m_worker_pool, worker_pool);
+  EXPECT_EQ(result_of(f), serial_fib(10));
+  Queue::release_reference(f);
+  ASSERT_TRUE(q.set_worker_pool(Pool()));
+  EXPECT_EQ(q.m_worker_pool.capacity(), 0u);
+  WorkerPoolProbe::Seen seen;
+  f = spawn(q, WorkerPoolProbe{&queue_pool, &worker_pool, &seen, {nullptr, nullptr, nullptr}},
+            Kokkos::TaskPriority::Regular, nullptr);
+  ASSERT_NE(f, nullptr);
+  run_workers(q, 1, 1);
+  EXPECT_EQ(result_of(f), 6);
+  EXPECT_EQ(seen.children_marked, 0);
+  EXPECT_FALSE(seen.aggregate_marked);
+  EXPECT_EQ(seen.worker_pool_blocks, 0u);
+  EXPECT_EQ(seen.queue_pool_blocks, 5u) << "the root, three leaves and their aggregate";
+  Queue::release_reference(seen.kept);
+  Queue::release_reference(f);
+  EXPECT_EQ(q.allocation_count(), 0);
+  EXPECT_EQ(consumed_blocks(queue_pool), 0u);
 }
 
 // ---- exhaustion: a null future, nothing corrupted -----------------------------------------------

@@ -4,6 +4,7 @@
 // which skips, with the reason, where no GPU is visible.  Dependence chains, when_all from the
 // host and inside tasks, respawn, priorities, team tasks with nested patterns, spawning up to
 // pool exhaustion, and random DAGs against a sequential reference.
+#include "TaskSpawnUntilFull.hpp"
 #include "TestCommon.hpp"
 
 #include <Kokkos_TaskScheduler.hpp>
@@ -293,68 +294,17 @@ TYPED_TEST(TaskEverySpace, ADependenceCycleAbortsWait) {
 }
 
 // ---- spawning up to pool exhaustion inside a task ------------------------------------------------------
-template <class Scheduler>
-struct Nothing {
-  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&) {}
-};
-
-// Holds the spawner's children back until the spawner is done (`*spawner_done` set): otherwise
-// other workers (a second host thread, or any of the GPU's thousands of warps) run and free each
-// child as soon as it is spawned, and the pool never runs out.  It re-runs itself at low
-// priority meanwhile; only one worker at a time can be busy with it.
-template <class Scheduler>
-struct GateUntilSpawnerDone {
-  Scheduler sched;
-  const int* spawner_done;
-
-  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&) {
-    if (Kokkos::atomic_load(spawner_done) == 0) Kokkos::respawn(this, sched, Kokkos::TaskPriority::Low);
-  }
-};
-
-template <class Scheduler>
-struct SpawnUntilFull {
-  using value_type = long;
-  static constexpr long never_ran_out = -1;
-  static constexpr long gate_failed = -2;
-  static constexpr long spawn_limit = 100000;
-  Scheduler sched;
-  int* done;
-
-  // Spawns, behind a gate, until a spawn returns a null future; the result is how many
-  // succeeded.  The futures are dropped at once: the children stay alive through the
-  // scheduler's hold until they ran.
-  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, long& result) {
-    result = 0;
-    auto gate = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::Low),
-                                   GateUntilSpawnerDone<Scheduler>{sched, done});
-    if (gate.is_null()) {
-      result = gate_failed;
-    } else {
-      while (true) {
-        auto f = Kokkos::task_spawn(Kokkos::TaskSingle(sched, gate, Kokkos::TaskPriority::Low), Nothing<Scheduler>{});
-        if (f.is_null()) break;
-        if (++result == spawn_limit) {
-          result = never_ran_out;
-          break;
-        }
-      }
-    }
-    Kokkos::atomic_store(done, 1);
-  }
-};
-
 TYPED_TEST(TaskEverySpace, SpawnUpToPoolExhaustionThenRecover) {
   using S = SchedulerOf<TypeParam>;
   // 64 KiB of 128-byte blocks: 512 blocks, one the spawning task's, one the gate's.
   S sched(typename S::memory_space(), 1 << 16, 128, 128, 1 << 12);
   Kokkos::View<int, typename S::memory_space> done("spawner_done");  // zeroed; read and written by tasks only
-  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), SpawnUntilFull<S>{sched, done.data()});
+  auto f = Kokkos::host_spawn(Kokkos::TaskSingle(sched), Kokkos::Test::SpawnUntilFull<S>{sched, done.data()});
   ASSERT_FALSE(f.is_null());
   Kokkos::wait(sched);
-  ASSERT_NE(f.get(), SpawnUntilFull<S>::never_ran_out)
-      << "the pool never ran out: " << SpawnUntilFull<S>::spawn_limit << " children spawned behind the gate";
-  ASSERT_NE(f.get(), SpawnUntilFull<S>::gate_failed) << "the gate task found the pool full";
+  ASSERT_NE(f.get(), Kokkos::Test::SpawnUntilFull<S>::never_ran_out)
+      << "the pool never ran out: " << Kokkos::Test::SpawnUntilFull<S>::spawn_limit << " children spawned behind the gate";
+  ASSERT_NE(f.get(), Kokkos::Test::SpawnUntilFull<S>::gate_failed) << "the gate task found the pool full";
   // No child can run before the spawner is done, so exactly the blocks left succeeded.
   EXPECT_EQ(f.get(), 510);
   f = {};

@@ -179,6 +179,11 @@ def task_dag_goals(summary):
     goals.append({"goal": "measured worker shape not slower than the default (>= 0.9x: a tie within 10%)",
                   "value": ", ".join(f"{dag} {s:.3g}x (kept {k})" for dag, s, k in shapes) or None,
                   "status": "unmeasured" if worst is None else ("met" if worst >= 0.9 else "not met")})
+    memory = [(dag, results[f"CudaTaskDag/WorkerMemory/dag:{d}"]["speedup"]) for d, dag in SHAPE_DAGS.items()
+              if "speedup" in results.get(f"CudaTaskDag/WorkerMemory/dag:{d}", {})]
+    goals.append({"goal": "device memory for the workers' spawns, over the managed pool (no target: reported)",
+                  "value": ", ".join(f"{dag} {s:.3g}x" for dag, s in memory) or None,
+                  "status": "reported" if memory else "unmeasured"})
     return goals
 
 

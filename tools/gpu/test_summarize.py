@@ -172,8 +172,9 @@ class TestSummaries(unittest.TestCase):
         self.assertEqual(summarize.main([fx.dir, "--json", out_json]), 1)
 
 
-def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None):
-    """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)}."""
+def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None, worker_memory=None):
+    """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)},
+    worker_memory {dag: speedup}."""
     entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
     for b, r in zip((16, 32), wavefront):
         entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
@@ -183,6 +184,9 @@ def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, meas
     for dag, (speedup, blocks, warps) in (measured or {}).items():
         entries.append(benchmark_entry(f"CudaTaskDag/Measured/dag:{dag}/iterations:1/real_time", 1e7,
                                        speedup=speedup, kept_blocks=blocks, kept_warps=warps))
+    for dag, speedup in (worker_memory or {}).items():
+        entries.append(benchmark_entry(f"CudaTaskDag/WorkerMemory/dag:{dag}/iterations:1/real_time", 1e7,
+                                       speedup=speedup))
     return entries
 
 
@@ -215,6 +219,14 @@ class TestTaskDagGoals(unittest.TestCase):
         self.assertEqual(g["TaskTeam"]["status"], "met", "the 32x32 tiles beat the host")
         self.assertEqual(g["minimum"]["value"], "at most 16 steps per leaf")
         self.assertEqual(g["measured"]["status"], "met", "0.95x is a tie")
+
+    def test_device_memory_for_the_workers_is_reported_per_dag(self):
+        summary, g = self.goals(task_dag_entries(worker_memory={0: 1.25, 1: 0.98, 2: 1.0}))
+        self.assertEqual(g["device"]["status"], "reported")
+        self.assertEqual(g["device"]["value"], "fibonacci 1.25x, granularity 0.98x, wavefront 1x")
+        self.assertIn("reported   device memory for the workers' spawns", summarize.text(summary))
+        _, g = self.goals(task_dag_entries())
+        self.assertEqual(g["device"]["status"], "unmeasured")
 
     def test_granularity_is_interpolated_between_the_works_around_half_efficiency(self):
         _, g = self.goals(task_dag_entries(efficiency={16: 0.1, 64: 0.3, 256: 0.7, 1024: 0.9}))

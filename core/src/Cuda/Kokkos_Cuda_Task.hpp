@@ -5,8 +5,11 @@
 // Memory: the pool, and so the tasks, are in CudaUVMSpace (seed 001 §2.2.4's UVM strategy):
 // host_spawn constructs the closure on the host right in its pool block, futures count
 // references and read results on the host, and the host never touches the DAG while the kernel
-// runs (tasks run inside wait() only).  The ready rings and the shard counters are in device
-// memory (CudaTaskQueue); what the host makes ready goes onto the queue object's overflow lists.
+// runs (tasks run inside wait() only).  Experimental::set_task_worker_memory(sched, CudaSpace())
+// gives the workers a pool of the same sizes in device memory for what they spawn and aggregate,
+// so that no managed memory is on their path but the host's own spawns.  The ready rings and the
+// shard counters are in device memory (CudaTaskQueue); what the host makes ready goes onto the
+// queue object's overflow lists.
 // Before its workers start, wait() moves the pool blocks the host wrote since the last run and
 // the queue object to the GPU in bulk (impl/tasking/Kokkos_HostWrittenSpans.hpp), so that a DAG
 // spawned from the host does not fault its tasks in one by one as they become ready.
@@ -154,6 +157,20 @@ inline void cuda_task_check_workers(const Experimental::CudaTaskWorkers& workers
 inline constexpr std::array<Experimental::CudaTaskWorkers, 4> cuda_task_worker_candidates{
     {{8, 1}, {2, 1}, {2, 4}, {6, 4}}};
 
+// The pool the workers allocate from where the user asks for device memory
+// (Experimental::set_task_worker_memory).
+using CudaTaskWorkerPool = MemoryPool<Device<Kokkos::Cuda, CudaSpace>>;
+
+// The workers' pool of `queue` set to `pool` (empty: the scheduler's), or a throw naming why not.
+template <class Queue>
+void cuda_task_set_worker_pool(Queue& queue, const CudaTaskWorkerPool& pool) {
+  if (!queue.set_worker_pool(pool))
+    throw_runtime_exception("Kokkos::Experimental::set_task_worker_memory: " +
+                            std::to_string(queue.allocation_count()) +
+                            " tasks or aggregates are alive; set it before spawning, or after wait() once their "
+                            "futures are dropped");
+}
+
 // Module ids: one per translation unit that spawns or runs GPU tasks, from one process-wide count.
 inline std::uint32_t cuda_task_new_module_id() {
   static std::atomic<std::uint32_t> last{0};
@@ -214,8 +231,8 @@ struct is_cuda_team_member<CudaTaskTeamMember<Scheduler>> : std::true_type {};
 // task) when that user goes away on the host.  The object itself is in CudaUVMSpace: the host
 // spawns into its overflow lists and reads its own counts there between runs.
 template <class MemoryPoolType>
-struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext> {
-  using base = DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext>;
+struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext, CudaTaskWorkerPool> {
+  using base = DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext, CudaTaskWorkerPool>;
   using base::base;
   // Ready tasks one shard's ring of one priority holds before its pushes go to other shards.
   static constexpr std::uint32_t ring_capacity = 4096;
@@ -728,6 +745,36 @@ void set_task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, const
 template <class Kind>
 void set_task_workers(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, Kokkos::AUTO_t) {
   sched.queue().m_worker_choice.measure();
+}
+
+// Where the workers of wait() allocate the tasks they spawn and the when_all aggregates they
+// make.  CudaSpace: a pool of the scheduler pool's capacity and block sizes in device memory,
+// allocated now, so that no managed memory is on the workers' path but the tasks the host spawned
+// (those stay in the scheduler's pool, and so do the host's aggregates); a task spawned on the
+// GPU must then never reach host code through a future (results are how values come back).  The
+// two pools bound the DAG separately: each spawn into a full one returns a null future.
+// CudaUVMSpace (the default): the scheduler's pool, as Kokkos.  Only while no task or aggregate
+// is alive (after wait(), the futures dropped); otherwise, or for a scheduler without a pool,
+// it throws and nothing changes.
+template <class Kind>
+void set_task_worker_memory(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, const Kokkos::CudaSpace& space) {
+  const auto& pool = sched.queue().m_pool;
+  if (pool.capacity() == 0)
+    Kokkos::Impl::throw_runtime_exception(
+        "Kokkos::Experimental::set_task_worker_memory: the scheduler has no memory pool to size the workers' on");
+  Kokkos::Impl::cuda_task_set_worker_pool(
+      sched.queue(), Kokkos::Impl::CudaTaskWorkerPool(space, pool.capacity(), pool.min_block_size(),
+                                                       pool.max_block_size(),
+                                                       pool.capacity() / std::size_t(pool.number_of_superblocks())));
+}
+template <class Kind>
+void set_task_worker_memory(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched, const Kokkos::CudaUVMSpace&) {
+  Kokkos::Impl::cuda_task_set_worker_pool(sched.queue(), Kokkos::Impl::CudaTaskWorkerPool());
+}
+// Whether the workers allocate in device memory (set_task_worker_memory(sched, CudaSpace())).
+template <class Kind>
+bool task_worker_memory_is_device(const BasicTaskScheduler<Kokkos::Cuda, Kind>& sched) {
+  return sched.queue().m_worker_pool.capacity() != 0;
 }
 }  // namespace Experimental
 

@@ -2,8 +2,10 @@
 // The task queue of the GPU scheduler (seed 001 §2.3.3), written once against Kokkos atomics
 // so that host threads run and test the very algorithm the CUDA kernel runs.
 //
-// Memory: the tasks and the when_all aggregates are pool blocks; the ready rings and the shard
-// counters are arrays the owner allocates (device memory on a GPU) and hands over with
+// Memory: the tasks and the when_all aggregates are pool blocks: those host code makes from the
+// queue's pool, those its workers make from the worker pool where the owner set one (device
+// memory on a GPU, which host code never touches), else from the same pool; the ready rings and
+// the shard counters are arrays the owner allocates (device memory on a GPU) and hands over with
 // DeviceTaskQueueStorage; the queue object itself holds what the host reads between runs, and
 // the pool blocks host code allocated or freed since the owner last asked (HostWrittenSpans,
 // recorded and read on the host only).  Otherwise no std:: containers, only raw pointers and
@@ -209,9 +211,14 @@ struct DeviceTaskClaim {
 // `Context::stage()`: the running worker's stage, or null outside a worker (host code);
 // `Context::rings_reachable()`: whether the code running can reach the rings (host code of a GPU
 // scheduler cannot: what it makes ready goes onto the overflow lists, in the queue object).
-template <class MemoryPoolType, class Context>
+template <class MemoryPoolType, class Context, class WorkerPoolType = MemoryPoolType>
 struct DeviceTaskQueue {
   using memory_pool = MemoryPoolType;
+  using worker_pool_type = WorkerPoolType;
+  // The TaskBase::m_flags bit of a block of m_worker_pool (deallocate's way back to it).
+  static constexpr std::uint8_t flag_worker_block = 4;
+  static_assert((flag_worker_block & (TaskBase::flag_respawned | TaskBase::flag_destroys_result)) == 0,
+                "the worker pool's flag must not share a bit with TaskBase's own flags");
   using ring_type = DeviceTaskRing;
   static constexpr std::size_t line_bytes = DeviceTaskRing::line_bytes;
   // Other shards' rings a worker looks at, at each priority, before it takes a lower one.
@@ -221,6 +228,7 @@ struct DeviceTaskQueue {
   };
 
   memory_pool m_pool;                  // read only while workers run
+  worker_pool_type m_worker_pool;      // the workers' blocks, where not empty (set_worker_pool)
   std::uint32_t m_stop = 0;            // nonzero: workers stop (the value says why; see the owner)
   std::uint32_t m_stop_detail = 0;
   DeviceTaskQueueStorage m_storage;
@@ -269,9 +277,27 @@ struct DeviceTaskQueue {
   KOKKOS_INLINE_FUNCTION DeviceTaskShardCounters& counters(int shard) const { return m_storage.counters[shard]; }
 
   // ---- memory ------------------------------------------------------------------------------
-  // A block of `bytes` from the pool, or nullptr (counted as a refusal) when it is full.
+  // Where workers allocate from now on: `pool`, or, empty, the queue's pool.  On the host between
+  // runs, and only while no block is alive (a block goes back to the pool it came from, which
+  // must still be there): false, changing nothing, otherwise.
+  bool set_worker_pool(const worker_pool_type& pool) {
+    if (m_alive != 0) return false;
+    m_worker_pool = pool;
+    return true;
+  }
+  // Whether the code running allocates from the worker pool: a worker, where there is one.
+  KOKKOS_INLINE_FUNCTION bool worker_allocates() const {
+    return Context::stage() != nullptr && m_worker_pool.capacity() != 0;
+  }
+  template <class Pool>
+  KOKKOS_INLINE_FUNCTION static void* allocate_from(const Pool& pool, std::size_t bytes) {
+    return bytes <= pool.max_block_size() ? pool.allocate(bytes) : nullptr;
+  }
+  // A block of `bytes`, or nullptr (counted as a refusal) when its pool is full.  The caller
+  // builds the node in it and then calls init_task (or it is begin_aggregate's), in the same
+  // code, which marks a worker pool's block.
   KOKKOS_INLINE_FUNCTION void* allocate(std::size_t bytes) {
-    void* p = bytes <= m_pool.max_block_size() ? m_pool.allocate(bytes) : nullptr;
+    void* p = worker_allocates() ? allocate_from(m_worker_pool, bytes) : allocate_from(m_pool, bytes);
     DeviceTaskStage* stage = Context::stage();
     if (stage != nullptr) {
       atomic_fetch_add_relaxed(p != nullptr ? &stage->allocated : &stage->failures, 1);
@@ -284,7 +310,11 @@ struct DeviceTaskQueue {
     }
     return p;
   }
+  KOKKOS_INLINE_FUNCTION void mark_block(TaskBase* t) const {
+    if (worker_allocates()) t->m_flags |= flag_worker_block;
+  }
   KOKKOS_INLINE_FUNCTION void deallocate(TaskBase* t) {
+    const bool worker_block = (t->m_flags & flag_worker_block) != 0;
     // Reported before the block goes back: after, another worker's allocation of the same
     // block could be reported first and the count exceed the pool's blocks.
     DeviceTaskStage* stage = Context::stage();
@@ -293,9 +323,17 @@ struct DeviceTaskQueue {
     } else {
       atomic_fetch_add_relaxed(&m_host_freed, std::int64_t(1));
       report_alive(-1);
-      KOKKOS_IF_ON_HOST((m_host_written.record(t, t->m_alloc_size);))
+      // Only the queue's pool is the owner's to place (host code that frees a worker block can
+      // reach the worker pool's memory where it is).
+      if (!worker_block) {
+        KOKKOS_IF_ON_HOST((m_host_written.record(t, t->m_alloc_size);))
+      }
     }
-    m_pool.deallocate(t, t->m_alloc_size);
+    if (worker_block) {
+      m_worker_pool.deallocate(t, t->m_alloc_size);
+    } else {
+      m_pool.deallocate(t, t->m_alloc_size);
+    }
   }
   // One more of a statistic: in the running worker's stage (reported when the worker stops),
   // else in the host's count.
@@ -369,6 +407,7 @@ struct DeviceTaskQueue {
     t->m_priority = static_cast<std::uint8_t>(priority);
     t->m_ref_count = 2;  // the future returned + the scheduler until completion
     t->m_dependence = dependence;
+    mark_block(t);
   }
 
   // Schedules a newly spawned task (header filled by init_task).  Counted before anyone can
@@ -391,6 +430,7 @@ struct DeviceTaskQueue {
     a->m_alloc_size = static_cast<std::uint32_t>(bytes);
     a->m_kind = TaskKind::Aggregate;
     a->m_ref_count = 2;  // the future returned + the scheduler until completion
+    mark_block(a);
     return a;
   }
   KOKKOS_INLINE_FUNCTION static void add_aggregate_entry(TaskBase* a, TaskBase* entry) {
