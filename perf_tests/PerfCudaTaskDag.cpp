@@ -31,6 +31,17 @@
 //                        host's spawns touch pool pages the GPU used last, UVM's share of a run),
 //                        tiles_per_s_gpu, tiles_per_s_host.
 //
+//   CudaTaskDag/Cholesky/<b>  the tiled Cholesky factorisation of example/task_cholesky.hpp on a
+//                        32 x 32 grid of b x b tiles (b = 16, 32, 64: n = 512 to 2048; 5,984
+//                        TaskTeam tasks, POTRF and TRSM at High priority, and 5,890 when_alls per
+//                        run), spawned from the host, on TaskScheduler<Cuda> with the matrix in
+//                        CudaSpace vs on TaskScheduler<DefaultHostExecutionSpace> with it in
+//                        HostSpace, interleaved, A copied back in before each run (untimed).  Both
+//                        factors are checked against the serial tiled algorithm (to 1e-9) after
+//                        the timed runs.  Counters: gpu_ms, host_ms (median ms per run, spawns
+//                        included), ratio_gpu_to_host = host_ms / gpu_ms (> 1: the GPU wins),
+//                        gflops_gpu, gflops_host (n^3 / 3 over the median), tasks.
+//
 //   CudaTaskDag/Placement/<b>  the Wavefront above on two GPU schedulers, interleaved: one whose
 //                        wait() first moves the pool blocks the host wrote (its spawns) to the GPU
 //                        (the default), one that leaves them in host memory, to fault in when a
@@ -103,6 +114,7 @@
 #include "PerfResultCheck.hpp"
 
 #include "../unit_tests/TaskFibonacci.hpp"
+#include "../example/task_cholesky.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -297,9 +309,9 @@ std::string run_wavefront(const Scheduler& sched, double* a, int b, std::vector<
   return why;
 }
 
-// Empty, or where `got` first differs from the reference.
+// Empty, or where `a` (in any memory space) first differs from the serial result `ref`, to 1e-9.
 template <class View>
-std::string wavefront_mismatch(const View& a, const std::vector<double>& ref) {
+std::string reference_mismatch(const View& a, const std::vector<double>& ref) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
   for (std::size_t k = 0; k < ref.size(); ++k)
     if (!(std::abs(h(k) - ref[k]) <= 1e-9))  // nvcc contracts to FMA, the host compiler need not
@@ -334,7 +346,7 @@ struct WavefrontSide {
   }
   // Whether every run so far went right and the matrix matches the reference; reports it if not.
   bool checked(benchmark::State& state, const char* when, const std::vector<double>& ref) {
-    if (why.empty()) why = wavefront_mismatch(a, ref);
+    if (why.empty()) why = reference_mismatch(a, ref);
     if (why.empty()) return true;
     perf::fail_result_check(state, std::string(name) + " " + when + ": " + why);
     return false;
@@ -401,6 +413,64 @@ void Placement(benchmark::State& state) {
   state.counters["placed_spawn_ms"] = m[2] * 1e3;
   state.counters["unplaced_spawn_ms"] = m[3] * 1e3;
   worker_time.report(state, placed.sched);
+}
+
+// ---- Cholesky -----------------------------------------------------------------------------------
+constexpr int cholesky_nt = 32;
+
+// One side of a Cholesky comparison: a scheduler, its tiles (A copied in before each run), and
+// why a run failed (empty while none did).
+template <class Scheduler, class Space>
+struct CholeskySide {
+  const char* name;
+  Scheduler sched;
+  Kokkos::View<double*, Space> tiles;
+  std::string why;
+
+  CholeskySide(const char* side_name, const Scheduler& scheduler, std::size_t size)
+      : name(side_name), sched(scheduler), tiles("cholesky tiles", size) {}
+  perf::SetupAndPass run(const std::vector<double>& a, int b) {
+    return {[this, &a] {
+              Kokkos::deep_copy(tiles, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                           a.data(), a.size()));
+            },
+            [this, b] {
+              const std::string failed = task_cholesky::spawn_cholesky(sched, {tiles.data(), cholesky_nt, b});
+              Kokkos::wait(sched);
+              if (why.empty()) why = failed;
+            }};
+  }
+  // Whether every run went right and the last factor is the reference's; reports it if not.
+  bool checked(benchmark::State& state, const std::vector<double>& reference) {
+    if (why.empty()) why = reference_mismatch(tiles, reference);
+    if (why.empty()) return true;
+    perf::fail_result_check(state, std::string(name) + ": " + why);
+    return false;
+  }
+};
+
+void Cholesky(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  const int b = int(state.range(0));
+  const std::vector<double> a = task_cholesky::spd_matrix(cholesky_nt, b);
+  std::vector<double> reference = a;
+  task_cholesky::reference_cholesky({reference.data(), cholesky_nt, b});
+  CholeskySide<gpu_t, Kokkos::CudaSpace> gpu("GPU Cholesky", make_scheduler<gpu_t>(), a.size());
+  CholeskySide<host_t, Kokkos::HostSpace> host("host Cholesky", make_scheduler<host_t>(), a.size());
+  perf::SetupAndPass gpu_run = gpu.run(a, b);
+  GpuWorkerTime worker_time;
+  gpu_run.pass = worker_time.timed(gpu_run.pass);
+  std::vector<double> m;
+  for (auto _ : state) m = perf::interleaved_medians_after_setup(6, {gpu_run, host.run(a, b)});
+  if (!gpu.checked(state, reference) || !host.checked(state, reference)) return;
+  const double flops = task_cholesky::flop_count(cholesky_nt, b);
+  state.counters["gpu_ms"] = m[0] * 1e3;
+  state.counters["host_ms"] = m[1] * 1e3;
+  state.counters["ratio_gpu_to_host"] = m[1] / m[0];
+  state.counters["gflops_gpu"] = flops / m[0] * 1e-9;
+  state.counters["gflops_host"] = flops / m[1] * 1e-9;
+  state.counters["tasks"] = double(task_cholesky::task_count(cholesky_nt));
+  worker_time.report(state, gpu.sched);
 }
 
 // ---- Granularity --------------------------------------------------------------------------------
@@ -538,7 +608,7 @@ class ShapeDagRuns {
   bool check(benchmark::State& state, const char* when) {
     if (m_why.empty()) m_why = spawn_failures(m_failures);
     if (m_why.empty() && m_dag == ShapeDag::granularity) m_why = chain_mismatch(m_chains, chain_work);
-    if (m_why.empty() && m_dag == ShapeDag::wavefront) m_why = wavefront_mismatch(m_matrix, m_reference);
+    if (m_why.empty() && m_dag == ShapeDag::wavefront) m_why = reference_mismatch(m_matrix, m_reference);
     if (!m_why.empty()) return perf::fail_result_check(state, std::string(when) + ": " + m_why), false;
     return true;
   }
@@ -631,6 +701,7 @@ void WorkerMemory(benchmark::State& state) {
 
 BENCHMARK(Fib)->Name("CudaTaskDag/Fib")->Arg(20)->Arg(30)->Iterations(1)->UseRealTime();
 BENCHMARK(Wavefront)->Name("CudaTaskDag/Wavefront")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
+BENCHMARK(Cholesky)->Name("CudaTaskDag/Cholesky")->Arg(16)->Arg(32)->Arg(64)->Iterations(1)->UseRealTime();
 BENCHMARK(Placement)->Name("CudaTaskDag/Placement")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();
 BENCHMARK(Granularity)
     ->Name("CudaTaskDag/Granularity")

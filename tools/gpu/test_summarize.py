@@ -172,12 +172,15 @@ class TestSummaries(unittest.TestCase):
         self.assertEqual(summarize.main([fx.dir, "--json", out_json]), 1)
 
 
-def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None, worker_memory=None):
+def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None, worker_memory=None,
+                     cholesky=None):
     """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)},
-    worker_memory {dag: speedup}."""
+    worker_memory {dag: speedup}, cholesky {tile size: GPU over host}."""
     entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
     for b, r in zip((16, 32), wavefront):
         entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
+    for b, r in (cholesky or {}).items():
+        entries.append(benchmark_entry(f"CudaTaskDag/Cholesky/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
     for work, eff in (efficiency or {}).items():
         entries.append(benchmark_entry(f"CudaTaskDag/Granularity/{work}/iterations:1/real_time", 1e7,
                                        efficiency=eff, work=work))
@@ -205,7 +208,8 @@ class TestTaskDagGoals(unittest.TestCase):
         self.assertEqual(g["Fibonacci(30)"]["status"], "not met")
         self.assertEqual(g["Fibonacci(30)"]["value"], "9.6 M tasks/s")
         self.assertEqual(g["TaskTeam"]["status"], "not met")
-        self.assertEqual(g["TaskTeam"]["value"], "16x16 tiles 0.036x the host, 32x32 tiles 0.05x the host")
+        self.assertEqual(g["TaskTeam"]["value"],
+                         "wavefront 16x16 tiles 0.036x the host, wavefront 32x32 tiles 0.05x the host")
         self.assertEqual(g["minimum"]["status"], "not reached")
         self.assertEqual(g["minimum"]["value"], "above 65536 steps per leaf")
         self.assertEqual(g["measured"]["status"], "not met", "one DAG lost 30% to the default")
@@ -219,6 +223,16 @@ class TestTaskDagGoals(unittest.TestCase):
         self.assertEqual(g["TaskTeam"]["status"], "met", "the 32x32 tiles beat the host")
         self.assertEqual(g["minimum"]["value"], "at most 16 steps per leaf")
         self.assertEqual(g["measured"]["status"], "met", "0.95x is a tie")
+
+    def test_the_tiled_cholesky_counts_for_the_team_goal_beside_the_wavefront(self):
+        _, g = self.goals(task_dag_entries(cholesky={64: 1.7, 16: 0.2, 32: 0.9}))
+        self.assertEqual(g["TaskTeam"]["status"], "met", "the Cholesky of 64x64 tiles beats the host")
+        self.assertEqual(g["TaskTeam"]["value"],
+                         "wavefront 16x16 tiles 0.036x the host, wavefront 32x32 tiles 0.05x the host, "
+                         "Cholesky 16x16 tiles 0.2x the host, Cholesky 32x32 tiles 0.9x the host, "
+                         "Cholesky 64x64 tiles 1.7x the host")
+        _, g = self.goals(task_dag_entries(cholesky={16: 0.2, 32: 0.9}))
+        self.assertEqual(g["TaskTeam"]["status"], "not met")
 
     def test_device_memory_for_the_workers_is_reported_per_dag(self):
         summary, g = self.goals(task_dag_entries(worker_memory={0: 1.25, 1: 0.98, 2: 1.0}))

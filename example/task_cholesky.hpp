@@ -1,0 +1,253 @@
+#pragma once
+// A tiled Cholesky factorisation A = L L^T as a task DAG, the shape of a dense or supernodal
+// sparse factorisation: one task per tile operation, each waiting on the futures of the tasks
+// that last wrote the tiles it reads.  Shared by task_cholesky.cpp, TestTaskCholesky and the
+// task DAG benchmarks; the tasks are written the portable way (KOKKOS_INLINE_FUNCTION, a
+// standard-layout closure, nested team patterns), so the same DAG runs on every scheduler, the
+// GPU's included.
+//
+// The matrix: nt x nt tiles of b x b doubles, tile-major (tile (i, j) is b*b consecutive doubles,
+// row-major), symmetric positive definite; only the lower tiles (i >= j) are read and written,
+// and L overwrites them (the upper half of a diagonal tile keeps A's values).  Step k of the
+// right-looking algorithm:
+//   POTRF(k)      L_kk = chol(A_kk)                          after A_kk's last update
+//   TRSM(i, k)    L_ik = A_ik L_kk^-T            (i > k)      after POTRF(k) and A_ik's last update
+//   SYRK(i, k)    A_ii -= L_ik L_ik^T            (i > k)      after TRSM(i, k) and A_ii's last update
+//   GEMM(i, j, k) A_ij -= L_ik L_jk^T      (i > j > k)      after TRSM(i, k), TRSM(j, k), A_ij's last
+// POTRF and TRSM are the critical path and spawn at High priority, the updates at Regular.  A
+// tile is final once its POTRF or TRSM has run, so no task waits for a reader to finish (no
+// write-after-read edges).
+//
+// Each element is computed by one rank with the same operations in the same order as the serial
+// reference (reference_cholesky), so a task DAG's result equals the reference up to the
+// compiler's contraction of multiply-adds (nvcc contracts by default, the host compiler need not).
+#include <Kokkos_Core.hpp>
+#include <Kokkos_TaskScheduler.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace task_cholesky {
+
+// The tiles of an nt x nt tiled matrix of b x b tiles at `data` (nt * nt * b * b doubles).
+struct Tiles {
+  double* data = nullptr;
+  int nt = 0;
+  int b = 1;
+
+  KOKKOS_INLINE_FUNCTION double* tile(int i, int j) const {
+    return data + (std::size_t(i) * std::size_t(nt) + std::size_t(j)) * std::size_t(b) * std::size_t(b);
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t size() const {
+    return std::size_t(nt) * std::size_t(nt) * std::size_t(b) * std::size_t(b);
+  }
+};
+
+// Throws unless nt >= 0 and b >= 1.
+inline void check_shape(int nt, int b) {
+  if (nt < 0 || b < 1)
+    throw std::invalid_argument("task_cholesky: " + std::to_string(nt) + " x " + std::to_string(nt) + " tiles of " +
+                                std::to_string(b) + " x " + std::to_string(b) + "; nt >= 0 and b >= 1 are needed");
+}
+
+// The tasks of the DAG for nt x nt tiles: nt POTRF, nt(nt-1)/2 TRSM and SYRK, nt(nt-1)(nt-2)/6 GEMM.
+inline long task_count(int nt) {
+  const long n = nt;
+  return n + n * (n - 1) + n * (n - 1) * (n - 2) / 6;
+}
+// The floating-point operations of the factorisation of an n x n matrix (n = nt * b): n^3 / 3.
+inline double flop_count(int nt, int b) {
+  const double n = double(nt) * double(b);
+  return n * n * n / 3;
+}
+
+// ---- the element operations, shared by the tasks and the serial reference ---------------------
+// Sum over p < n of x(r, p) * y(c, p), for b x b row-major tiles x and y.
+KOKKOS_INLINE_FUNCTION double row_dot(const double* x, int r, const double* y, int c, int b, int n) {
+  double s = 0;
+  for (int p = 0; p < n; ++p) s += x[r * b + p] * y[c * b + p];
+  return s;
+}
+// Column c of POTRF on tile a (its columns before c are L's): L(c, c), and L(r, c) below it.
+KOKKOS_INLINE_FUNCTION double potrf_diagonal(const double* a, int b, int c) {
+  return Kokkos::sqrt(a[c * b + c] - row_dot(a, c, a, c, b, c));
+}
+KOKKOS_INLINE_FUNCTION double potrf_below(const double* a, int b, int r, int c, double diagonal) {
+  return (a[r * b + c] - row_dot(a, r, a, c, b, c)) / diagonal;
+}
+// Row r of TRSM: x(r, :) = x(r, :) L^-T for the lower-triangular tile l.
+KOKKOS_INLINE_FUNCTION void trsm_row(const double* l, double* x, int b, int r) {
+  for (int c = 0; c < b; ++c) x[r * b + c] = (x[r * b + c] - row_dot(x, r, l, c, b, c)) / l[c * b + c];
+}
+// Element (r, c) of SYRK or GEMM: a(r, c) -= sum_p x(r, p) y(c, p).
+KOKKOS_INLINE_FUNCTION void update_element(double* a, const double* x, const double* y, int b, int r, int c) {
+  a[r * b + c] -= row_dot(x, r, y, c, b, b);
+}
+
+// ---- the tile operations, serial (the reference, and one task each for a peer scheduler) -----
+inline void potrf_tile(double* a, int b) {
+  for (int c = 0; c < b; ++c) {
+    const double d = potrf_diagonal(a, b, c);
+    for (int r = c + 1; r < b; ++r) a[r * b + c] = potrf_below(a, b, r, c, d);
+    a[c * b + c] = d;
+  }
+}
+inline void trsm_tile(const double* l, double* x, int b) {
+  for (int r = 0; r < b; ++r) trsm_row(l, x, b, r);
+}
+inline void syrk_tile(double* a, const double* x, int b) {
+  for (int r = 0; r < b; ++r)
+    for (int c = 0; c <= r; ++c) update_element(a, x, x, b, r, c);
+}
+inline void gemm_tile(double* a, const double* x, const double* y, int b) {
+  for (int r = 0; r < b; ++r)
+    for (int c = 0; c < b; ++c) update_element(a, x, y, b, r, c);
+}
+
+// The factorisation of `m` in place, serially, in the DAG's order.
+inline void reference_cholesky(const Tiles& m) {
+  for (int k = 0; k < m.nt; ++k) {
+    potrf_tile(m.tile(k, k), m.b);
+    for (int i = k + 1; i < m.nt; ++i) trsm_tile(m.tile(k, k), m.tile(i, k), m.b);
+    for (int i = k + 1; i < m.nt; ++i) {
+      syrk_tile(m.tile(i, i), m.tile(i, k), m.b);
+      for (int j = k + 1; j < i; ++j) gemm_tile(m.tile(i, j), m.tile(i, k), m.tile(j, k), m.b);
+    }
+  }
+}
+
+// A symmetric, strictly diagonally dominant (so positive definite) matrix, tile-major:
+// off-diagonal elements in [0, 1) from a hash of their (unordered) row and column, n on the diagonal.
+inline std::vector<double> spd_matrix(int nt, int b) {
+  check_shape(nt, b);
+  const long n = long(nt) * b;
+  std::vector<double> a(std::size_t(n) * std::size_t(n));
+  const Tiles m{a.data(), nt, b};
+  for (long gr = 0; gr < n; ++gr)
+    for (long gc = 0; gc < n; ++gc) {
+      const std::uint64_t lo = std::uint64_t(gr < gc ? gr : gc), hi = std::uint64_t(gr < gc ? gc : gr);
+      std::uint64_t h = (lo * 0x9E3779B97F4A7C15ull) ^ (hi + 0x632BE59BD9B4E019ull + (lo << 6));
+      h ^= h >> 31;
+      h *= 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 29;
+      const double value = gr == gc ? double(n) : double(h >> 11) * 0x1.0p-53;
+      m.tile(int(gr / b), int(gc / b))[(gr % b) * b + gc % b] = value;
+    }
+  return a;
+}
+
+// The largest |(L L^T)(r, c) - A(r, c)| over the lower triangle, for L the lower triangle of
+// `l`'s lower tiles and A those of `a` (both nt x nt tiles of b x b).
+inline double max_residual(const std::vector<double>& l, const std::vector<double>& a, int nt, int b) {
+  const Tiles lt{const_cast<double*>(l.data()), nt, b}, at{const_cast<double*>(a.data()), nt, b};
+  const long n = long(nt) * b;
+  const auto element = [&](const Tiles& m, long r, long c) {
+    return m.tile(int(r / b), int(c / b))[(r % b) * b + c % b];
+  };
+  double worst = 0;
+  for (long r = 0; r < n; ++r)
+    for (long c = 0; c <= r; ++c) {
+      double s = 0;
+      for (long p = 0; p <= c; ++p) s += element(lt, r, p) * element(lt, c, p);
+      worst = std::fmax(worst, std::fabs(s - element(at, r, c)));
+    }
+  return worst;
+}
+
+// ---- the DAG ----------------------------------------------------------------------------------
+enum class TileOp : int { potrf, trsm, syrk, gemm };
+
+// One tile operation of step k, writing tile (i, j) (POTRF: (k, k); TRSM: (i, k); SYRK: (i, i);
+// GEMM: (i, j)), its elements split over the team's ranks.  A TaskSingle task's team is its one
+// rank.
+template <class Scheduler>
+struct TileTask {
+  using value_type = void;
+  Tiles m;
+  TileOp op;
+  int i, j, k;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type& member) const {
+    const int b = m.b;
+    double* a = m.tile(i, j);
+    if (op == TileOp::potrf) {
+      for (int c = 0; c < b; ++c) {
+        const double d = potrf_diagonal(a, b, c);
+        member.team_barrier();  // every rank has read a(c, c) before one overwrites it
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, c, b),
+                             [&](int r) { a[r * b + c] = r == c ? d : potrf_below(a, b, r, c, d); });
+        member.team_barrier();  // column c is L's before any rank reads it
+      }
+    } else if (op == TileOp::trsm) {
+      const double* l = m.tile(k, k);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, b), [&](int r) { trsm_row(l, a, b, r); });
+    } else {
+      const double* x = m.tile(i, k);
+      const double* y = m.tile(j, k);
+      const bool lower_only = op == TileOp::syrk;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, b * b), [&](int e) {
+        const int r = e / b, c = e % b;
+        if (!lower_only || c <= r) update_element(a, x, y, b, r, c);
+      });
+    }
+  }
+};
+
+// Spawns the factorisation of `m` (memory the scheduler's tasks can reach) from the host, as
+// TaskTeam tasks or, with `team_tasks` false, TaskSingle ones; returns empty, or why it stopped
+// spawning (the pool was full).  Kokkos::wait(sched) runs it, and whatever was spawned before a
+// failure.
+template <class Scheduler>
+std::string spawn_cholesky(const Scheduler& sched, const Tiles& m, bool team_tasks = true) {
+  check_shape(m.nt, m.b);
+  using future_t = typename Scheduler::template future_type<void>;
+  const int nt = m.nt;
+  std::vector<future_t> last(std::size_t(nt) * std::size_t(nt));  // the last task to write each tile
+  const auto writer = [&](int i, int j) -> future_t& {
+    return last[std::size_t(i) * std::size_t(nt) + std::size_t(j)];
+  };
+  std::string why;
+  const auto spawn = [&](TileOp op, int i, int j, int k, Kokkos::TaskPriority priority,
+                         std::initializer_list<future_t> reads) {
+    future_t deps[3];
+    int n = 0;
+    for (const future_t& f : reads)
+      if (!f.is_null()) deps[n++] = f;
+    future_t dep = n == 1 ? deps[0] : future_t();
+    if (n > 1) {
+      dep = Kokkos::when_all(deps, n);
+      if (dep.is_null()) return std::string("when_all found the pool full");
+    }
+    const TileTask<Scheduler> task{m, op, i, j, k};
+    future_t f;
+    if (team_tasks) {
+      f = dep.is_null() ? Kokkos::host_spawn(Kokkos::TaskTeam(sched, priority), task)
+                        : Kokkos::host_spawn(Kokkos::TaskTeam(sched, dep, priority), task);
+    } else {
+      f = dep.is_null() ? Kokkos::host_spawn(Kokkos::TaskSingle(sched, priority), task)
+                        : Kokkos::host_spawn(Kokkos::TaskSingle(sched, dep, priority), task);
+    }
+    if (f.is_null()) return std::string("host_spawn found the pool full");
+    writer(i, j) = f;
+    return std::string();
+  };
+  constexpr auto high = Kokkos::TaskPriority::High, regular = Kokkos::TaskPriority::Regular;
+  for (int k = 0; k < nt && why.empty(); ++k) {
+    why = spawn(TileOp::potrf, k, k, k, high, {writer(k, k)});
+    for (int i = k + 1; i < nt && why.empty(); ++i)
+      why = spawn(TileOp::trsm, i, k, k, high, {writer(k, k), writer(i, k)});
+    for (int i = k + 1; i < nt && why.empty(); ++i) {
+      why = spawn(TileOp::syrk, i, i, k, regular, {writer(i, k), writer(i, i)});
+      for (int j = k + 1; j < i && why.empty(); ++j)
+        why = spawn(TileOp::gemm, i, j, k, regular, {writer(i, k), writer(j, k), writer(i, j)});
+    }
+  }
+  return why;
+}
+
+}  // namespace task_cholesky
