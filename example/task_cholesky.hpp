@@ -27,7 +27,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
+#include <new>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -198,56 +199,156 @@ struct TileTask {
   }
 };
 
+// Why spawning the DAG stopped: spawned_all, or the pool was full at a when_all or at a spawn.
+enum SpawnFailure : int { spawned_all = 0, when_all_pool_full = 1, spawn_pool_full = 2 };
+
+inline std::string failure_text(int failure) {
+  switch (failure) {
+    case spawned_all: return std::string();
+    case when_all_pool_full: return "when_all found the pool full";
+    case spawn_pool_full: return "a spawn found the pool full";
+    default: return "unknown failure " + std::to_string(failure);
+  }
+}
+
+// The tiles whose last writers the task (op, i, j, k) waits for: those it reads and the one it
+// writes, (i, j), in that order.
+struct TileReads {
+  int count;
+  int i[3];
+  int j[3];
+};
+KOKKOS_INLINE_FUNCTION TileReads reads_of(TileOp op, int i, int j, int k) {
+  switch (op) {
+    case TileOp::potrf: return {1, {k, 0, 0}, {k, 0, 0}};
+    case TileOp::trsm: return {2, {k, i, 0}, {k, k, 0}};
+    case TileOp::syrk: return {2, {i, i, 0}, {k, i, 0}};
+    default: return {3, {i, j, i}, {k, k, j}};
+  }
+}
+
+// Step k's tile tasks in the DAG's order, POTRF and TRSM at High priority (the critical path), each
+// through spawn(op, i, j, k, priority), which returns a SpawnFailure: the first failure ends the
+// step and is returned.
+template <class Spawn>
+KOKKOS_INLINE_FUNCTION int spawn_step(int nt, int k, const Spawn& spawn) {
+  constexpr auto high = Kokkos::TaskPriority::High, regular = Kokkos::TaskPriority::Regular;
+  int failure = spawn(TileOp::potrf, k, k, k, high);
+  for (int i = k + 1; i < nt && failure == spawned_all; ++i) failure = spawn(TileOp::trsm, i, k, k, high);
+  for (int i = k + 1; i < nt && failure == spawned_all; ++i) {
+    failure = spawn(TileOp::syrk, i, i, k, regular);
+    for (int j = k + 1; j < i && failure == spawned_all; ++j) failure = spawn(TileOp::gemm, i, j, k, regular);
+  }
+  return failure;
+}
+
+// Spawns the task (op, i, j, k) behind the last writers of its tiles, which `last` holds (nt * nt
+// futures, row-major), and makes it the last writer of (i, j): with `spawn_one(policy, task)`,
+// Kokkos::host_spawn from the host or Kokkos::task_spawn inside a task.  Returns a SpawnFailure.
+template <class Scheduler, class SpawnOne>
+KOKKOS_INLINE_FUNCTION int spawn_tile_task(const Scheduler& sched, const Tiles& m,
+                                           typename Scheduler::template future_type<void>* last, bool team_tasks,
+                                           const SpawnOne& spawn_one, TileOp op, int i, int j, int k,
+                                           Kokkos::TaskPriority priority) {
+  using future_t = typename Scheduler::template future_type<void>;
+  const TileReads reads = reads_of(op, i, j, k);
+  future_t deps[3];
+  int n = 0;
+  for (int r = 0; r < reads.count; ++r) {
+    const future_t& f = last[reads.i[r] * m.nt + reads.j[r]];
+    if (!f.is_null()) deps[n++] = f;
+  }
+  future_t dep = n == 1 ? deps[0] : future_t();
+  if (n > 1) {
+    dep = Kokkos::when_all(deps, n);
+    if (dep.is_null()) return when_all_pool_full;
+  }
+  const TileTask<Scheduler> task{m, op, i, j, k};
+  future_t f = team_tasks ? future_t(spawn_one(dep.is_null() ? Kokkos::TaskTeam(sched, priority)
+                                                             : Kokkos::TaskTeam(sched, dep, priority),
+                                               task))
+                          : future_t(spawn_one(dep.is_null() ? Kokkos::TaskSingle(sched, priority)
+                                                             : Kokkos::TaskSingle(sched, dep, priority),
+                                               task));
+  if (f.is_null()) return spawn_pool_full;
+  last[i * m.nt + j] = f;
+  return spawned_all;
+}
+
+// spawn_tile_task's `spawn_one` from host code: Kokkos::host_spawn.  Callable where spawn_tile_task
+// is (host and device), but host_spawn is a host function, which device code must not reach.
+struct HostSpawn {
+  template <class Policy, class Task>
+  KOKKOS_INLINE_FUNCTION auto operator()(const Policy& policy, const Task& task) const
+      -> decltype(Kokkos::host_spawn(policy, task)) {
+    KOKKOS_IF_ON_HOST((return Kokkos::host_spawn(policy, task);))
+    KOKKOS_IF_ON_DEVICE((Kokkos::abort("task_cholesky: host_spawn in device code"); return {};))
+  }
+};
+
 // Spawns the factorisation of `m` (memory the scheduler's tasks can reach) from the host, as
 // TaskTeam tasks or, with `team_tasks` false, TaskSingle ones; returns empty, or why it stopped
-// spawning (the pool was full).  Kokkos::wait(sched) runs it, and whatever was spawned before a
-// failure.
+// spawning (failure_text).  Kokkos::wait(sched) runs it, and whatever was spawned before a failure.
 template <class Scheduler>
 std::string spawn_cholesky(const Scheduler& sched, const Tiles& m, bool team_tasks = true) {
   check_shape(m.nt, m.b);
   using future_t = typename Scheduler::template future_type<void>;
-  const int nt = m.nt;
-  std::vector<future_t> last(std::size_t(nt) * std::size_t(nt));  // the last task to write each tile
-  const auto writer = [&](int i, int j) -> future_t& {
-    return last[std::size_t(i) * std::size_t(nt) + std::size_t(j)];
+  std::vector<future_t> last(std::size_t(m.nt) * std::size_t(m.nt));  // the last task to write each tile
+  const auto spawn = [&](TileOp op, int i, int j, int k, Kokkos::TaskPriority priority) {
+    return spawn_tile_task(sched, m, last.data(), team_tasks, HostSpawn{}, op, i, j, k, priority);
   };
-  std::string why;
-  const auto spawn = [&](TileOp op, int i, int j, int k, Kokkos::TaskPriority priority,
-                         std::initializer_list<future_t> reads) {
-    future_t deps[3];
-    int n = 0;
-    for (const future_t& f : reads)
-      if (!f.is_null()) deps[n++] = f;
-    future_t dep = n == 1 ? deps[0] : future_t();
-    if (n > 1) {
-      dep = Kokkos::when_all(deps, n);
-      if (dep.is_null()) return std::string("when_all found the pool full");
+  int failure = spawned_all;
+  for (int k = 0; k < m.nt && failure == spawned_all; ++k) failure = spawn_step(m.nt, k, spawn);
+  return failure_text(failure);
+}
+
+// The DAG spawned from inside the scheduler's tasks, as a program running on a GPU spawns it (the
+// host's spawns there go through managed memory): a TaskSingle task that spawns one step per run
+// and respawns itself at High priority until the last, so that the tile tasks run while it spawns.
+// `table`: builder_table_bytes(nt) bytes the tasks can reach (device memory on a GPU), aligned for
+// a pointer, where the builder keeps the last writer of each tile from its first run to its last.
+// Its value: a SpawnFailure (failure_text).
+template <class Scheduler>
+struct CholeskyBuilder {
+  using value_type = int;
+  using future_t = typename Scheduler::template future_type<void>;
+
+  Scheduler sched;
+  Tiles m;
+  void* table;
+  bool team_tasks = true;
+  int k = 0;  // the step the next run spawns
+
+  struct TaskSpawn {
+    template <class Policy, class Task>
+    KOKKOS_INLINE_FUNCTION auto operator()(const Policy& policy, const Task& task) const {
+      return Kokkos::task_spawn(policy, task);
     }
-    const TileTask<Scheduler> task{m, op, i, j, k};
-    future_t f;
-    if (team_tasks) {
-      f = dep.is_null() ? Kokkos::host_spawn(Kokkos::TaskTeam(sched, priority), task)
-                        : Kokkos::host_spawn(Kokkos::TaskTeam(sched, dep, priority), task);
-    } else {
-      f = dep.is_null() ? Kokkos::host_spawn(Kokkos::TaskSingle(sched, priority), task)
-                        : Kokkos::host_spawn(Kokkos::TaskSingle(sched, dep, priority), task);
-    }
-    if (f.is_null()) return std::string("host_spawn found the pool full");
-    writer(i, j) = f;
-    return std::string();
   };
-  constexpr auto high = Kokkos::TaskPriority::High, regular = Kokkos::TaskPriority::Regular;
-  for (int k = 0; k < nt && why.empty(); ++k) {
-    why = spawn(TileOp::potrf, k, k, k, high, {writer(k, k)});
-    for (int i = k + 1; i < nt && why.empty(); ++i)
-      why = spawn(TileOp::trsm, i, k, k, high, {writer(k, k), writer(i, k)});
-    for (int i = k + 1; i < nt && why.empty(); ++i) {
-      why = spawn(TileOp::syrk, i, i, k, regular, {writer(i, k), writer(i, i)});
-      for (int j = k + 1; j < i && why.empty(); ++j)
-        why = spawn(TileOp::gemm, i, j, k, regular, {writer(i, k), writer(j, k), writer(i, j)});
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, int& result) {
+    future_t* last = static_cast<future_t*>(table);
+    const int tiles = m.nt * m.nt;
+    if (k == 0)
+      for (int t = 0; t < tiles; ++t) new (&last[t]) future_t();
+    const auto spawn = [&](TileOp op, int i, int j, int step, Kokkos::TaskPriority priority) {
+      return spawn_tile_task(sched, m, last, team_tasks, TaskSpawn{}, op, i, j, step, priority);
+    };
+    const int failure = k < m.nt ? spawn_step(m.nt, k, spawn) : int(spawned_all);
+    if (failure == spawned_all && k + 1 < m.nt) {
+      ++k;
+      Kokkos::respawn(this, sched, Kokkos::TaskPriority::High);
+      return;
     }
+    for (int t = 0; t < tiles; ++t) last[t].~future_t();
+    result = failure;
   }
-  return why;
+};
+
+template <class Scheduler>
+constexpr std::size_t builder_table_bytes(int nt) {
+  const std::size_t tiles = nt < 0 ? 0 : std::size_t(nt) * std::size_t(nt);
+  return sizeof(typename CholeskyBuilder<Scheduler>::future_t) * tiles;
 }
 
 }  // namespace task_cholesky

@@ -4,15 +4,18 @@
 // algorithm, interleaved in the same run on the same number of threads.
 //
 //   TaskCholesky/nt:<nt>/b:<b>  nt x nt tiles of b x b doubles.  Every variant builds its DAG in the
-//                        timed run (kdag: host_spawn + when_all, then wait; OpenMP: the task
+//                        timed run (kdag: host_spawn + when_all, then wait, or one host_spawn of
+//                        the builder task, which task_spawns the rest, then wait; OpenMP: the task
 //                        constructs in one thread; oneTBB: continue_nodes and edges, then
 //                        wait_for_all); A is copied back in before each run, untimed.  Every
 //                        factor is checked against the serial algorithm's (to 1e-9) after the
 //                        timed runs.
-//   Counters: single_ms, team_ms (kdag with TaskSingle and with TaskTeam tasks), omp_ms, tbb_ms,
-//             serial_ms (median ms per run), vs_omp = single_ms / omp_ms and vs_tbb = single_ms /
-//             tbb_ms (< 1: kdag is faster), team_vs_single = team_ms / single_ms, speedup =
-//             serial_ms / single_ms, gflops (n^3 / 3 over single_ms), tasks, threads.
+//   Counters: single_ms, team_ms (kdag with TaskSingle and with TaskTeam tasks spawned from the
+//             host), built_ms (TaskSingle tasks spawned by a CholeskyBuilder task, a step per run,
+//             while the others run), omp_ms, tbb_ms, serial_ms (median ms per run), vs_omp =
+//             single_ms / omp_ms, built_vs_omp = built_ms / omp_ms and vs_tbb = single_ms / tbb_ms
+//             (< 1: kdag is faster), team_vs_single = team_ms / single_ms, speedup = serial_ms /
+//             single_ms, gflops (n^3 / 3 over single_ms), tasks, threads.
 //
 // Run: PerfTaskCholesky --kokkos-num-threads=2
 #include "PerfInterleaved.hpp"
@@ -24,7 +27,9 @@
 
 #include <cmath>
 #include <functional>
+#include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -135,9 +140,19 @@ void BM_TaskCholesky(benchmark::State& state) {
       if (failed.empty()) failed = why;
     };
   };
+  std::vector<std::uintptr_t> table(task_cholesky::builder_table_bytes<Scheduler>(nt) / sizeof(std::uintptr_t) + 1);
+  const auto built = [&](const Tiles& m) {
+    auto builder = Kokkos::host_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High),
+                                      task_cholesky::CholeskyBuilder<Scheduler>{sched, m, table.data(), false});
+    Kokkos::wait(sched);
+    const std::string why = builder.is_null() ? "the builder's spawn found the pool full"
+                                              : task_cholesky::failure_text(builder.get());
+    if (failed.empty()) failed = why;
+  };
   std::vector<Variant> variants;
   variants.push_back({"single", a, kdag(false)});
   variants.push_back({"team", a, kdag(true)});
+  variants.push_back({"built", a, built});
   variants.push_back({"omp", a, [threads](const Tiles& m) { omp_cholesky(m, threads); }});
 #if defined(KDAG_HAVE_TBB)
   tbb::task_arena arena(threads);
@@ -158,15 +173,19 @@ void BM_TaskCholesky(benchmark::State& state) {
         return perf::fail_result_check(state, std::string(v.name) + ": element " + std::to_string(e) + " is " +
                                                   std::to_string(v.tiles[e]) + ", the serial algorithm's " +
                                                   std::to_string(reference[e]));
-  std::size_t i = 0;
-  for (const Variant& v : variants) state.counters[std::string(v.name) + "_ms"] = m[i++] * 1e3;
-  const double single = m[0];
-  state.counters["vs_omp"] = single / m[2];
+  std::map<std::string, double> median;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    median[variants[i].name] = m[i];
+    state.counters[std::string(variants[i].name) + "_ms"] = m[i] * 1e3;
+  }
+  const double single = median["single"];
+  state.counters["vs_omp"] = single / median["omp"];
+  state.counters["built_vs_omp"] = median["built"] / median["omp"];
 #if defined(KDAG_HAVE_TBB)
-  state.counters["vs_tbb"] = single / m[3];
+  state.counters["vs_tbb"] = single / median["tbb"];
 #endif
-  state.counters["team_vs_single"] = m[1] / single;
-  state.counters["speedup"] = m.back() / single;
+  state.counters["team_vs_single"] = median["team"] / single;
+  state.counters["speedup"] = median["serial"] / single;
   state.counters["gflops"] = task_cholesky::flop_count(nt, b) / single * 1e-9;
   state.counters["tasks"] = double(task_cholesky::task_count(nt));
   state.counters["threads"] = threads;

@@ -7,6 +7,7 @@
 #include "../example/task_cholesky.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,18 +26,39 @@ double max_difference(const std::vector<double>& x, const std::vector<double>& y
   return worst;
 }
 
+// How a test spawns the DAG: from the host, or by a CholeskyBuilder task.
+enum class Spawner { host, builder };
+
+// Spawns the DAG of `tiles` on `sched` as `spawner` says and waits; what the spawning returned
+// (failure_text).  The builder's table is in `Space`'s memory.
+template <class Space, class Scheduler>
+std::string spawn_and_wait(const Scheduler& sched, const Tiles& tiles, bool team_tasks, Spawner spawner) {
+  if (spawner == Spawner::host) {
+    const std::string why = task_cholesky::spawn_cholesky(sched, tiles, team_tasks);
+    Kokkos::wait(sched);
+    return why;
+  }
+  const std::size_t words = (task_cholesky::builder_table_bytes<Scheduler>(tiles.nt) + 7) / 8;
+  Kokkos::View<std::uint64_t*, typename Space::memory_space> table("builder table", words);
+  auto built = Kokkos::host_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High),
+                                  task_cholesky::CholeskyBuilder<Scheduler>{sched, tiles, table.data(), team_tasks});
+  if (built.is_null()) return "the builder's spawn found the pool full";
+  Kokkos::wait(sched);
+  return task_cholesky::failure_text(built.get());
+}
+
 // The factor of spd_matrix(nt, b) by the task DAG on Space's scheduler, with the matrix in Space's
-// memory; `why` is what spawn_cholesky returned.
+// memory; `why` is what the spawning returned.
 template <class Space>
-std::vector<double> dag_factor(int nt, int b, bool team_tasks, std::string& why, std::size_t pool_bytes = 1 << 22) {
+std::vector<double> dag_factor(int nt, int b, bool team_tasks, std::string& why, Spawner spawner = Spawner::host,
+                               std::size_t pool_bytes = 1 << 22) {
   using S = Kokkos::TaskScheduler<Space>;
   const std::vector<double> a = task_cholesky::spd_matrix(nt, b);
   Kokkos::View<double*, typename Space::memory_space> m("tiles", a.size());
   Kokkos::deep_copy(m, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(a.data(), a.size()));
   {
     S sched(typename S::memory_space(), pool_bytes, 64, 512, pool_bytes < (1 << 16) ? pool_bytes : (1 << 16));
-    why = task_cholesky::spawn_cholesky(sched, Tiles{m.data(), nt, b}, team_tasks);
-    Kokkos::wait(sched);
+    why = spawn_and_wait<Space>(sched, Tiles{m.data(), nt, b}, team_tasks, spawner);
     EXPECT_EQ(sched.allocated_task_count(), 0);
   }
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m);
@@ -138,6 +160,30 @@ TYPED_TEST(TaskCholesky, SingleTasksMatchTheSerialAlgorithm) {
   }
 }
 
+TYPED_TEST(TaskCholesky, ABuilderTaskSpawnsTheSameDag) {
+  for (const bool team_tasks : {true, false})
+    for (const auto& [nt, b] : std::vector<std::pair<int, int>>{{1, 4}, {2, 3}, {5, 8}, {3, 33}}) {
+      std::string why;
+      const std::vector<double> l = dag_factor<TypeParam>(nt, b, team_tasks, why, Spawner::builder);
+      ASSERT_EQ(why, "");
+      EXPECT_LE(max_difference(l, reference_factor(nt, b)), 1e-9) << nt << " tiles of " << b << ", team " << team_tasks;
+    }
+}
+
+TYPED_TEST(TaskCholesky, TheBuilderSpawnsAStepPerRun) {
+  using S = Kokkos::TaskScheduler<TypeParam>;
+  for (const int nt : {0, 1, 6}) {
+    const int b = 2;
+    Kokkos::View<double*, typename TypeParam::memory_space> m("tiles", std::size_t(nt) * nt * b * b);
+    S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
+    ASSERT_EQ(spawn_and_wait<TypeParam>(sched, Tiles{m.data(), nt, b}, true, Spawner::builder), "");
+    const auto statistics = Kokkos::Experimental::task_dag_statistics(sched);
+    EXPECT_EQ(statistics.tasks_spawned, task_cholesky::task_count(nt) + 1) << nt << " tiles";  // and the builder
+    EXPECT_EQ(statistics.respawns, nt > 1 ? nt - 1 : 0) << nt << " tiles";
+    EXPECT_EQ(sched.allocated_task_count(), 0);
+  }
+}
+
 TYPED_TEST(TaskCholesky, SpawnsOneTaskPerTileOperation) {
   using S = Kokkos::TaskScheduler<TypeParam>;
   const int nt = 5, b = 2;
@@ -154,9 +200,13 @@ TYPED_TEST(TaskCholesky, SpawnsOneTaskPerTileOperation) {
 }
 
 TYPED_TEST(TaskCholesky, AFullPoolStopsTheSpawnsAndWhatWasSpawnedRuns) {
-  std::string why;
-  (void)dag_factor<TypeParam>(12, 2, true, why, 1 << 13);  // 12 x 12 tiles: 364 tasks, a pool of 8 KiB
-  EXPECT_NE(why.find("pool full"), std::string::npos) << why;
+  // 12 x 12 tiles: 364 tasks and 341 when_alls, in a pool of 8 KiB; dag_factor checks that every
+  // block came back.
+  for (const Spawner spawner : {Spawner::host, Spawner::builder}) {
+    std::string why;
+    (void)dag_factor<TypeParam>(12, 2, true, why, spawner, 1 << 13);
+    EXPECT_NE(why.find("pool full"), std::string::npos) << why;
+  }
 }
 
 TYPED_TEST(TaskCholesky, AnEmptyMatrixSpawnsNothingAndABadShapeThrows) {
@@ -167,6 +217,16 @@ TYPED_TEST(TaskCholesky, AnEmptyMatrixSpawnsNothingAndABadShapeThrows) {
   EXPECT_EQ(Kokkos::Experimental::task_dag_statistics(sched).tasks_spawned, 0);
   EXPECT_THROW(task_cholesky::spawn_cholesky(sched, Tiles{nullptr, 2, 0}), std::invalid_argument);
   EXPECT_THROW(task_cholesky::spawn_cholesky(sched, Tiles{nullptr, -1, 4}), std::invalid_argument);
+}
+
+TEST(TaskCholeskyReference, FailureTexts) {
+  EXPECT_EQ(task_cholesky::failure_text(task_cholesky::spawned_all), "");
+  EXPECT_EQ(task_cholesky::failure_text(task_cholesky::when_all_pool_full), "when_all found the pool full");
+  EXPECT_EQ(task_cholesky::failure_text(task_cholesky::spawn_pool_full), "a spawn found the pool full");
+  EXPECT_EQ(task_cholesky::failure_text(7), "unknown failure 7");
+  EXPECT_EQ(task_cholesky::builder_table_bytes<Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>>(3),
+            9 * sizeof(Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>::future_type<void>));
+  EXPECT_EQ(task_cholesky::builder_table_bytes<Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>>(-2), 0u);
 }
 
 }  // namespace

@@ -163,10 +163,12 @@ def task_dag_goals(summary):
                   "value": None if fib is None else f"{fib / 1e6:.3g} M tasks/s",
                   "status": "unmeasured" if fib is None else ("met" if fib >= FIB30_GOAL_TASKS_PER_S else "not met")})
     ratios = []  # (DAG, tile size, GPU over host)
-    for dag, benchmark in (("wavefront", "Wavefront"), ("Cholesky", "Cholesky")):
-        sizes = sorted((_tile_size(name), c) for name, c in results.items()
-                       if name.startswith(f"CudaTaskDag/{benchmark}/") and c.get("ratio_gpu_to_host") is not None)
-        ratios.extend((dag, b, c["ratio_gpu_to_host"]) for b, c in sizes)
+    for dag, benchmark, counter in (("wavefront", "Wavefront", "ratio_gpu_to_host"),
+                                    ("Cholesky", "Cholesky", "ratio_gpu_to_host"),
+                                    ("Cholesky built on the GPU", "Cholesky", "ratio_built_to_host")):
+        sizes = sorted((_tile_size(name), c[counter]) for name, c in results.items()
+                       if name.startswith(f"CudaTaskDag/{benchmark}/") and c.get(counter) is not None)
+        ratios.extend((dag, b, r) for b, r in sizes)
     goals.append({"goal": "TaskTeam DAGs (wavefront, tiled Cholesky) faster than the host scheduler",
                   "value": ", ".join(f"{dag} {b}x{b} tiles {r:.3g}x the host" for dag, b, r in ratios) or None,
                   "status": "unmeasured" if not ratios else ("met" if max(r for _, _, r in ratios) > 1 else "not met")})
