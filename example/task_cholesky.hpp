@@ -227,18 +227,28 @@ KOKKOS_INLINE_FUNCTION TileReads reads_of(TileOp op, int i, int j, int k) {
   }
 }
 
-// Step k's tile tasks in the DAG's order, POTRF and TRSM at High priority (the critical path), each
-// through spawn(op, i, j, k, priority), which returns a SpawnFailure: the first failure ends the
-// step and is returned.
+// Step k's tile tasks in the DAG's order, each through spawn(op, i, j, k, priority), which returns a
+// SpawnFailure; the first failure ends the step and is returned.  The panel (POTRF(k) and the
+// TRSMs below it, at High priority: the critical path) first, then each row i > k: SYRK(i, k) and
+// the GEMMs left of it.  A row's tasks read the panel's tiles and write only row i's.
 template <class Spawn>
-KOKKOS_INLINE_FUNCTION int spawn_step(int nt, int k, const Spawn& spawn) {
-  constexpr auto high = Kokkos::TaskPriority::High, regular = Kokkos::TaskPriority::Regular;
+KOKKOS_INLINE_FUNCTION int spawn_panel(int nt, int k, const Spawn& spawn) {
+  constexpr auto high = Kokkos::TaskPriority::High;
   int failure = spawn(TileOp::potrf, k, k, k, high);
   for (int i = k + 1; i < nt && failure == spawned_all; ++i) failure = spawn(TileOp::trsm, i, k, k, high);
-  for (int i = k + 1; i < nt && failure == spawned_all; ++i) {
-    failure = spawn(TileOp::syrk, i, i, k, regular);
-    for (int j = k + 1; j < i && failure == spawned_all; ++j) failure = spawn(TileOp::gemm, i, j, k, regular);
-  }
+  return failure;
+}
+template <class Spawn>
+KOKKOS_INLINE_FUNCTION int spawn_row(int i, int k, const Spawn& spawn) {
+  constexpr auto regular = Kokkos::TaskPriority::Regular;
+  int failure = spawn(TileOp::syrk, i, i, k, regular);
+  for (int j = k + 1; j < i && failure == spawned_all; ++j) failure = spawn(TileOp::gemm, i, j, k, regular);
+  return failure;
+}
+template <class Spawn>
+KOKKOS_INLINE_FUNCTION int spawn_step(int nt, int k, const Spawn& spawn) {
+  int failure = spawn_panel(nt, k, spawn);
+  for (int i = k + 1; i < nt && failure == spawned_all; ++i) failure = spawn_row(i, k, spawn);
   return failure;
 }
 
@@ -303,52 +313,113 @@ std::string spawn_cholesky(const Scheduler& sched, const Tiles& m, bool team_tas
 }
 
 // The DAG spawned from inside the scheduler's tasks, as a program running on a GPU spawns it (the
-// host's spawns there go through managed memory): a TaskSingle task that spawns one step per run
-// and respawns itself at High priority until the last, so that the tile tasks run while it spawns.
-// `table`: builder_table_bytes(nt) bytes the tasks can reach (device memory on a GPU), aligned for
-// a pointer, where the builder keeps the last writer of each tile from its first run to its last.
-// Its value: a SpawnFailure (failure_text).
+// host's spawns there go through managed memory), and spawned in parallel, since one GPU lane spawns
+// far slower than a host thread: a TaskSingle task that at step k spawns the panel, then a row task
+// (CholeskyBuilder::Row) per row i > k, which spawns that row's SYRK and GEMMs, and respawns itself
+// at High priority behind when_all of the row tasks for step k + 1.  So the tile tasks run while
+// later steps are spawned, and no task spawns more than nt tiles' tasks.  `table`:
+// builder_table_bytes(nt) bytes the tasks can reach (device memory on a GPU), aligned for a pointer,
+// where the builder keeps the last writer of each tile and the row tasks' futures from its first
+// run to its last.  Its value: a SpawnFailure (failure_text).
 template <class Scheduler>
 struct CholeskyBuilder {
   using value_type = int;
   using future_t = typename Scheduler::template future_type<void>;
+  using row_future_t = typename Scheduler::template future_type<int>;
 
   Scheduler sched;
   Tiles m;
   void* table;
   bool team_tasks = true;
-  int k = 0;  // the step the next run spawns
+  int k = 0;             // the step the next run spawns
+  int rows_pending = 0;  // row tasks of step k - 1 not yet collected, rows()[k, k + rows_pending)
+  int failure = spawned_all;
+  bool started = false;
 
+  // Task spawning for spawn_tile_task inside a task.
   struct TaskSpawn {
     template <class Policy, class Task>
     KOKKOS_INLINE_FUNCTION auto operator()(const Policy& policy, const Task& task) const {
       return Kokkos::task_spawn(policy, task);
     }
   };
+  // Row i's tasks of step k; its value: a SpawnFailure.
+  struct Row {
+    using value_type = int;
+    Scheduler sched;
+    Tiles m;
+    future_t* last;
+    bool team_tasks;
+    int i, k;
+
+    KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, int& result) const {
+      const auto spawn = [&](TileOp op, int ti, int tj, int step, Kokkos::TaskPriority priority) {
+        return spawn_tile_task(sched, m, last, team_tasks, TaskSpawn{}, op, ti, tj, step, priority);
+      };
+      result = spawn_row(i, k, spawn);
+    }
+  };
+
+  KOKKOS_INLINE_FUNCTION future_t* last() const { return static_cast<future_t*>(table); }
+  KOKKOS_INLINE_FUNCTION row_future_t* rows() const {
+    return reinterpret_cast<row_future_t*>(last() + m.nt * m.nt);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, int& result) {
-    future_t* last = static_cast<future_t*>(table);
-    const int tiles = m.nt * m.nt;
-    if (k == 0)
-      for (int t = 0; t < tiles; ++t) new (&last[t]) future_t();
-    const auto spawn = [&](TileOp op, int i, int j, int step, Kokkos::TaskPriority priority) {
-      return spawn_tile_task(sched, m, last, team_tasks, TaskSpawn{}, op, i, j, step, priority);
-    };
-    const int failure = k < m.nt ? spawn_step(m.nt, k, spawn) : int(spawned_all);
-    if (failure == spawned_all && k + 1 < m.nt) {
-      ++k;
-      Kokkos::respawn(this, sched, Kokkos::TaskPriority::High);
-      return;
+    const int nt = m.nt;
+    if (!started) {
+      for (int t = 0; t < nt * nt; ++t) new (&last()[t]) future_t();
+      for (int r = 0; r < nt; ++r) new (&rows()[r]) row_future_t();
+      started = true;
     }
-    for (int t = 0; t < tiles; ++t) last[t].~future_t();
+    if (rows_pending > 0) {  // the row tasks of step k - 1 are done, unless when_all found the pool full
+      for (int r = k; r < k + rows_pending; ++r) {
+        if (!rows()[r].is_ready()) {
+          Kokkos::respawn(this, sched, Kokkos::TaskPriority::Low);
+          return;
+        }
+      }
+      for (int r = k; r < k + rows_pending; ++r) {
+        if (failure == spawned_all) failure = rows()[r].get();
+        rows()[r] = row_future_t();
+      }
+      rows_pending = 0;
+    }
+    if (failure == spawned_all && k < nt) {
+      const auto spawn = [&](TileOp op, int i, int j, int step, Kokkos::TaskPriority priority) {
+        return spawn_tile_task(sched, m, last(), team_tasks, TaskSpawn{}, op, i, j, step, priority);
+      };
+      failure = spawn_panel(nt, k, spawn);
+      for (int i = k + 1; i < nt && failure == spawned_all; ++i) {
+        rows()[i] = Kokkos::task_spawn(Kokkos::TaskSingle(sched, Kokkos::TaskPriority::High),
+                                       Row{sched, m, last(), team_tasks, i, k});
+        if (rows()[i].is_null()) failure = spawn_pool_full;
+        else ++rows_pending;
+      }
+      ++k;
+      if (rows_pending > 0) {  // always so but after the last step, or a failure at the first row
+        auto rows_done = Kokkos::when_all(rows() + k, rows_pending);
+        if (rows_done.is_null()) {
+          // The pool is full: look again at the next run, after every ready task of higher priority
+          // (the row tasks are High), so that a single worker does not look forever.
+          Kokkos::respawn(this, sched, Kokkos::TaskPriority::Low);
+        } else {
+          Kokkos::respawn(this, static_cast<future_t&&>(rows_done), Kokkos::TaskPriority::High);
+        }
+        return;
+      }
+    }
+    for (int t = 0; t < nt * nt; ++t) last()[t].~future_t();
+    for (int r = 0; r < nt; ++r) rows()[r].~row_future_t();
     result = failure;
   }
 };
 
 template <class Scheduler>
 constexpr std::size_t builder_table_bytes(int nt) {
-  const std::size_t tiles = nt < 0 ? 0 : std::size_t(nt) * std::size_t(nt);
-  return sizeof(typename CholeskyBuilder<Scheduler>::future_t) * tiles;
+  const std::size_t n = nt < 0 ? 0 : std::size_t(nt);
+  return sizeof(typename CholeskyBuilder<Scheduler>::future_t) * n * n +
+         sizeof(typename CholeskyBuilder<Scheduler>::row_future_t) * n;
 }
 
 }  // namespace task_cholesky

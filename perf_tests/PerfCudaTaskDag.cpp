@@ -36,7 +36,8 @@
 //                        TaskTeam tasks, POTRF and TRSM at High priority, and 5,890 when_alls per
 //                        run), on TaskScheduler<Cuda> with the matrix in CudaSpace, spawned from
 //                        the host and spawned on the GPU (one host_spawn of a CholeskyBuilder
-//                        task, which task_spawns a step per run), vs on
+//                        task, which task_spawns a step's panel and a task per row of it, which
+//                        spawns the row's updates), vs on
 //                        TaskScheduler<DefaultHostExecutionSpace> with it in HostSpace, spawned
 //                        from the host, interleaved, A copied back in before each run (untimed).
 //                        Every factor is checked against the serial tiled algorithm (to 1e-9) after

@@ -11,8 +11,8 @@
 //                        factor is checked against the serial algorithm's (to 1e-9) after the
 //                        timed runs.
 //   Counters: single_ms, team_ms (kdag with TaskSingle and with TaskTeam tasks spawned from the
-//             host), built_ms (TaskSingle tasks spawned by a CholeskyBuilder task, a step per run,
-//             while the others run), omp_ms, tbb_ms, serial_ms (median ms per run), vs_omp =
+//             host), built_ms (TaskSingle tasks spawned by a CholeskyBuilder task and its row
+//             tasks, a step per run, while the others run), omp_ms, tbb_ms, serial_ms (median ms per run), vs_omp =
 //             single_ms / omp_ms, built_vs_omp = built_ms / omp_ms and vs_tbb = single_ms / tbb_ms
 //             (< 1: kdag is faster), team_vs_single = team_ms / single_ms, speedup = serial_ms /
 //             single_ms, gflops (n^3 / 3 over single_ms), tasks, threads.

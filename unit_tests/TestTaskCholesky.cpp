@@ -170,7 +170,7 @@ TYPED_TEST(TaskCholesky, ABuilderTaskSpawnsTheSameDag) {
     }
 }
 
-TYPED_TEST(TaskCholesky, TheBuilderSpawnsAStepPerRun) {
+TYPED_TEST(TaskCholesky, TheBuilderSpawnsAStepPerRunAndATaskPerRow) {
   using S = Kokkos::TaskScheduler<TypeParam>;
   for (const int nt : {0, 1, 6}) {
     const int b = 2;
@@ -178,7 +178,8 @@ TYPED_TEST(TaskCholesky, TheBuilderSpawnsAStepPerRun) {
     S sched(typename S::memory_space(), 1 << 20, 64, 512, 1 << 14);
     ASSERT_EQ(spawn_and_wait<TypeParam>(sched, Tiles{m.data(), nt, b}, true, Spawner::builder), "");
     const auto statistics = Kokkos::Experimental::task_dag_statistics(sched);
-    EXPECT_EQ(statistics.tasks_spawned, task_cholesky::task_count(nt) + 1) << nt << " tiles";  // and the builder
+    // The tile tasks, the builder, and a row task per row below each step's panel.
+    EXPECT_EQ(statistics.tasks_spawned, task_cholesky::task_count(nt) + 1 + nt * (nt - 1) / 2) << nt << " tiles";
     EXPECT_EQ(statistics.respawns, nt > 1 ? nt - 1 : 0) << nt << " tiles";
     EXPECT_EQ(sched.allocated_task_count(), 0);
   }
@@ -224,8 +225,9 @@ TEST(TaskCholeskyReference, FailureTexts) {
   EXPECT_EQ(task_cholesky::failure_text(task_cholesky::when_all_pool_full), "when_all found the pool full");
   EXPECT_EQ(task_cholesky::failure_text(task_cholesky::spawn_pool_full), "a spawn found the pool full");
   EXPECT_EQ(task_cholesky::failure_text(7), "unknown failure 7");
-  EXPECT_EQ(task_cholesky::builder_table_bytes<Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>>(3),
-            9 * sizeof(Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>::future_type<void>));
+  using S = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
+  EXPECT_EQ(task_cholesky::builder_table_bytes<S>(3),  // a future per tile, and per row for the row tasks
+            9 * sizeof(S::future_type<void>) + 3 * sizeof(S::future_type<int>));
   EXPECT_EQ(task_cholesky::builder_table_bytes<Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>>(-2), 0u);
 }
 
