@@ -28,7 +28,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -317,10 +316,10 @@ std::string spawn_cholesky(const Scheduler& sched, const Tiles& m, bool team_tas
 // far slower than a host thread: a TaskSingle task that at step k spawns the panel, then a row task
 // (CholeskyBuilder::Row) per row i > k, which spawns that row's SYRK and GEMMs, and respawns itself
 // at High priority behind when_all of the row tasks for step k + 1.  So the tile tasks run while
-// later steps are spawned, and no task spawns more than nt tiles' tasks.  `table`:
+// later steps are spawned, and a task run spawns at most about three tasks per row.  `table`:
 // builder_table_bytes(nt) bytes the tasks can reach (device memory on a GPU), aligned for a pointer,
 // where the builder keeps the last writer of each tile and the row tasks' futures from its first
-// run to its last.  Its value: a SpawnFailure (failure_text).
+// run to its last.  Its value: a SpawnFailure (failure_text); a builder of no tile spawns nothing.
 template <class Scheduler>
 struct CholeskyBuilder {
   using value_type = int;
