@@ -198,14 +198,16 @@ struct TileTask {
   }
 };
 
-// Why spawning the DAG stopped: spawned_all, or the pool was full at a when_all or at a spawn.
-enum SpawnFailure : int { spawned_all = 0, when_all_pool_full = 1, spawn_pool_full = 2 };
+// Why spawning the DAG stopped: spawned_all, the pool was full at a when_all or at a spawn, or
+// (a builder, which cannot throw where it runs) the shape check_shape refuses.
+enum SpawnFailure : int { spawned_all = 0, when_all_pool_full = 1, spawn_pool_full = 2, bad_shape = 3 };
 
 inline std::string failure_text(int failure) {
   switch (failure) {
     case spawned_all: return std::string();
     case when_all_pool_full: return "when_all found the pool full";
     case spawn_pool_full: return "a spawn found the pool full";
+    case bad_shape: return "a shape of nt < 0 tiles or tiles of b < 1; nt >= 0 and b >= 1 are needed";
     default: return "unknown failure " + std::to_string(failure);
   }
 }
@@ -319,7 +321,8 @@ std::string spawn_cholesky(const Scheduler& sched, const Tiles& m, bool team_tas
 // later steps are spawned, and a task run spawns at most about three tasks per row.  `table`:
 // builder_table_bytes(nt) bytes the tasks can reach (device memory on a GPU), aligned for a pointer,
 // where the builder keeps the last writer of each tile and the row tasks' futures from its first
-// run to its last.  Its value: a SpawnFailure (failure_text); a builder of no tile spawns nothing.
+// run to its last.  Its value: a SpawnFailure (failure_text); a builder of no tile spawns nothing,
+// one of a bad shape (check_shape) nothing either and says so.
 template <class Scheduler>
 struct CholeskyBuilder {
   using value_type = int;
@@ -366,6 +369,10 @@ struct CholeskyBuilder {
 
   KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type&, int& result) {
     const int nt = m.nt;
+    if (nt < 0 || m.b < 1) {
+      result = bad_shape;
+      return;
+    }
     if (!started) {
       for (int t = 0; t < nt * nt; ++t) new (&last()[t]) future_t();
       for (int r = 0; r < nt; ++r) new (&rows()[r]) row_future_t();

@@ -218,12 +218,20 @@ TYPED_TEST(TaskCholesky, AnEmptyMatrixSpawnsNothingAndABadShapeThrows) {
   EXPECT_EQ(Kokkos::Experimental::task_dag_statistics(sched).tasks_spawned, 0);
   EXPECT_THROW(task_cholesky::spawn_cholesky(sched, Tiles{nullptr, 2, 0}), std::invalid_argument);
   EXPECT_THROW(task_cholesky::spawn_cholesky(sched, Tiles{nullptr, -1, 4}), std::invalid_argument);
+  // A builder cannot throw where it runs: it spawns nothing and its value says why.
+  for (const Tiles bad : {Tiles{nullptr, 2, 0}, Tiles{nullptr, -1, 4}}) {
+    EXPECT_EQ(spawn_and_wait<TypeParam>(sched, bad, true, Spawner::builder),
+              task_cholesky::failure_text(task_cholesky::bad_shape));
+  }
+  EXPECT_EQ(Kokkos::Experimental::task_dag_statistics(sched).tasks_spawned, 2);  // the two builders
+  EXPECT_EQ(sched.allocated_task_count(), 0);
 }
 
 TEST(TaskCholeskyReference, FailureTexts) {
   EXPECT_EQ(task_cholesky::failure_text(task_cholesky::spawned_all), "");
   EXPECT_EQ(task_cholesky::failure_text(task_cholesky::when_all_pool_full), "when_all found the pool full");
   EXPECT_EQ(task_cholesky::failure_text(task_cholesky::spawn_pool_full), "a spawn found the pool full");
+  EXPECT_NE(task_cholesky::failure_text(task_cholesky::bad_shape).find("nt >= 0 and b >= 1"), std::string::npos);
   EXPECT_EQ(task_cholesky::failure_text(7), "unknown failure 7");
   using S = Kokkos::TaskScheduler<Kokkos::DefaultHostExecutionSpace>;
   EXPECT_EQ(task_cholesky::builder_table_bytes<S>(3),  // a future per tile, and per row for the row tasks
