@@ -116,7 +116,8 @@ def summarize_benchmark(name, results_dir):
 # The GPU task DAG's goals, read from PerfCudaTaskDag's medians (perf_tests/README.md, "The GPU
 # task DAG"): Fibonacci(30) tasks per second, the TaskTeam wavefront against the host scheduler on
 # the device machine's cores, the minimum effective granularity (the work per leaf at which the
-# tasks reach half of one plain kernel's speed), and the measured worker shape against the default.
+# tasks reach half of one plain kernel's speed), and the measured worker shape against the default;
+# with no target, the workers' device memory and the adaptive quadrature against the host.
 FIB30_GOAL_TASKS_PER_S = 50e6
 GRANULARITY_EFFICIENCY = 0.5
 SHAPE_DAGS = {0: "fibonacci", 1: "granularity", 2: "wavefront"}
@@ -193,6 +194,14 @@ def task_dag_goals(summary):
     goals.append({"goal": "device memory for the workers' spawns, over the managed pool (no target: reported)",
                   "value": ", ".join(f"{dag} {s:.3g}x" for dag, s in memory) or None,
                   "status": "reported" if memory else "unmeasured"})
+    adaptive = sorted((int(params["peaks"]), int(params["spawn_depth"]), c["ratio_gpu_to_host"])
+                      for name, c in results.items() if name.startswith("CudaTaskDag/Adaptive/")
+                      and "ratio_gpu_to_host" in c
+                      for params in [dict(p.split(":") for p in name.split("/")[2:] if ":" in p)])
+    goals.append({"goal": "adaptive quadrature (work found while it runs) against the host scheduler (no target: reported)",
+                  "value": ", ".join(f"{p} peak(s), tasks to depth {d}: {r:.3g}x the host" for p, d, r in adaptive)
+                  or None,
+                  "status": "reported" if adaptive else "unmeasured"})
     return goals
 
 

@@ -173,9 +173,10 @@ class TestSummaries(unittest.TestCase):
 
 
 def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None, worker_memory=None,
-                     cholesky=None):
+                     cholesky=None, adaptive=None):
     """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)},
-    worker_memory {dag: speedup}, cholesky {tile size: (GPU over host, [built on the GPU over host])}."""
+    worker_memory {dag: speedup}, cholesky {tile size: (GPU over host, [built on the GPU over host])},
+    adaptive {(peaks, spawn depth): GPU over host}."""
     entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
     for b, r in zip((16, 32), wavefront):
         entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
@@ -193,6 +194,9 @@ def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, meas
     for dag, speedup in (worker_memory or {}).items():
         entries.append(benchmark_entry(f"CudaTaskDag/WorkerMemory/dag:{dag}/iterations:1/real_time", 1e7,
                                        speedup=speedup))
+    for (peaks, depth), ratio in (adaptive or {}).items():
+        entries.append(benchmark_entry(f"CudaTaskDag/Adaptive/peaks:{peaks}/spawn_depth:{depth}/iterations:1/real_time",
+                                       1e7, ratio_gpu_to_host=ratio))
     return entries
 
 
@@ -251,6 +255,16 @@ class TestTaskDagGoals(unittest.TestCase):
         self.assertIn("reported   device memory for the workers' spawns", summarize.text(summary))
         _, g = self.goals(task_dag_entries())
         self.assertEqual(g["device"]["status"], "unmeasured")
+
+    def test_the_adaptive_quadrature_is_reported_per_problem_and_grain(self):
+        summary, g = self.goals(task_dag_entries(adaptive={(8, 24): 1.5, (1, 24): 0.25, (8, 6): 0.04}))
+        self.assertEqual(g["adaptive"]["status"], "reported")
+        self.assertEqual(g["adaptive"]["value"], "1 peak(s), tasks to depth 24: 0.25x the host, "
+                         "8 peak(s), tasks to depth 6: 0.04x the host, 8 peak(s), tasks to depth 24: 1.5x the host")
+        self.assertIn("reported   adaptive quadrature", summarize.text(summary))
+        _, g = self.goals(task_dag_entries())
+        self.assertEqual(g["adaptive"]["status"], "unmeasured")
+        self.assertIsNone(g["adaptive"]["value"])
 
     def test_granularity_is_interpolated_between_the_works_around_half_efficiency(self):
         _, g = self.goals(task_dag_entries(efficiency={16: 0.1, 64: 0.3, 256: 0.7, 1024: 0.9}))
