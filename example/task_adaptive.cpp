@@ -55,7 +55,8 @@ int main(int argc, char* argv[]) {
   const double exact = problem.f.exact();
   std::printf("Integral of %d peaks of width %g over the unit square, tolerance %g: %ld cells to depth %d, "
               "%ld tasks (spawned down to depth %d)\n",
-              problem.f.peaks, problem.f.width, problem.tolerance, shape.cells(), shape.deepest, shape.tasks, spawn_depth);
+              problem.f.peaks, problem.f.width, problem.tolerance, shape.cells(), shape.deepest, shape.tasks,
+              spawn_depth);
   std::printf("  task DAG %.3f ms on %d thread(s), serial %.3f ms (%.2fx); value %.15g, serial %s, "
               "|value - exact| = %.1e\n",
               seconds * 1e3, Space().concurrency(), serial_seconds * 1e3, serial_seconds / seconds, integral.get(),

@@ -8,9 +8,10 @@
 // estimate is the 3 x 3 Gauss-Legendre rule on it; a cell is refined into its four quadrants
 // above min_depth (so that the rule's points see every peak: a peak between them would look like
 // no peak to both estimates), and below it while the sum of their estimates differs from its own
-// by more than the tolerance's share of its area (tolerance x area), down to max_depth.  An unrefined cell's value is the sum of its
-// quadrants' estimates, a refined cell's the sum of its quadrants' values, added in quadrant order
-// (sum_of_quadrants), so the whole integral's error is about the tolerance.
+// by more than the tolerance's share of its area (tolerance x area), down to max_depth.  An
+// unrefined cell's value is the sum of its quadrants' estimates, a refined cell's the sum of its
+// quadrants' values, added in quadrant order (sum_of_quadrants), so the whole integral's error is
+// about the tolerance.
 //
 // As tasks (CellTask): a cell's task estimates its quadrants and, if the cell is refined, spawns a
 // task per quadrant and respawns behind when_all of them; when it runs again it adds their
@@ -54,7 +55,9 @@ struct Integrand {
   // integral_0^1 exp(-(t - c)^2 / width^2) dt = width sqrt(pi) / 2 (erf((1 - c) / width) + erf(c / width)).
   double exact() const {
     const double half_sqrt_pi = 0.886226925452758;  // sqrt(pi) / 2
-    const auto line = [&](double c) { return width * half_sqrt_pi * (std::erf((1 - c) / width) + std::erf(c / width)); };
+    const auto line = [&](double c) {
+      return width * half_sqrt_pi * (std::erf((1 - c) / width) + std::erf(c / width));
+    };
     double sum = 0;
     for (int p = 0; p < peaks; ++p) sum += line(centre_x(p)) * line(centre_y(p));
     return sum;
@@ -104,7 +107,8 @@ KOKKOS_INLINE_FUNCTION double estimate(const Integrand& f, const Cell& c) {
   const double half = c.h / 2;
   double sum = 0;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) sum += weight[i] * weight[j] * f(c.x + half * (1 + node[i]), c.y + half * (1 + node[j]));
+    for (int j = 0; j < 3; ++j)
+      sum += weight[i] * weight[j] * f(c.x + half * (1 + node[i]), c.y + half * (1 + node[j]));
   return sum * half * half;
 }
 
@@ -232,7 +236,8 @@ struct CellTask {
     spawned = true;
     for (int q = 0; q < 4; ++q) {
       const Cell c = quadrant_of(cell, q);
-      quadrant_task[q] = Kokkos::task_spawn(Kokkos::TaskSingle(sched), CellTask(sched, problem, c, quadrant[q], spawn_depth));
+      quadrant_task[q] =
+          Kokkos::task_spawn(Kokkos::TaskSingle(sched), CellTask(sched, problem, c, quadrant[q], spawn_depth));
       if (quadrant_task[q].is_null()) in_place[q] = refine_in_place(problem, c, quadrant[q]);
     }
     auto all = Kokkos::when_all(quadrant_task, 4);  // null where every spawn failed, or the pool is full
@@ -266,7 +271,8 @@ template <class Scheduler>
 Kokkos::BasicFuture<double, Scheduler> spawn_integral(const Scheduler& sched, const Problem& p, int spawn_depth) {
   check_problem(p, spawn_depth);
   const Cell unit{};
-  return Kokkos::host_spawn(Kokkos::TaskSingle(sched), CellTask<Scheduler>(sched, p, unit, estimate(p.f, unit), spawn_depth));
+  return Kokkos::host_spawn(Kokkos::TaskSingle(sched),
+                            CellTask<Scheduler>(sched, p, unit, estimate(p.f, unit), spawn_depth));
 }
 
 }  // namespace task_adaptive

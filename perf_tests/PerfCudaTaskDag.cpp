@@ -558,7 +558,8 @@ void Adaptive(benchmark::State& state) {
     return true;
   };
   const std::vector<double> m = checked_medians(
-      state, worker_time.timed(adaptive_run(gpu, p, spawn_depth, gpu_value)), adaptive_run(host, p, spawn_depth, host_value), check);
+      state, worker_time.timed(adaptive_run(gpu, p, spawn_depth, gpu_value)),
+      adaptive_run(host, p, spawn_depth, host_value), check);
   if (m.empty()) return;
   state.counters["gpu_ms"] = m[0] * 1e3;
   state.counters["host_ms"] = m[1] * 1e3;

@@ -96,7 +96,8 @@ TEST(TaskAdaptiveReference, TheRuleIsExactForWidePeaksAndAddsOverQuadrants) {
   EXPECT_NEAR(task_adaptive::estimate(flat, Cell{}), 1, 1e-8);
   EXPECT_NEAR(task_adaptive::estimate(flat, Cell{0.25, 0.5, 0.25, 2}), 0.0625, 1e-9);
   const Cell c{0.25, 0.5, 0.5, 1};
-  const Cell q1 = task_adaptive::quadrant_of(c, 1), q2 = task_adaptive::quadrant_of(c, 2), q3 = task_adaptive::quadrant_of(c, 3);
+  const Cell q1 = task_adaptive::quadrant_of(c, 1), q2 = task_adaptive::quadrant_of(c, 2);
+  const Cell q3 = task_adaptive::quadrant_of(c, 3);
   EXPECT_EQ(q1.x, 0.5);
   EXPECT_EQ(q1.y, 0.5);
   EXPECT_EQ(q2.x, 0.25);
@@ -132,7 +133,8 @@ TEST(TaskAdaptiveReference, RefinementFollowsTheDepthsAndTheTolerance) {
 
 TEST(TaskAdaptiveReference, TheSerialWalkMatchesTheRecursiveOneAndTheClosedForm) {
   for (const Problem& p : {uneven_problem(), make_problem(8, 0.01, 1e-8, 4, 20), make_problem(1, 0.3, 1e-12, 0, 24),
-                           make_problem(3, 0.05, 1e-6, 0, 0), make_problem(2, 0.05, 1, 3, 3), make_problem(1, 0.3, 1, 6, 6)}) {
+                           make_problem(3, 0.05, 1e-6, 0, 0), make_problem(2, 0.05, 1, 3, 3),
+                           make_problem(1, 0.3, 1, 6, 6)}) {
     const task_adaptive::TreeShape shape = task_adaptive::tree_shape(p, 0);
     const double serial = task_adaptive::serial_integral(p);
     EXPECT_EQ(serial, shape.value) << p.f.peaks << " peaks, max_depth " << p.max_depth;
@@ -199,7 +201,9 @@ TYPED_TEST(TaskAdaptive, TheDagComputesTheSerialIntegralAtEverySpawnDepth) {
 }
 
 TYPED_TEST(TaskAdaptive, ATaskPerCellAboveTheSpawnDepthAndAWhenAllPerRefinedOne) {
-  if constexpr (Kokkos::Test::needs_device<TypeParam>) GTEST_SKIP() << "the GPU's tree may differ by a contracted rounding";
+  if constexpr (Kokkos::Test::needs_device<TypeParam>) {
+    GTEST_SKIP() << "the GPU's tree may differ by a contracted rounding";
+  }
   const Problem p = uneven_problem();
   for (const int spawn_depth : {0, 3, 5, 24}) {
     const task_adaptive::TreeShape shape = task_adaptive::tree_shape(p, spawn_depth);

@@ -198,7 +198,8 @@ def task_dag_goals(summary):
                       for name, c in results.items() if name.startswith("CudaTaskDag/Adaptive/")
                       and "ratio_gpu_to_host" in c
                       for params in [dict(p.split(":") for p in name.split("/")[2:] if ":" in p)])
-    goals.append({"goal": "adaptive quadrature (work found while it runs) against the host scheduler (no target: reported)",
+    goals.append({"goal": "adaptive quadrature (work found while it runs) against the host scheduler "
+                          "(no target: reported)",
                   "value": ", ".join(f"{p} peak(s), tasks to depth {d}: {r:.3g}x the host" for p, d, r in adaptive)
                   or None,
                   "status": "reported" if adaptive else "unmeasured"})
