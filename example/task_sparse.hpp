@@ -406,6 +406,13 @@ inline std::vector<double> serial_factor(const Problem& p) {
   return value;
 }
 
+// Factors column[i] for each index i of a parallel loop: a level of the tree, whose columns are independent.
+struct LevelColumns {
+  Factor f;
+  const int* column;
+  KOKKOS_INLINE_FUNCTION void operator()(int i) const { factor_column(f, column[i]); }
+};
+
 // The arrays of a Factor in MemorySpace (copies of a problem's), for the tasks of a scheduler there.
 template <class MemorySpace>
 class FactorData {
@@ -459,11 +466,6 @@ class FactorData {
     Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
     return d;
   }
-  struct LevelColumns {
-    Factor f;
-    const int* column;
-    KOKKOS_INLINE_FUNCTION void operator()(int i) const { factor_column(f, column[i]); }
-  };
   int m_n;
   Kokkos::View<long*, MemorySpace> m_a_col_ptr;
   Kokkos::View<int*, MemorySpace> m_a_row;

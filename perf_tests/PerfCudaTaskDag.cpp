@@ -61,6 +61,22 @@
 //                        runs.  Counters: gpu_ms, host_ms (median ms per run), ratio_gpu_to_host =
 //                        host_ms / gpu_ms (> 1: the GPU wins), tasks, cells.
 //
+//   CudaTaskDag/Sparse/grid:<g>/dims:<d>/grain:<c>  the sparse Cholesky factorisation of
+//                        example/task_sparse.hpp (the weighted Laplacian of a g x g grid, d = 2, or
+//                        g x g x g, d = 3, by nested dissection: a DAG that is the matrix's
+//                        elimination tree), TaskSingle tasks that spawn their chain's children
+//                        and respawn behind when_all of them, a task per subtree of more than c
+//                        columns, each column factored on one lane; one host_spawn of the root, on
+//                        TaskScheduler<Cuda> with the matrix in CudaSpace, vs the same tree as a
+//                        kernel per level of it (level-set scheduling: FactorData::factor_by_levels
+//                        on Cuda, a column per thread), vs on TaskScheduler<DefaultHostExecutionSpace>
+//                        with it in HostSpace, interleaved.  Every factor is checked against the
+//                        serial loop's (to 1e-12 relative: nvcc contracts multiply-adds) after the
+//                        first and the timed runs.  Counters: gpu_ms, gpu_levels_ms, host_ms
+//                        (median ms per run), ratio_gpu_to_host = host_ms / gpu_ms,
+//                        ratio_gpu_to_levels = gpu_levels_ms / gpu_ms (> 1: the GPU's tasks win),
+//                        gflops_gpu, tasks, levels.
+//
 //   CudaTaskDag/Placement/<b>  the Wavefront above on two GPU schedulers, interleaved: one whose
 //                        wait() first moves the pool blocks the host wrote (its spawns) to the GPU
 //                        (the default), one that leaves them in host memory, to fault in when a
@@ -135,6 +151,7 @@
 #include "../unit_tests/TaskFibonacci.hpp"
 #include "../example/task_adaptive.hpp"
 #include "../example/task_cholesky.hpp"
+#include "../example/task_sparse.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -569,6 +586,70 @@ void Adaptive(benchmark::State& state) {
   worker_time.report(state, gpu);
 }
 
+// ---- Sparse -------------------------------------------------------------------------------------
+// Whether every entry of a factor is the serial loop's to 1e-12 relative; reports the first that is not.
+bool sparse_factor_checked(benchmark::State& state, const char* name, const char* when,
+                           const std::vector<double>& factor, const std::vector<double>& serial) {
+  for (std::size_t q = 0; q < serial.size(); ++q) {
+    if (q < factor.size() && std::abs(factor[q] - serial[q]) <= 1e-12 * (1 + std::abs(serial[q]))) continue;
+    perf::fail_result_check(state, std::string(name) + " factor " + when + ": entry " + std::to_string(q) + " is " +
+                                       (q < factor.size() ? std::to_string(factor[q]) : std::string("missing")) +
+                                       ", the serial loop's " + std::to_string(serial[q]) +
+                                       (q < factor.size() ? "" : " (the root's spawn found the pool full)"));
+    return false;
+  }
+  return true;
+}
+
+// Spawns the factorisation's root on `sched` and waits; a full pool leaves the factor unwritten,
+// which the check reports.
+template <class Scheduler, class MemorySpace>
+std::function<void()> sparse_run(const Scheduler& sched, const task_sparse::FactorData<MemorySpace>& data, int grain,
+                                 bool& spawned) {
+  return [&sched, &data, grain, &spawned] {
+    auto done = task_sparse::spawn_factor(sched, data.factor(), grain);
+    spawned = !done.is_null();
+    Kokkos::wait(sched);
+  };
+}
+
+void Sparse(benchmark::State& state) {
+  if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
+  const int side = int(state.range(0)), grain = int(state.range(2));
+  const task_sparse::Problem p = task_sparse::make_problem({side, side, state.range(1) == 3 ? side : 1});
+  const std::vector<double> serial = task_sparse::serial_factor(p);
+  const task_sparse::FactorData<Kokkos::CudaSpace> gpu_data(p), level_data(p);
+  const task_sparse::FactorData<Kokkos::HostSpace> host_data(p);
+  const gpu_t gpu = make_scheduler<gpu_t>();
+  const host_t host = make_scheduler<host_t>();
+  bool gpu_spawned = false, host_spawned = false;
+  GpuWorkerTime worker_time;
+  const std::vector<std::function<void()>> runs{worker_time.timed(sparse_run(gpu, gpu_data, grain, gpu_spawned)),
+                                                [&] { level_data.factor_by_levels(Kokkos::Cuda()); },
+                                                sparse_run(host, host_data, grain, host_spawned)};
+  const auto check = [&](const char* when) {
+    return sparse_factor_checked(state, "GPU task", when, gpu_spawned ? gpu_data.values() : std::vector<double>{},
+                                 serial) &&
+           sparse_factor_checked(state, "GPU level-set", when, level_data.values(), serial) &&
+           sparse_factor_checked(state, "host task", when, host_spawned ? host_data.values() : std::vector<double>{},
+                                 serial);
+  };
+  for (const auto& run : runs) run();
+  if (!check("first run")) return;
+  std::vector<double> m;
+  for (auto _ : state) m = perf::interleaved_medians(3, runs);
+  if (!check("after the timed runs")) return;
+  state.counters["gpu_ms"] = m[0] * 1e3;
+  state.counters["gpu_levels_ms"] = m[1] * 1e3;
+  state.counters["host_ms"] = m[2] * 1e3;
+  state.counters["ratio_gpu_to_host"] = m[2] / m[0];
+  state.counters["ratio_gpu_to_levels"] = m[1] / m[0];
+  state.counters["gflops_gpu"] = p.symbolic.flops() / m[0] * 1e-9;
+  state.counters["tasks"] = double(task_sparse::dag_shape(p, grain).tasks);
+  state.counters["levels"] = gpu_data.levels().levels();
+  worker_time.report(state, gpu);
+}
+
 // ---- Granularity --------------------------------------------------------------------------------
 constexpr int granularity_leaves = 1 << 16;
 constexpr int granularity_fanout = 8;
@@ -804,6 +885,14 @@ BENCHMARK(Adaptive)
     ->Args({1, 24})
     ->Args({8, 24})
     ->Args({8, 6})
+    ->Iterations(1)
+    ->UseRealTime();
+BENCHMARK(Sparse)
+    ->Name("CudaTaskDag/Sparse")
+    ->ArgNames({"grid", "dims", "grain"})
+    ->Args({200, 2, 4})
+    ->Args({200, 2, 64})
+    ->Args({16, 3, 16})
     ->Iterations(1)
     ->UseRealTime();
 BENCHMARK(Placement)->Name("CudaTaskDag/Placement")->Arg(16)->Arg(32)->Iterations(1)->UseRealTime();

@@ -117,7 +117,8 @@ def summarize_benchmark(name, results_dir):
 # task DAG"): Fibonacci(30) tasks per second, the TaskTeam wavefront against the host scheduler on
 # the device machine's cores, the minimum effective granularity (the work per leaf at which the
 # tasks reach half of one plain kernel's speed), and the measured worker shape against the default;
-# with no target, the workers' device memory and the adaptive quadrature against the host.
+# with no target, the workers' device memory, the adaptive quadrature against the host, and the
+# sparse Cholesky against the host and against a kernel per level of its tree.
 FIB30_GOAL_TASKS_PER_S = 50e6
 GRANULARITY_EFFICIENCY = 0.5
 SHAPE_DAGS = {0: "fibonacci", 1: "granularity", 2: "wavefront"}
@@ -203,6 +204,16 @@ def task_dag_goals(summary):
                   "value": ", ".join(f"{p} peak(s), tasks to depth {d}: {r:.3g}x the host" for p, d, r in adaptive)
                   or None,
                   "status": "reported" if adaptive else "unmeasured"})
+    sparse = sorted((int(params["dims"]), int(params["grid"]), int(params["grain"]), c["ratio_gpu_to_host"],
+                     c["ratio_gpu_to_levels"])
+                    for name, c in results.items() if name.startswith("CudaTaskDag/Sparse/")
+                    and "ratio_gpu_to_host" in c and "ratio_gpu_to_levels" in c
+                    for params in [dict(p.split(":") for p in name.split("/")[2:] if ":" in p)])
+    goals.append({"goal": "sparse Cholesky (an elimination tree of small tasks) against the host scheduler and "
+                          "a kernel per tree level (no target: reported)",
+                  "value": ", ".join(f"{g}^{d} grid, grain {c}: {h:.3g}x the host, {lv:.3g}x the level kernels"
+                                     for d, g, c, h, lv in sparse) or None,
+                  "status": "reported" if sparse else "unmeasured"})
     return goals
 
 

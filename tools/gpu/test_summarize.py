@@ -173,10 +173,11 @@ class TestSummaries(unittest.TestCase):
 
 
 def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None, worker_memory=None,
-                     cholesky=None, adaptive=None):
+                     cholesky=None, adaptive=None, sparse=None):
     """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)},
     worker_memory {dag: speedup}, cholesky {tile size: (GPU over host, [built on the GPU over host])},
-    adaptive {(peaks, spawn depth): GPU over host}."""
+    adaptive {(peaks, spawn depth): GPU over host},
+    sparse {(grid side, dims, grain): (GPU over host, GPU tasks over the level kernels)}."""
     entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
     for b, r in zip((16, 32), wavefront):
         entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
@@ -197,6 +198,9 @@ def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, meas
     for (peaks, depth), ratio in (adaptive or {}).items():
         entries.append(benchmark_entry(f"CudaTaskDag/Adaptive/peaks:{peaks}/spawn_depth:{depth}/iterations:1/real_time",
                                        1e7, ratio_gpu_to_host=ratio))
+    for (side, dims, grain), (host, levels) in (sparse or {}).items():
+        name = f"CudaTaskDag/Sparse/grid:{side}/dims:{dims}/grain:{grain}/iterations:1/real_time"
+        entries.append(benchmark_entry(name, 1e7, ratio_gpu_to_host=host, ratio_gpu_to_levels=levels))
     return entries
 
 
@@ -265,6 +269,18 @@ class TestTaskDagGoals(unittest.TestCase):
         _, g = self.goals(task_dag_entries())
         self.assertEqual(g["adaptive"]["status"], "unmeasured")
         self.assertIsNone(g["adaptive"]["value"])
+
+    def test_the_sparse_cholesky_is_reported_against_the_host_and_the_level_kernels(self):
+        summary, g = self.goals(task_dag_entries(sparse={(200, 2, 64): (0.5, 3.0), (16, 3, 16): (0.25, 1.5),
+                                                         (200, 2, 4): (0.75, 2.0)}))
+        self.assertEqual(g["sparse"]["status"], "reported")
+        self.assertEqual(g["sparse"]["value"], "200^2 grid, grain 4: 0.75x the host, 2x the level kernels, "
+                         "200^2 grid, grain 64: 0.5x the host, 3x the level kernels, "
+                         "16^3 grid, grain 16: 0.25x the host, 1.5x the level kernels")
+        self.assertIn("reported   sparse Cholesky", summarize.text(summary))
+        _, g = self.goals(task_dag_entries())
+        self.assertEqual(g["sparse"]["status"], "unmeasured")
+        self.assertIsNone(g["sparse"]["value"])
 
     def test_granularity_is_interpolated_between_the_works_around_half_efficiency(self):
         _, g = self.goals(task_dag_entries(efficiency={16: 0.1, 64: 0.3, 256: 0.7, 1024: 0.9}))
