@@ -19,8 +19,10 @@
 // (SubtreeTask) walks down from its top column while a column has one child (a chain, as a
 // separator makes), spawns a task per child of the chain's lowest column and respawns behind
 // when_all of them, then factors the chain.  A subtree of at most `grain` columns is factored in
-// place by its task, in ascending order: the grain, set by the caller.  A child whose spawn finds
-// the pool full is factored in place by its parent, and a when_all that finds it full makes the
+// place by its task, in ascending order: the grain, set by the caller.  A chain of at least
+// `team_chain` columns can go to a TaskTeam task (ChainTask), which splits each column's updates
+// over its team (a warp's lanes on the GPU).  A child whose spawn finds the pool full is factored
+// in place by its parent, and a when_all that finds it full makes the
 // task wait for its children one at a time, so a full pool costs parallelism, never the answer.
 //
 // Every column is computed with the same operations in the same order whatever the schedule, so
@@ -391,6 +393,43 @@ KOKKOS_INLINE_FUNCTION void factor_columns(const Factor& f, int begin, int end) 
   for (int j = begin; j < end; ++j) factor_column(f, j);
 }
 
+// Where row i is in L's column whose rows are row[begin .. end) (it must be there).
+KOKKOS_INLINE_FUNCTION long find_row(const Factor& f, long begin, long end, int i) {
+  while (end - begin > 1) {
+    const long middle = begin + (end - begin) / 2;
+    if (f.row[middle] <= i)
+      begin = middle;
+    else
+      end = middle;
+  }
+  return begin;
+}
+
+// factor_column on a team: the entries of each update split over its ranks, a barrier between
+// updates (two may reach the same entry).  Each entry sees the same operations in the same order
+// as in factor_column, so the two give the same column.
+template <class Member>
+KOKKOS_INLINE_FUNCTION void factor_column(const Member& member, const Factor& f, int j) {
+  const long begin = f.col_ptr[j], end = f.col_ptr[j + 1];
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end), [&](long t) { f.value[t] = 0; });
+  member.team_barrier();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, f.a_col_ptr[j], f.a_col_ptr[j + 1]),
+                       [&](long p) { f.value[find_row(f, begin, end, f.a_row[p])] = f.a_value[p]; });
+  for (long r = f.row_ptr[j]; r < f.row_ptr[j + 1]; ++r) {
+    member.team_barrier();  // the last update's entries written
+    const long p = f.row_pos[r];
+    const double ljk = f.value[p];
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, p, f.col_ptr[f.row_col[r] + 1]),
+                         [&](long s) { f.value[find_row(f, begin, end, f.row[s])] -= f.value[s] * ljk; });
+  }
+  member.team_barrier();
+  const double diagonal = Kokkos::sqrt(f.value[begin]);
+  member.team_barrier();  // every rank has read the diagonal before one overwrites it
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end),
+                       [&](long t) { f.value[t] = t == begin ? diagonal : f.value[t] / diagonal; });
+  member.team_barrier();  // the column is L's before any rank reads it
+}
+
 // A Factor over host vectors.
 inline Factor host_factor(const Csc& a, const Symbolic& s, std::vector<double>& value) {
   value.assign(s.nnz(), 0);
@@ -520,21 +559,25 @@ KOKKOS_INLINE_FUNCTION int chain_bottom(const int* child_ptr, const int* child, 
   return bottom;
 }
 
-// Throws unless grain >= 0.
-inline void check_grain(int grain) {
+// Throws unless grain >= 0 and team_chain >= 0.
+inline void check_grain(int grain, int team_chain = 0) {
   if (grain < 0)
     throw std::invalid_argument("task_sparse: grain = " + std::to_string(grain) + "; grain >= 0 is needed");
+  if (team_chain < 0)
+    throw std::invalid_argument("task_sparse: team_chain = " + std::to_string(team_chain) +
+                                "; team_chain >= 0 is needed (0: no team tasks)");
 }
 
-// The DAG that SubtreeTasks make for a problem with a given grain (all spawns succeeding).
+// The DAG that SubtreeTasks make for a problem with a given grain and team_chain (all spawns succeeding).
 struct DagShape {
   long tasks = 0;        // SubtreeTasks spawned: the root's, and one per child of a spawning chain
   long when_alls = 0;    // one per batch of at most max_children children
   long chains = 0;       // tasks that spawn (their subtree above the grain, with children below the chain)
-  int critical_path = 0; // the most tasks on a path from the root to a leaf
+  long team_tasks = 0;   // ChainTasks: chains above the grain of at least team_chain columns
+  int critical_path = 0; // the most SubtreeTasks on a path from the root to a leaf
 };
-inline DagShape dag_shape(const Problem& p, int grain) {
-  check_grain(grain);
+inline DagShape dag_shape(const Problem& p, int grain, int team_chain = 0) {
+  check_grain(grain, team_chain);
   const Symbolic& s = p.symbolic;
   DagShape shape;
   struct Pending {
@@ -548,6 +591,8 @@ inline DagShape dag_shape(const Problem& p, int grain) {
     shape.critical_path = std::max(shape.critical_path, depth);
     if (top - s.first[top] + 1 <= grain) continue;
     const int bottom = chain_bottom(s.child_ptr.data(), s.child.data(), top);
+    const int length = std::min(top, s.n - 1) - bottom + 1;
+    if (team_chain > 0 && length >= team_chain) ++shape.team_tasks;
     const int children = s.child_ptr[bottom + 1] - s.child_ptr[bottom];
     if (children == 0) continue;
     ++shape.chains;
@@ -558,8 +603,23 @@ inline DagShape dag_shape(const Problem& p, int grain) {
   return shape;
 }
 
+// A TaskTeam task that factors columns begin .. end - 1 (a chain whose descendants are factored)
+// on its team.
+template <class Scheduler>
+struct ChainTask {
+  using value_type = void;
+  Factor f;
+  int begin = 0, end = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(typename Scheduler::member_type& member) const {
+    for (int j = begin; j < end; ++j) factor_column(member, f, j);
+  }
+};
+
 // The task of the subtree below column `top` (node n: the whole tree); its future is ready once
-// every column of it is factored.
+// every column of it is factored.  A chain of at least team_chain columns (team_chain > 0) is
+// factored by a ChainTask that it spawns once its children are complete (by itself where the
+// pool is full).
 template <class Scheduler>
 struct SubtreeTask {
   using value_type = void;
@@ -570,16 +630,20 @@ struct SubtreeTask {
   Factor f;
   int top = 0;
   int grain = 0;
+  int team_chain = 0;
   int bottom = -1;      // the chain's lowest column, once the task has spawned
   int next_child = 0;   // the first of the bottom's children (an index into f.child) not spawned yet
+  bool chain_spawned = false;
   future_type child_task[max_children];  // the current batch's; null where a spawn failed
 
   SubtreeTask() = default;
-  KOKKOS_INLINE_FUNCTION SubtreeTask(const Scheduler& s, const Factor& factor, int top_column, int grain_columns)
-      : sched(s), f(factor), top(top_column), grain(grain_columns) {}
+  KOKKOS_INLINE_FUNCTION SubtreeTask(const Scheduler& s, const Factor& factor, int top_column, int grain_columns,
+                                     int team_chain_columns)
+      : sched(s), f(factor), top(top_column), grain(grain_columns), team_chain(team_chain_columns) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type&) {
     const int last = top < f.n ? top : f.n - 1;  // the root's parent factors nothing itself
+    if (chain_spawned) return;                   // the ChainTask is complete
     if (bottom < 0) {
       if (top - f.first[top] + 1 <= grain) {
         factor_columns(f, f.first[top], last + 1);
@@ -594,7 +658,8 @@ struct SubtreeTask {
       int spawned = 0;
       for (; next_child < f.child_ptr[bottom + 1] && spawned < max_children; ++next_child) {
         const int c = f.child[next_child];
-        future_type child = Kokkos::task_spawn(Kokkos::TaskSingle(sched), SubtreeTask(sched, f, c, grain));
+        future_type child =
+            Kokkos::task_spawn(Kokkos::TaskSingle(sched), SubtreeTask(sched, f, c, grain, team_chain));
         if (child.is_null())
           factor_columns(f, f.first[c], c + 1);
         else
@@ -607,6 +672,14 @@ struct SubtreeTask {
           return;
         }
         if (!batch_complete()) return;
+      }
+    }
+    if (team_chain > 0 && last - bottom + 1 >= team_chain) {
+      auto chain = Kokkos::task_spawn(Kokkos::TaskTeam(sched), ChainTask<Scheduler>{f, bottom, last + 1});
+      if (!chain.is_null()) {
+        chain_spawned = true;
+        Kokkos::respawn(this, chain);
+        return;
       }
     }
     factor_columns(f, bottom, last + 1);
@@ -628,11 +701,14 @@ struct SubtreeTask {
 };
 
 // Spawns the factorisation of f from the host: its future is ready after wait(sched), L's
-// values in f.value then.  Null where the pool is full.  Throws std::invalid_argument for a bad grain.
+// values in f.value then.  Subtrees of at most `grain` columns are factored in place, chains of at
+// least `team_chain` columns by a TaskTeam task (0: none).  Null where the pool is full.  Throws
+// std::invalid_argument for a negative grain or team_chain.
 template <class Scheduler>
-Kokkos::BasicFuture<void, Scheduler> spawn_factor(const Scheduler& sched, const Factor& f, int grain) {
-  check_grain(grain);
-  return Kokkos::host_spawn(Kokkos::TaskSingle(sched), SubtreeTask<Scheduler>(sched, f, f.n, grain));
+Kokkos::BasicFuture<void, Scheduler> spawn_factor(const Scheduler& sched, const Factor& f, int grain,
+                                                  int team_chain = 0) {
+  check_grain(grain, team_chain);
+  return Kokkos::host_spawn(Kokkos::TaskSingle(sched), SubtreeTask<Scheduler>(sched, f, f.n, grain, team_chain));
 }
 
 }  // namespace task_sparse

@@ -356,18 +356,28 @@ TEST(TaskSparseReference, TheDagShapeOfALineIsKnown) {
   EXPECT_EQ(arrow.tasks, 20);
   EXPECT_EQ(arrow.when_alls, 3);  // 8 + 8 + 3
   EXPECT_EQ(task_sparse::dag_shape(problem_of(diagonal(10)), 0).tasks, 11);  // the roots' parent's ten
+  // Team tasks: every chain of a task above the grain with at least team_chain columns.
+  EXPECT_EQ(task_sparse::dag_shape(line, 0, 1).team_tasks, 7);  // every task's chain: one column each
+  EXPECT_EQ(task_sparse::dag_shape(line, 0, 2).team_tasks, 0);
+  EXPECT_EQ(task_sparse::dag_shape(line, 3, 1).team_tasks, 1);  // the root's; 2's and 5's subtrees in place
+  EXPECT_EQ(task_sparse::dag_shape(line, 0).team_tasks, 0);
+  const Problem square = task_sparse::make_problem(Grid{15, 15, 1});
+  EXPECT_EQ(task_sparse::dag_shape(square, 0, 1).team_tasks, task_sparse::dag_shape(square, 0).tasks);
+  EXPECT_EQ(task_sparse::dag_shape(square, 0, 15).team_tasks, 1);  // the top separator, 15 columns
+  EXPECT_EQ(task_sparse::dag_shape(square, 0, 16).team_tasks, 0);
   expect_invalid([&] { task_sparse::dag_shape(line, -1); }, "grain >= 0");
+  expect_invalid([&] { task_sparse::dag_shape(line, 0, -1); }, "team_chain >= 0");
 }
 
 // ---- the DAG ------------------------------------------------------------------------------------
 // The factor by the DAG on Space's scheduler (a pool of pool_bytes), and its statistics.
 template <class Space>
 std::vector<double> dag_factor(const Problem& p, int grain, std::size_t pool_bytes,
-                               Kokkos::Experimental::TaskDagStatistics& statistics) {
+                               Kokkos::Experimental::TaskDagStatistics& statistics, int team_chain = 0) {
   using S = Kokkos::TaskScheduler<Space>;
   task_sparse::FactorData<typename Space::memory_space> data(p);
   S sched(typename S::memory_space(), pool_bytes, 64, 1024, pool_bytes < (1 << 16) ? pool_bytes : (1 << 16));
-  auto done = task_sparse::spawn_factor(sched, data.factor(), grain);
+  auto done = task_sparse::spawn_factor(sched, data.factor(), grain, team_chain);
   EXPECT_FALSE(done.is_null()) << "the root's spawn found the pool full";
   if (done.is_null()) return {};
   Kokkos::wait(sched);
@@ -400,12 +410,14 @@ std::vector<Problem> dag_problems() {
 TYPED_TEST(TaskSparse, TheDagFactorsAsTheSerialLoopAtEveryGrain) {
   for (const Problem& p : dag_problems()) {
     const std::vector<double> serial = task_sparse::serial_factor(p);
-    for (const int grain : {0, 1, 4, 16, 100, 1 << 30}) {
-      Kokkos::Experimental::TaskDagStatistics statistics;
-      const std::vector<double> l = dag_factor<TypeParam>(p, grain, 1 << 22, statistics);
-      expect_same_factor<TypeParam>(l, serial, std::to_string(p.a.n) + " columns, grain " + std::to_string(grain));
-      EXPECT_LT(task_sparse::solve_error(p, l), 1e-12);
-    }
+    for (const int grain : {0, 1, 4, 16, 100, 1 << 30})
+      for (const int team_chain : {0, 1, 8}) {
+        Kokkos::Experimental::TaskDagStatistics statistics;
+        const std::vector<double> l = dag_factor<TypeParam>(p, grain, 1 << 22, statistics, team_chain);
+        expect_same_factor<TypeParam>(l, serial, std::to_string(p.a.n) + " columns, grain " + std::to_string(grain) +
+                                                     ", team chains from " + std::to_string(team_chain));
+        EXPECT_LT(task_sparse::solve_error(p, l), 1e-12);
+      }
   }
 }
 
@@ -414,32 +426,36 @@ TYPED_TEST(TaskSparse, ATaskPerSubtreeAboveTheGrainAndAWhenAllPerBatch) {
   problems.push_back(problem_of(arrowhead(30)));  // a column with 29 children: four batches
   problems.push_back(problem_of(diagonal(17)));   // seventeen roots: three batches
   for (const Problem& p : problems)
-    for (const int grain : {0, 3, 50}) {
-      const task_sparse::DagShape shape = task_sparse::dag_shape(p, grain);
-      Kokkos::Experimental::TaskDagStatistics statistics;
-      (void)dag_factor<TypeParam>(p, grain, 1 << 22, statistics);
-      const std::string what = std::to_string(p.a.n) + " columns, grain " + std::to_string(grain);
-      EXPECT_EQ(statistics.tasks_spawned, shape.tasks) << what;
-      EXPECT_EQ(statistics.when_all_aggregates, shape.when_alls) << what;
-      EXPECT_EQ(statistics.respawns, shape.when_alls) << what;
-      EXPECT_EQ(statistics.spawn_failures, 0) << what;
-    }
+    for (const int grain : {0, 3, 50})
+      for (const int team_chain : {0, 2}) {
+        const task_sparse::DagShape shape = task_sparse::dag_shape(p, grain, team_chain);
+        Kokkos::Experimental::TaskDagStatistics statistics;
+        (void)dag_factor<TypeParam>(p, grain, 1 << 22, statistics, team_chain);
+        const std::string what = std::to_string(p.a.n) + " columns, grain " + std::to_string(grain) +
+                                 ", team chains from " + std::to_string(team_chain);
+        EXPECT_EQ(statistics.tasks_spawned, shape.tasks + shape.team_tasks) << what;
+        EXPECT_EQ(statistics.when_all_aggregates, shape.when_alls) << what;
+        EXPECT_EQ(statistics.respawns, shape.when_alls + shape.team_tasks) << what;  // behind each ChainTask
+        EXPECT_EQ(statistics.spawn_failures, 0) << what;
+      }
   EXPECT_GT(task_sparse::dag_shape(dag_problems()[0], 0).tasks, 100);
+  EXPECT_GT(task_sparse::dag_shape(dag_problems()[0], 0, 2).team_tasks, 10);
 }
 
 TYPED_TEST(TaskSparse, AFullPoolCostsParallelismNotTheAnswer) {
   // Pools of 1 to 4 KiB hold a few of the DAG's tasks at once: spawns and when_alls fail, their
   // subtrees are factored in place or their children waited for one at a time.  The arrowhead's
   // batches of eight fill the smaller pools between a batch's spawns and its when_all.
+  // Team chains from one column: a ChainTask whose spawn fails leaves its chain to its parent.
   long failures = 0, single_waits = 0;
   for (const Problem& p : {task_sparse::make_problem(Grid{20, 20, 1}), problem_of(arrowhead(40))}) {
     const std::vector<double> serial = task_sparse::serial_factor(p);
     for (std::size_t bytes = 1 << 10; bytes <= 4 << 10; bytes += 256) {
       Kokkos::Experimental::TaskDagStatistics statistics;
-      const std::vector<double> l = dag_factor<TypeParam>(p, 0, bytes, statistics);
+      const std::vector<double> l = dag_factor<TypeParam>(p, 0, bytes, statistics, bytes % 512 == 0 ? 1 : 0);
       expect_same_factor<TypeParam>(l, serial, std::to_string(p.a.n) + " columns, " + std::to_string(bytes) + " bytes");
       failures += statistics.spawn_failures;
-      single_waits += statistics.respawns - statistics.when_all_aggregates;  // a respawn behind one child
+      if (bytes % 512 != 0) single_waits += statistics.respawns - statistics.when_all_aggregates;  // behind one child
     }
   }
   EXPECT_GT(failures, 0);
@@ -461,6 +477,7 @@ TYPED_TEST(TaskSparse, BadGrainsThrowBeforeAnythingIsSpawned) {
   task_sparse::FactorData<typename TypeParam::memory_space> data(p);
   S sched(typename S::memory_space(), 1 << 16, 64, 1024, 1 << 14);
   expect_invalid([&] { task_sparse::spawn_factor(sched, data.factor(), -2); }, "grain = -2; grain >= 0 is needed");
+  expect_invalid([&] { task_sparse::spawn_factor(sched, data.factor(), 0, -1); }, "team_chain = -1; team_chain >= 0");
   Kokkos::wait(sched);
   EXPECT_EQ(Kokkos::Experimental::task_dag_statistics(sched).tasks_spawned, 0);
   // One point: the root's task factors its one column.
