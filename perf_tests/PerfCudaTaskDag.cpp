@@ -66,16 +66,19 @@
 //                        g x g x g, d = 3, by nested dissection: a DAG that is the matrix's
 //                        elimination tree), TaskSingle tasks that spawn their chain's children
 //                        and respawn behind when_all of them, a task per subtree of more than c
-//                        columns, each column factored on one lane; one host_spawn of the root, on
+//                        columns, each column factored on one lane (and again with every chain of
+//                        at least 8 columns factored by a TaskTeam task on a whole warp: team_chain);
+//                        one host_spawn of the root, on
 //                        TaskScheduler<Cuda> with the matrix in CudaSpace, vs the same tree as a
 //                        kernel per level of it (level-set scheduling: FactorData::factor_by_levels
 //                        on Cuda, a column per thread), vs on TaskScheduler<DefaultHostExecutionSpace>
 //                        with it in HostSpace, interleaved.  Every factor is checked against the
 //                        serial loop's (to 1e-12 relative: nvcc contracts multiply-adds) after the
-//                        first and the timed runs.  Counters: gpu_ms, gpu_levels_ms, host_ms
-//                        (median ms per run), ratio_gpu_to_host = host_ms / gpu_ms,
-//                        ratio_gpu_to_levels = gpu_levels_ms / gpu_ms (> 1: the GPU's tasks win),
-//                        gflops_gpu, tasks, levels.
+//                        first and the timed runs.  Counters: gpu_ms, gpu_team_ms, gpu_levels_ms,
+//                        host_ms (median ms per run), ratio_gpu_to_host = host_ms / gpu_ms,
+//                        ratio_gpu_to_levels = gpu_levels_ms / gpu_ms, ratio_team_to_host,
+//                        ratio_team_to_levels (the same for the team chains; > 1: the GPU's tasks
+//                        win), gflops_gpu, gflops_gpu_team, tasks, team_tasks, levels.
 //
 //   CudaTaskDag/Placement/<b>  the Wavefront above on two GPU schedulers, interleaved: one whose
 //                        wait() first moves the pool blocks the host wrote (its spawns) to the GPU
@@ -605,31 +608,36 @@ bool sparse_factor_checked(benchmark::State& state, const char* name, const char
 // which the check reports.
 template <class Scheduler, class MemorySpace>
 std::function<void()> sparse_run(const Scheduler& sched, const task_sparse::FactorData<MemorySpace>& data, int grain,
-                                 bool& spawned) {
-  return [&sched, &data, grain, &spawned] {
-    auto done = task_sparse::spawn_factor(sched, data.factor(), grain);
+                                 int team_chain, bool& spawned) {
+  return [&sched, &data, grain, team_chain, &spawned] {
+    auto done = task_sparse::spawn_factor(sched, data.factor(), grain, team_chain);
     spawned = !done.is_null();
     Kokkos::wait(sched);
   };
 }
+
+constexpr int sparse_team_chain = 8;
 
 void Sparse(benchmark::State& state) {
   if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
   const int side = int(state.range(0)), grain = int(state.range(2));
   const task_sparse::Problem p = task_sparse::make_problem({side, side, state.range(1) == 3 ? side : 1});
   const std::vector<double> serial = task_sparse::serial_factor(p);
-  const task_sparse::FactorData<Kokkos::CudaSpace> gpu_data(p), level_data(p);
+  const task_sparse::FactorData<Kokkos::CudaSpace> gpu_data(p), team_data(p), level_data(p);
   const task_sparse::FactorData<Kokkos::HostSpace> host_data(p);
-  const gpu_t gpu = make_scheduler<gpu_t>();
+  const gpu_t gpu = make_scheduler<gpu_t>(), team = make_scheduler<gpu_t>();
   const host_t host = make_scheduler<host_t>();
-  bool gpu_spawned = false, host_spawned = false;
+  bool gpu_spawned = false, team_spawned = false, host_spawned = false;
   GpuWorkerTime worker_time;
-  const std::vector<std::function<void()>> runs{worker_time.timed(sparse_run(gpu, gpu_data, grain, gpu_spawned)),
-                                                [&] { level_data.factor_by_levels(Kokkos::Cuda()); },
-                                                sparse_run(host, host_data, grain, host_spawned)};
+  const std::vector<std::function<void()>> runs{
+      worker_time.timed(sparse_run(gpu, gpu_data, grain, 0, gpu_spawned)),
+      sparse_run(team, team_data, grain, sparse_team_chain, team_spawned),
+      [&] { level_data.factor_by_levels(Kokkos::Cuda()); }, sparse_run(host, host_data, grain, 0, host_spawned)};
   const auto check = [&](const char* when) {
     return sparse_factor_checked(state, "GPU task", when, gpu_spawned ? gpu_data.values() : std::vector<double>{},
                                  serial) &&
+           sparse_factor_checked(state, "GPU team-chain task", when,
+                                 team_spawned ? team_data.values() : std::vector<double>{}, serial) &&
            sparse_factor_checked(state, "GPU level-set", when, level_data.values(), serial) &&
            sparse_factor_checked(state, "host task", when, host_spawned ? host_data.values() : std::vector<double>{},
                                  serial);
@@ -640,12 +648,17 @@ void Sparse(benchmark::State& state) {
   for (auto _ : state) m = perf::interleaved_medians(3, runs);
   if (!check("after the timed runs")) return;
   state.counters["gpu_ms"] = m[0] * 1e3;
-  state.counters["gpu_levels_ms"] = m[1] * 1e3;
-  state.counters["host_ms"] = m[2] * 1e3;
-  state.counters["ratio_gpu_to_host"] = m[2] / m[0];
-  state.counters["ratio_gpu_to_levels"] = m[1] / m[0];
+  state.counters["gpu_team_ms"] = m[1] * 1e3;
+  state.counters["gpu_levels_ms"] = m[2] * 1e3;
+  state.counters["host_ms"] = m[3] * 1e3;
+  state.counters["ratio_gpu_to_host"] = m[3] / m[0];
+  state.counters["ratio_gpu_to_levels"] = m[2] / m[0];
+  state.counters["ratio_team_to_host"] = m[3] / m[1];
+  state.counters["ratio_team_to_levels"] = m[2] / m[1];
   state.counters["gflops_gpu"] = p.symbolic.flops() / m[0] * 1e-9;
+  state.counters["gflops_gpu_team"] = p.symbolic.flops() / m[1] * 1e-9;
   state.counters["tasks"] = double(task_sparse::dag_shape(p, grain).tasks);
+  state.counters["team_tasks"] = double(task_sparse::dag_shape(p, grain, sparse_team_chain).team_tasks);
   state.counters["levels"] = gpu_data.levels().levels();
   worker_time.report(state, gpu);
 }

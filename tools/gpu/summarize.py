@@ -205,14 +205,16 @@ def task_dag_goals(summary):
                   or None,
                   "status": "reported" if adaptive else "unmeasured"})
     sparse = sorted((int(params["dims"]), int(params["grid"]), int(params["grain"]), c["ratio_gpu_to_host"],
-                     c["ratio_gpu_to_levels"])
+                     c["ratio_gpu_to_levels"], c.get("ratio_team_to_host"), c.get("ratio_team_to_levels"))
                     for name, c in results.items() if name.startswith("CudaTaskDag/Sparse/")
                     and "ratio_gpu_to_host" in c and "ratio_gpu_to_levels" in c
                     for params in [dict(p.split(":") for p in name.split("/")[2:] if ":" in p)])
     goals.append({"goal": "sparse Cholesky (an elimination tree of small tasks) against the host scheduler and "
                           "a kernel per tree level (no target: reported)",
                   "value": ", ".join(f"{g}^{d} grid, grain {c}: {h:.3g}x the host, {lv:.3g}x the level kernels"
-                                     for d, g, c, h, lv in sparse) or None,
+                                     + ("" if th is None else
+                                        f" (team chains: {th:.3g}x the host, {tlv:.3g}x the level kernels)")
+                                     for d, g, c, h, lv, th, tlv in sparse) or None,
                   "status": "reported" if sparse else "unmeasured"})
     return goals
 

@@ -177,7 +177,8 @@ def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, meas
     """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)},
     worker_memory {dag: speedup}, cholesky {tile size: (GPU over host, [built on the GPU over host])},
     adaptive {(peaks, spawn depth): GPU over host},
-    sparse {(grid side, dims, grain): (GPU over host, GPU tasks over the level kernels)}."""
+    sparse {(grid side, dims, grain): (GPU over host, GPU tasks over the level kernels[, the same with team
+    chains])}."""
     entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
     for b, r in zip((16, 32), wavefront):
         entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
@@ -198,9 +199,11 @@ def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, meas
     for (peaks, depth), ratio in (adaptive or {}).items():
         entries.append(benchmark_entry(f"CudaTaskDag/Adaptive/peaks:{peaks}/spawn_depth:{depth}/iterations:1/real_time",
                                        1e7, ratio_gpu_to_host=ratio))
-    for (side, dims, grain), (host, levels) in (sparse or {}).items():
+    for (side, dims, grain), ratios in (sparse or {}).items():
         name = f"CudaTaskDag/Sparse/grid:{side}/dims:{dims}/grain:{grain}/iterations:1/real_time"
-        entries.append(benchmark_entry(name, 1e7, ratio_gpu_to_host=host, ratio_gpu_to_levels=levels))
+        counters = dict(zip(("ratio_gpu_to_host", "ratio_gpu_to_levels", "ratio_team_to_host", "ratio_team_to_levels"),
+                            ratios))
+        entries.append(benchmark_entry(name, 1e7, **counters))
     return entries
 
 
@@ -271,12 +274,15 @@ class TestTaskDagGoals(unittest.TestCase):
         self.assertIsNone(g["adaptive"]["value"])
 
     def test_the_sparse_cholesky_is_reported_against_the_host_and_the_level_kernels(self):
-        summary, g = self.goals(task_dag_entries(sparse={(200, 2, 64): (0.5, 3.0), (16, 3, 16): (0.25, 1.5),
+        summary, g = self.goals(task_dag_entries(sparse={(200, 2, 64): (0.5, 3.0, 0.6, 3.5),
+                                                         (16, 3, 16): (0.25, 1.5, 1.25, 7.5),
                                                          (200, 2, 4): (0.75, 2.0)}))
         self.assertEqual(g["sparse"]["status"], "reported")
         self.assertEqual(g["sparse"]["value"], "200^2 grid, grain 4: 0.75x the host, 2x the level kernels, "
-                         "200^2 grid, grain 64: 0.5x the host, 3x the level kernels, "
-                         "16^3 grid, grain 16: 0.25x the host, 1.5x the level kernels")
+                         "200^2 grid, grain 64: 0.5x the host, 3x the level kernels "
+                         "(team chains: 0.6x the host, 3.5x the level kernels), "
+                         "16^3 grid, grain 16: 0.25x the host, 1.5x the level kernels "
+                         "(team chains: 1.25x the host, 7.5x the level kernels)")
         self.assertIn("reported   sparse Cholesky", summarize.text(summary))
         _, g = self.goals(task_dag_entries())
         self.assertEqual(g["sparse"]["status"], "unmeasured")
