@@ -20,8 +20,8 @@
 // separator makes), spawns a task per child of the chain's lowest column and respawns behind
 // when_all of them, then factors the chain.  A subtree of at most `grain` columns is factored in
 // place by its task, in ascending order: the grain, set by the caller.  A chain of at least
-// `team_chain` columns can go to a TaskTeam task (ChainTask), which splits each column's updates
-// over its team (a warp's lanes on the GPU).  A child whose spawn finds the pool full is factored
+// `team_chain` columns can go to a TaskTeam task (ChainTask), which splits each column's entries
+// over its team's ranks (a warp's lanes on the GPU).  A child whose spawn finds the pool full is factored
 // in place by its parent, and a when_all that finds it full makes the
 // task wait for its children one at a time, so a full pool costs parallelism, never the answer.
 //
@@ -393,40 +393,50 @@ KOKKOS_INLINE_FUNCTION void factor_columns(const Factor& f, int begin, int end) 
   for (int j = begin; j < end; ++j) factor_column(f, j);
 }
 
-// Where row i is in L's column whose rows are row[begin .. end) (it must be there).
-KOKKOS_INLINE_FUNCTION long find_row(const Factor& f, long begin, long end, int i) {
-  while (end - begin > 1) {
+// The first position in row[begin .. end) (ascending) whose row is at least i; end if none.
+KOKKOS_INLINE_FUNCTION long first_row_at_least(const Factor& f, long begin, long end, int i) {
+  while (begin < end) {
     const long middle = begin + (end - begin) / 2;
-    if (f.row[middle] <= i)
-      begin = middle;
+    if (f.row[middle] < i)
+      begin = middle + 1;
     else
       end = middle;
   }
   return begin;
 }
 
-// factor_column on a team: the entries of each update split over its ranks, a barrier between
-// updates (two may reach the same entry).  Each entry sees the same operations in the same order
-// as in factor_column, so the two give the same column.
+// factor_column on a team: each rank takes a slice of the column's entries and applies every
+// update to its slice (column k's rows in the slice's range, found by a binary search), so no
+// two ranks write one entry and the updates need no barrier between them.  Each entry sees the
+// same operations in the same order as in factor_column, so the two give the same column.
 template <class Member>
 KOKKOS_INLINE_FUNCTION void factor_column(const Member& member, const Factor& f, int j) {
   const long begin = f.col_ptr[j], end = f.col_ptr[j + 1];
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end), [&](long t) { f.value[t] = 0; });
-  member.team_barrier();
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, f.a_col_ptr[j], f.a_col_ptr[j + 1]),
-                       [&](long p) { f.value[find_row(f, begin, end, f.a_row[p])] = f.a_value[p]; });
-  for (long r = f.row_ptr[j]; r < f.row_ptr[j + 1]; ++r) {
-    member.team_barrier();  // the last update's entries written
-    const long p = f.row_pos[r];
-    const double ljk = f.value[p];
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, p, f.col_ptr[f.row_col[r] + 1]),
-                         [&](long s) { f.value[find_row(f, begin, end, f.row[s])] -= f.value[s] * ljk; });
+  const long ranks = member.team_size(), rank = member.team_rank();
+  const long first = begin + (end - begin) * rank / ranks, last = begin + (end - begin) * (rank + 1) / ranks;
+  if (first < last) {
+    const int low = f.row[first], high = f.row[last - 1];
+    for (long t = first; t < last; ++t) f.value[t] = 0;
+    long t = first;
+    for (long p = f.a_col_ptr[j]; p < f.a_col_ptr[j + 1]; ++p) {
+      if (f.a_row[p] < low || f.a_row[p] > high) continue;
+      while (f.row[t] != f.a_row[p]) ++t;
+      f.value[t] = f.a_value[p];
+    }
+    for (long r = f.row_ptr[j]; r < f.row_ptr[j + 1]; ++r) {
+      const long p = f.row_pos[r], k_end = f.col_ptr[f.row_col[r] + 1];
+      const double ljk = f.value[p];
+      t = first;
+      for (long s = first_row_at_least(f, p, k_end, low); s < k_end && f.row[s] <= high; ++s) {
+        while (f.row[t] != f.row[s]) ++t;
+        f.value[t] -= f.value[s] * ljk;
+      }
+    }
   }
-  member.team_barrier();
+  member.team_barrier();  // every slice updated, the diagonal among them
   const double diagonal = Kokkos::sqrt(f.value[begin]);
   member.team_barrier();  // every rank has read the diagonal before one overwrites it
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end),
-                       [&](long t) { f.value[t] = t == begin ? diagonal : f.value[t] / diagonal; });
+  for (long t = first; t < last; ++t) f.value[t] = t == begin ? diagonal : f.value[t] / diagonal;
   member.team_barrier();  // the column is L's before any rank reads it
 }
 
