@@ -362,7 +362,14 @@ struct Factor {
   const int* first = nullptr;
   const int* child_ptr = nullptr;
   const int* child = nullptr;
+  int* failed = nullptr;  // where not null: lowered to each column whose pivot is not positive
 };
+
+// Records that column j's pivot is not positive (A is not positive definite; the column, and the
+// columns that read it, become NaN).  The lowest such column does not depend on the schedule.
+KOKKOS_INLINE_FUNCTION void check_pivot(const Factor& f, int j, double pivot) {
+  if (!(pivot > 0) && f.failed != nullptr) Kokkos::atomic_min(f.failed, j);
+}
 
 // Factors column j, left-looking; the columns it reads (its row's in L) must be factored.
 KOKKOS_INLINE_FUNCTION void factor_column(const Factor& f, int j) {
@@ -383,6 +390,7 @@ KOKKOS_INLINE_FUNCTION void factor_column(const Factor& f, int j) {
       f.value[t] -= f.value[s] * ljk;
     }
   }
+  check_pivot(f, j, f.value[begin]);
   const double diagonal = Kokkos::sqrt(f.value[begin]);  // NaN where A is not positive definite
   f.value[begin] = diagonal;
   for (t = begin + 1; t < end; ++t) f.value[t] /= diagonal;
@@ -434,6 +442,7 @@ KOKKOS_INLINE_FUNCTION void factor_column(const Member& member, const Factor& f,
     }
   }
   member.team_barrier();  // every slice updated, the diagonal among them
+  if (rank == 0) check_pivot(f, j, f.value[begin]);
   const double diagonal = Kokkos::sqrt(f.value[begin]);
   member.team_barrier();  // every rank has read the diagonal before one overwrites it
   for (long t = first; t < last; ++t) f.value[t] = t == begin ? diagonal : f.value[t] / diagonal;
@@ -441,17 +450,20 @@ KOKKOS_INLINE_FUNCTION void factor_column(const Member& member, const Factor& f,
 }
 
 // A Factor over host vectors.
-inline Factor host_factor(const Csc& a, const Symbolic& s, std::vector<double>& value) {
+inline Factor host_factor(const Csc& a, const Symbolic& s, std::vector<double>& value, int* failed = nullptr) {
   value.assign(s.nnz(), 0);
   return Factor{a.n,           a.col_ptr.data(), a.row.data(),      a.value.data(),   s.col_ptr.data(),
                 s.row.data(),  value.data(),     s.row_ptr.data(),  s.row_col.data(), s.row_pos.data(),
-                s.first.data(), s.child_ptr.data(), s.child.data()};
+                s.first.data(), s.child_ptr.data(), s.child.data(),  failed};
 }
 
-// L's values, factored serially: the reference every DAG's factor equals.
-inline std::vector<double> serial_factor(const Problem& p) {
+// L's values, factored serially: the reference every DAG's factor equals.  Where failed_column is
+// not null it receives the lowest column whose pivot was not positive, or n where none was.
+inline std::vector<double> serial_factor(const Problem& p, int* failed_column = nullptr) {
   std::vector<double> value;
-  factor_columns(host_factor(p.a, p.symbolic, value), 0, p.a.n);
+  int failed = p.a.n;
+  factor_columns(host_factor(p.a, p.symbolic, value, &failed), 0, p.a.n);
+  if (failed_column != nullptr) *failed_column = failed;
   return value;
 }
 
@@ -481,17 +493,26 @@ class FactorData {
         m_child_ptr(copy(p.symbolic.child_ptr)),
         m_child(copy(p.symbolic.child)),
         m_levels(level_sets(p.symbolic)),
-        m_level_column(copy(m_levels.column)) {}
+        m_level_column(copy(m_levels.column)),
+        m_failed("task_sparse failed column") {}
 
   Factor factor() const {
     return Factor{m_n,           m_a_col_ptr.data(), m_a_row.data(),     m_a_value.data(), m_col_ptr.data(),
                   m_row.data(),  m_value.data(),     m_row_ptr.data(),   m_row_col.data(), m_row_pos.data(),
-                  m_first.data(), m_child_ptr.data(), m_child.data()};
+                  m_first.data(), m_child_ptr.data(), m_child.data(),    m_failed.data()};
+  }
+  // The lowest column whose pivot was not positive in the last factorisation (spawn_factor's,
+  // after wait, or factor_by_levels'), or n where none was: A is positive definite (to rounding).
+  int failed_column() const {
+    int failed = 0;
+    Kokkos::deep_copy(failed, m_failed);
+    return failed;
   }
   // Factors the columns a level at a time, a parallel loop per level on `space` (the other way to
   // run the tree: no tasks, but a wait at every level), and waits for it.
   template <class ExecutionSpace>
   void factor_by_levels(const ExecutionSpace& space) const {
+    Kokkos::deep_copy(space, m_failed, m_n);
     const LevelColumns columns{factor(), m_level_column.data()};
     for (int l = 0; l < m_levels.levels(); ++l)
       Kokkos::parallel_for("task_sparse level",
@@ -530,6 +551,7 @@ class FactorData {
   Kokkos::View<int*, MemorySpace> m_child;
   LevelSets m_levels;
   Kokkos::View<int*, MemorySpace> m_level_column;
+  Kokkos::View<int, MemorySpace> m_failed;
 };
 
 // How much of the solution of A x = b, b = A 1, the factor gets wrong: max |x_i - 1| after the
@@ -655,6 +677,7 @@ struct SubtreeTask {
     const int last = top < f.n ? top : f.n - 1;  // the root's parent factors nothing itself
     if (chain_spawned) return;                   // the ChainTask is complete
     if (bottom < 0) {
+      if (top == f.n && f.failed != nullptr) *f.failed = f.n;  // the root's task, before any column
       if (top - f.first[top] + 1 <= grain) {
         factor_columns(f, f.first[top], last + 1);
         return;
@@ -711,7 +734,8 @@ struct SubtreeTask {
 };
 
 // Spawns the factorisation of f from the host: its future is ready after wait(sched), L's
-// values in f.value then.  Subtrees of at most `grain` columns are factored in place, chains of at
+// values in f.value then, and in *f.failed (where not null) the lowest column whose pivot was not
+// positive, or n.  Subtrees of at most `grain` columns are factored in place, chains of at
 // least `team_chain` columns by a TaskTeam task (0: none).  Null where the pool is full.  Throws
 // std::invalid_argument for a negative grain or team_chain.
 template <class Scheduler>

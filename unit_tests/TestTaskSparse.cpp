@@ -304,12 +304,17 @@ TEST(TaskSparseReference, TheSerialFactorIsTheDenseOne) {
     }
     EXPECT_EQ(p.symbolic.flops(), flops);
     EXPECT_LT(task_sparse::solve_error(p, l), 1e-12) << p.a.n;
+    int failed = -1;
+    (void)task_sparse::serial_factor(p, &failed);
+    EXPECT_EQ(failed, p.a.n) << "positive definite";
   }
-  // Not positive definite: a NaN, which the solve reports.
+  // Not positive definite: column 1's pivot, and a NaN, which the solve reports.
   Csc indefinite = diagonal(3);
   indefinite.value[1] = -1;
   const Problem bad = problem_of(indefinite);
-  EXPECT_TRUE(std::isnan(task_sparse::solve_error(bad, task_sparse::serial_factor(bad))));
+  int failed = -1;
+  EXPECT_TRUE(std::isnan(task_sparse::solve_error(bad, task_sparse::serial_factor(bad, &failed))));
+  EXPECT_EQ(failed, 1);
 }
 
 TEST(TaskSparseReference, LevelSetsOrderTheTree) {
@@ -469,6 +474,42 @@ TYPED_TEST(TaskSparse, TheLevelSetLoopsFactorAsTheSerialLoop) {
     expect_same_factor<TypeParam>(data.values(), task_sparse::serial_factor(p), std::to_string(p.a.n) + " columns");
     EXPECT_EQ(data.levels().levels(), task_sparse::level_sets(p.symbolic).levels());
   }
+}
+
+TYPED_TEST(TaskSparse, ANonPositivePivotIsReportedByItsColumn) {
+  // A diagonal entry made negative: that column's pivot fails, then (NaN) its ancestors'; the
+  // lowest failing column is that one, whatever the schedule.
+  Problem p = task_sparse::make_problem(Grid{16, 16, 1});
+  const int column = 100;
+  ASSERT_GT(p.symbolic.child_ptr[column + 1] - p.symbolic.child_ptr[column], 0) << "a column with children";
+  p.a.value[p.a.col_ptr[column]] = -100;
+  int serial_failed = -1;
+  (void)task_sparse::serial_factor(p, &serial_failed);
+  EXPECT_EQ(serial_failed, column);
+  for (const int grain : {0, 16, 1 << 30})
+    for (const int team_chain : {0, 1}) {
+      Kokkos::Experimental::TaskDagStatistics statistics;
+      using S = Kokkos::TaskScheduler<TypeParam>;
+      task_sparse::FactorData<typename TypeParam::memory_space> data(p);
+      S sched(typename S::memory_space(), 1 << 22, 64, 1024, 1 << 16);
+      auto done = task_sparse::spawn_factor(sched, data.factor(), grain, team_chain);
+      ASSERT_FALSE(done.is_null());
+      Kokkos::wait(sched);
+      EXPECT_EQ(data.failed_column(), column) << "grain " << grain << ", team chains from " << team_chain;
+    }
+  task_sparse::FactorData<typename TypeParam::memory_space> levels(p);
+  levels.factor_by_levels(TypeParam());
+  EXPECT_EQ(levels.failed_column(), column);
+  // A positive definite matrix: n, after the DAG and after the level loops alike.
+  const Problem good = task_sparse::make_problem(Grid{16, 16, 1});
+  task_sparse::FactorData<typename TypeParam::memory_space> data(good);
+  Kokkos::TaskScheduler<TypeParam> sched(typename Kokkos::TaskScheduler<TypeParam>::memory_space(), 1 << 22, 64, 1024,
+                                         1 << 16);
+  auto done = task_sparse::spawn_factor(sched, data.factor(), 4);
+  Kokkos::wait(sched);
+  EXPECT_EQ(data.failed_column(), good.a.n);
+  data.factor_by_levels(TypeParam());
+  EXPECT_EQ(data.failed_column(), good.a.n);
 }
 
 TYPED_TEST(TaskSparse, BadGrainsThrowBeforeAnythingIsSpawned) {
