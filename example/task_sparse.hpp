@@ -141,11 +141,15 @@ KOKKOS_INLINE_FUNCTION void factor_column(const Member& member, const Factor& f,
 }
 
 // A Factor over host vectors.
+inline Factor host_factor(const Csc& a, const Symbolic& s, double* value, int* failed = nullptr) {
+  return Factor{a.n,           a.col_ptr.data(), a.row.data(),      a.value.data(),   s.col_ptr.data(),
+                s.row.data(),  value,            s.row_ptr.data(),  s.row_col.data(), s.row_pos.data(),
+                s.first.data(), s.child_ptr.data(), s.child.data(),  failed};
+}
+// The same over `value`, sized to L's entries and zeroed.
 inline Factor host_factor(const Csc& a, const Symbolic& s, std::vector<double>& value, int* failed = nullptr) {
   value.assign(s.nnz(), 0);
-  return Factor{a.n,           a.col_ptr.data(), a.row.data(),      a.value.data(),   s.col_ptr.data(),
-                s.row.data(),  value.data(),     s.row_ptr.data(),  s.row_col.data(), s.row_pos.data(),
-                s.first.data(), s.child_ptr.data(), s.child.data(),  failed};
+  return host_factor(a, s, value.data(), failed);
 }
 
 // L's values, factored serially: the reference every DAG's factor equals.  Where failed_column is
@@ -270,6 +274,42 @@ inline double solve_error(const Problem& p, const std::vector<double>& l) {
   return error;
 }
 
+// ---- the solve L L^T x = b, over the same tree ---------------------------------------------------
+// Row j of L y = b: y_j = (b_j - sum of L(j, k) y_k over row j's k, ascending) / L(j, j), in x; it
+// needs j's descendants, as column j's factorisation does.
+KOKKOS_INLINE_FUNCTION void forward_column(const Factor& f, double* x, int j) {
+  double sum = x[j];
+  for (long r = f.row_ptr[j]; r < f.row_ptr[j + 1]; ++r) sum -= f.value[f.row_pos[r]] * x[f.row_col[r]];
+  x[j] = sum / f.value[f.col_ptr[j]];
+}
+// Row j of L^T x = y: x_j = (y_j - sum of L(i, j) x_i over column j's rows i > j, ascending) / L(j, j);
+// it needs j's ancestors, so the tree runs from the top down.
+KOKKOS_INLINE_FUNCTION void backward_column(const Factor& f, double* x, int j) {
+  double sum = x[j];
+  for (long q = f.col_ptr[j] + 1; q < f.col_ptr[j + 1]; ++q) sum -= f.value[q] * x[f.row[q]];
+  x[j] = sum / f.value[f.col_ptr[j]];
+}
+
+// What a SubtreeTask does to each column of its subtree: the factorisation, or a substitution.
+enum class Sweep : int { factor, forward, backward };
+
+// Columns begin .. end - 1 of a sweep, in its order: ascending, but descending for the backward one.
+KOKKOS_INLINE_FUNCTION void sweep_columns(const Factor& f, Sweep sweep, double* x, int begin, int end) {
+  if (sweep == Sweep::factor) {
+    factor_columns(f, begin, end);
+  } else if (sweep == Sweep::forward) {
+    for (int j = begin; j < end; ++j) forward_column(f, x, j);
+  } else {
+    for (int j = end - 1; j >= begin; --j) backward_column(f, x, j);
+  }
+}
+
+// Solves L L^T x = b serially: x holds b, then the solution.  The reference the DAG's solve equals.
+inline void serial_solve(const Factor& f, double* x) {
+  sweep_columns(f, Sweep::forward, x, 0, f.n);
+  sweep_columns(f, Sweep::backward, x, 0, f.n);
+}
+
 // ---- the task DAG ---------------------------------------------------------------------------------
 // The futures a task holds at once: a column with more children spawns them in batches.
 constexpr int max_children = 8;
@@ -340,9 +380,10 @@ struct ChainTask {
 };
 
 // The task of the subtree below column `top` (node n: the whole tree); its future is ready once
-// every column of it is factored.  A chain of at least team_chain columns (team_chain > 0) is
-// factored by a ChainTask that it spawns once its children are complete (by itself where the
-// pool is full).
+// its sweep is done on every column of it.  The factorisation and the forward substitution run a
+// chain after its children; the backward substitution runs it first, then spawns the children.
+// In the factorisation, a chain of at least team_chain columns (team_chain > 0) is factored by a
+// ChainTask that it spawns once its children are complete (by itself where the pool is full).
 template <class Scheduler>
 struct SubtreeTask {
   using value_type = void;
@@ -354,6 +395,8 @@ struct SubtreeTask {
   int top = 0;
   int grain = 0;
   int team_chain = 0;
+  Sweep sweep = Sweep::factor;
+  double* x = nullptr;  // the substitutions' vector
   int bottom = -1;      // the chain's lowest column, once the task has spawned
   int next_child = 0;   // the first of the bottom's children (an index into f.child) not spawned yet
   bool chain_spawned = false;
@@ -361,20 +404,27 @@ struct SubtreeTask {
 
   SubtreeTask() = default;
   KOKKOS_INLINE_FUNCTION SubtreeTask(const Scheduler& s, const Factor& factor, int top_column, int grain_columns,
-                                     int team_chain_columns)
-      : sched(s), f(factor), top(top_column), grain(grain_columns), team_chain(team_chain_columns) {}
+                                     int team_chain_columns, Sweep what = Sweep::factor, double* vector = nullptr)
+      : sched(s),
+        f(factor),
+        top(top_column),
+        grain(grain_columns),
+        team_chain(team_chain_columns),
+        sweep(what),
+        x(vector) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type&) {
     const int last = top < f.n ? top : f.n - 1;  // the root's parent factors nothing itself
     if (chain_spawned) return;                   // the ChainTask is complete
     if (bottom < 0) {
-      if (top == f.n && f.failed != nullptr) *f.failed = f.n;  // the root's task, before any column
+      if (sweep == Sweep::factor && top == f.n && f.failed != nullptr) *f.failed = f.n;  // before any column
       if (top - f.first[top] + 1 <= grain) {
-        factor_columns(f, f.first[top], last + 1);
+        sweep_columns(f, sweep, x, f.first[top], last + 1);
         return;
       }
       bottom = chain_bottom(f.child_ptr, f.child, top);
       next_child = f.child_ptr[bottom];
+      if (sweep == Sweep::backward) sweep_columns(f, sweep, x, bottom, last + 1);
     } else if (!batch_complete()) {
       return;
     }
@@ -383,9 +433,9 @@ struct SubtreeTask {
       for (; next_child < f.child_ptr[bottom + 1] && spawned < max_children; ++next_child) {
         const int c = f.child[next_child];
         future_type child =
-            Kokkos::task_spawn(Kokkos::TaskSingle(sched), SubtreeTask(sched, f, c, grain, team_chain));
+            Kokkos::task_spawn(Kokkos::TaskSingle(sched), SubtreeTask(sched, f, c, grain, team_chain, sweep, x));
         if (child.is_null())
-          factor_columns(f, f.first[c], c + 1);
+          sweep_columns(f, sweep, x, f.first[c], c + 1);
         else
           child_task[spawned++] = child;
       }
@@ -398,7 +448,8 @@ struct SubtreeTask {
         if (!batch_complete()) return;
       }
     }
-    if (team_chain > 0 && last - bottom + 1 >= team_chain) {
+    if (sweep == Sweep::backward) return;  // the chain went first
+    if (sweep == Sweep::factor && team_chain > 0 && last - bottom + 1 >= team_chain) {
       auto chain = Kokkos::task_spawn(Kokkos::TaskTeam(sched), ChainTask<Scheduler>{f, bottom, last + 1});
       if (!chain.is_null()) {
         chain_spawned = true;
@@ -406,7 +457,7 @@ struct SubtreeTask {
         return;
       }
     }
-    factor_columns(f, bottom, last + 1);
+    sweep_columns(f, sweep, x, bottom, last + 1);
   }
 
   // Whether every child of the batch is complete (their futures dropped then); otherwise
@@ -434,6 +485,22 @@ Kokkos::BasicFuture<void, Scheduler> spawn_factor(const Scheduler& sched, const 
                                                   int team_chain = 0) {
   check_grain(grain, team_chain);
   return Kokkos::host_spawn(Kokkos::TaskSingle(sched), SubtreeTask<Scheduler>(sched, f, f.n, grain, team_chain));
+}
+
+// Spawns the solve of L L^T x = b with f's factor from the host: x (f.n doubles the scheduler's
+// tasks reach) holds b, and after wait(sched) the solution.  The forward substitution is the
+// factorisation's DAG; the backward one waits for it and runs the tree from the top down, a chain
+// before its children.  Subtrees of at most `grain` columns are solved in place.  Null where the
+// pool is full (x then holds b, or the forward substitution's y).  Throws std::invalid_argument
+// for a negative grain.
+template <class Scheduler>
+Kokkos::BasicFuture<void, Scheduler> spawn_solve(const Scheduler& sched, const Factor& f, double* x, int grain) {
+  check_grain(grain);
+  auto forward =
+      Kokkos::host_spawn(Kokkos::TaskSingle(sched), SubtreeTask<Scheduler>(sched, f, f.n, grain, 0, Sweep::forward, x));
+  if (forward.is_null()) return forward;
+  return Kokkos::host_spawn(Kokkos::TaskSingle(sched, forward),
+                            SubtreeTask<Scheduler>(sched, f, f.n, grain, 0, Sweep::backward, x));
 }
 
 }  // namespace task_sparse

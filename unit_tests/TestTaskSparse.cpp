@@ -1,8 +1,9 @@
 // The sparse Cholesky task DAG of example/task_sparse.hpp on every back end, the GPU included
 // (which skips, with the reason, where no GPU is visible): the factor against the serial one for
 // every grain, the tasks and when_alls the DAG makes, batches of children, a forest, a full pool,
-// the level-set loops, bad input; and the serial pieces (ordering, elimination tree, postorder,
-// L's pattern, the numeric factor) against dense brute force.
+// team chains, the level-set loops, a failed pivot, the solve's DAGs, bad input; and the serial
+// pieces (ordering, elimination tree, postorder, L's pattern, the numeric factor, the
+// substitutions) against dense brute force.
 #include "TestCommon.hpp"
 
 #include "../example/task_sparse.hpp"
@@ -317,6 +318,41 @@ TEST(TaskSparseReference, TheSerialFactorIsTheDenseOne) {
   EXPECT_EQ(failed, 1);
 }
 
+// b = A 1, from the lower triangle and its mirror.
+std::vector<double> a_times_ones(const Csc& a) {
+  std::vector<double> b(a.n, 0);
+  for (int j = 0; j < a.n; ++j)
+    for (long q = a.col_ptr[j]; q < a.col_ptr[j + 1]; ++q) {
+      b[a.row[q]] += a.value[q];
+      if (a.row[q] != j) b[j] += a.value[q];
+    }
+  return b;
+}
+
+double max_distance_from_one(const std::vector<double>& x) {
+  double d = 0;
+  for (double v : x) d = std::isnan(v) ? v : std::max(d, std::fabs(v - 1));
+  return d;
+}
+
+TEST(TaskSparseReference, TheSerialSubstitutionsSolve) {
+  for (const Problem& p : {task_sparse::make_problem(Grid{9, 7, 1}), task_sparse::make_problem(Grid{4, 4, 4}),
+                           problem_of(random_matrix(60, 0.05, 4)), problem_of(arrowhead(12)),
+                           problem_of(diagonal(5))}) {
+    std::vector<double> l = task_sparse::serial_factor(p), x = a_times_ones(p.a);
+    const task_sparse::Factor f = task_sparse::host_factor(p.a, p.symbolic, l.data());
+    std::vector<double> y = x;
+    task_sparse::sweep_columns(f, task_sparse::Sweep::forward, y.data(), 0, p.a.n);
+    // L y = b, checked row by row against L's columns.
+    std::vector<double> ly(p.a.n, 0);
+    for (int j = 0; j < p.a.n; ++j)
+      for (long q = p.symbolic.col_ptr[j]; q < p.symbolic.col_ptr[j + 1]; ++q) ly[p.symbolic.row[q]] += l[q] * y[j];
+    for (int j = 0; j < p.a.n; ++j) EXPECT_NEAR(ly[j], x[j], 1e-12 * (1 + std::fabs(x[j]))) << j;
+    task_sparse::serial_solve(f, x.data());
+    EXPECT_LT(max_distance_from_one(x), 1e-12) << p.a.n << " columns";
+  }
+}
+
 TEST(TaskSparseReference, LevelSetsOrderTheTree) {
   for (const Problem& p : {task_sparse::make_problem(Grid{9, 7, 1}), problem_of(random_matrix(60, 0.05, 4)),
                            problem_of(diagonal(4))}) {
@@ -512,6 +548,57 @@ TYPED_TEST(TaskSparse, ANonPositivePivotIsReportedByItsColumn) {
   EXPECT_EQ(data.failed_column(), good.a.n);
 }
 
+// Solves A x = A 1 with the factor of `data` on Space's scheduler (a pool of pool_bytes): x, and
+// the statistics of the solve's DAG.
+template <class Space>
+std::vector<double> dag_solve(const Problem& p, const task_sparse::FactorData<typename Space::memory_space>& data,
+                              int grain, std::size_t pool_bytes, Kokkos::Experimental::TaskDagStatistics& statistics) {
+  using S = Kokkos::TaskScheduler<Space>;
+  std::vector<double> x = a_times_ones(p.a);
+  Kokkos::View<double*, typename Space::memory_space> device_x("x", x.size());
+  const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_x(x.data(), x.size());
+  Kokkos::deep_copy(device_x, host_x);
+  S sched(typename S::memory_space(), pool_bytes, 64, 1024, pool_bytes < (1 << 16) ? pool_bytes : (1 << 16));
+  auto done = task_sparse::spawn_solve(sched, data.factor(), device_x.data(), grain);
+  EXPECT_FALSE(done.is_null()) << "a root's spawn found the pool full";
+  Kokkos::wait(sched);
+  statistics = Kokkos::Experimental::task_dag_statistics(sched);
+  done = {};
+  EXPECT_EQ(sched.allocated_task_count(), 0);
+  Kokkos::deep_copy(host_x, device_x);
+  return x;
+}
+
+TYPED_TEST(TaskSparse, TheDagSolvesAsTheSerialSubstitutions) {
+  // The forward substitution is the factorisation's DAG; the backward one runs it from the top down.
+  for (const Problem& p : dag_problems()) {
+    std::vector<double> l = task_sparse::serial_factor(p), serial = a_times_ones(p.a);
+    task_sparse::serial_solve(task_sparse::host_factor(p.a, p.symbolic, l.data()), serial.data());
+    task_sparse::FactorData<typename TypeParam::memory_space> data(p);
+    data.factor_by_levels(TypeParam());
+    for (const int grain : {0, 4, 100, 1 << 30}) {
+      Kokkos::Experimental::TaskDagStatistics statistics;
+      const std::vector<double> x = dag_solve<TypeParam>(p, data, grain, 1 << 22, statistics);
+      const std::string what = std::to_string(p.a.n) + " columns, grain " + std::to_string(grain);
+      expect_same_factor<TypeParam>(x, serial, what);
+      EXPECT_LT(max_distance_from_one(x), 1e-12) << what;
+      const task_sparse::DagShape shape = task_sparse::dag_shape(p, grain);
+      EXPECT_EQ(statistics.tasks_spawned, 2 * shape.tasks) << what;
+      EXPECT_EQ(statistics.when_all_aggregates, 2 * shape.when_alls) << what;
+      EXPECT_EQ(statistics.respawns, 2 * shape.when_alls) << what;
+    }
+    // A full pool: subtrees solved in place by their parents, the same x.
+    long failures = 0;
+    for (std::size_t bytes = 1 << 10; bytes <= 4 << 10; bytes += 512) {
+      Kokkos::Experimental::TaskDagStatistics statistics;
+      expect_same_factor<TypeParam>(dag_solve<TypeParam>(p, data, 0, bytes, statistics), serial,
+                                    std::to_string(bytes) + " bytes");
+      failures += statistics.spawn_failures;
+    }
+    EXPECT_GT(failures, 0);
+  }
+}
+
 TYPED_TEST(TaskSparse, BadGrainsThrowBeforeAnythingIsSpawned) {
   using S = Kokkos::TaskScheduler<TypeParam>;
   const Problem p = task_sparse::make_problem(Grid{4, 4, 1});
@@ -519,6 +606,7 @@ TYPED_TEST(TaskSparse, BadGrainsThrowBeforeAnythingIsSpawned) {
   S sched(typename S::memory_space(), 1 << 16, 64, 1024, 1 << 14);
   expect_invalid([&] { task_sparse::spawn_factor(sched, data.factor(), -2); }, "grain = -2; grain >= 0 is needed");
   expect_invalid([&] { task_sparse::spawn_factor(sched, data.factor(), 0, -1); }, "team_chain = -1; team_chain >= 0");
+  expect_invalid([&] { task_sparse::spawn_solve(sched, data.factor(), nullptr, -3); }, "grain = -3; grain >= 0");
   Kokkos::wait(sched);
   EXPECT_EQ(Kokkos::Experimental::task_dag_statistics(sched).tasks_spawned, 0);
   // One point: the root's task factors its one column.
