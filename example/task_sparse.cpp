@@ -1,7 +1,8 @@
 // A sparse Cholesky factorisation as a task DAG over its elimination tree (task_sparse.hpp): the
 // weighted Laplacian of a grid, ordered by nested dissection, factored by a task per subtree.
 // Beside it, the same tree as a parallel loop per level of it (level-set scheduling).  Checked
-// against the serial factorisation (equal) and by solving A x = A 1 with the factor.
+// against the serial factorisation (equal) and by solving A x = A 1 with the factor, serially and
+// by the solve's task DAGs (equal to the serial substitutions, x = 1 to rounding).
 //
 //   task_sparse [--small] [nx ny nz grain] [--kokkos-num-threads=N]
 #include "task_sparse.hpp"
@@ -37,9 +38,11 @@ int main(int argc, char* argv[]) {
   const double analyse_seconds = timer.seconds();
   const task_sparse::DagShape shape = task_sparse::dag_shape(problem, grain);
 
-  std::vector<double> serial = task_sparse::serial_factor(problem);  // the reference, and a warm-up
+  const std::vector<double> serial = task_sparse::serial_factor(problem);  // the reference
+  task_sparse::FactorData<Kokkos::HostSpace> serial_data(problem);         // timed as the DAG is: a
+  task_sparse::factor_columns(serial_data.factor(), 0, problem.a.n);       // warm-up, then a run
   timer.reset();
-  serial = task_sparse::serial_factor(problem);
+  task_sparse::factor_columns(serial_data.factor(), 0, problem.a.n);
   const double serial_seconds = timer.seconds();
 
   task_sparse::FactorData<Scheduler::memory_space> data(problem);
@@ -64,6 +67,27 @@ int main(int argc, char* argv[]) {
   const double level_seconds = timer.seconds();
   const bool levels_equal = level_data.values() == serial;
   const double error = task_sparse::solve_error(problem, factor);
+
+  // A x = A 1 by the solve's DAGs, x in the scheduler's memory, against the serial substitutions.
+  std::vector<double> b(problem.a.n, 0);
+  for (int j = 0; j < problem.a.n; ++j)
+    for (long q = problem.a.col_ptr[j]; q < problem.a.col_ptr[j + 1]; ++q) {
+      b[problem.a.row[q]] += problem.a.value[q];
+      if (problem.a.row[q] != j) b[j] += problem.a.value[q];
+    }
+  std::vector<double> x_serial = b, x_dag = b, l = factor;
+  task_sparse::serial_solve(task_sparse::host_factor(problem.a, problem.symbolic, l.data()), x_serial.data());
+  Kokkos::View<double*, Scheduler::memory_space> x("x", b.size());
+  const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_x(x_dag.data(), x_dag.size());
+  Kokkos::deep_copy(x, host_x);
+  timer.reset();
+  auto solved = task_sparse::spawn_solve(sched, data.factor(), x.data(), grain);
+  Kokkos::wait(sched);
+  const double solve_seconds = timer.seconds();
+  Kokkos::deep_copy(host_x, x);
+  double x_error = solved.is_null() ? std::nan("") : 0;
+  for (double v : x_dag) x_error = std::max(x_error, std::fabs(v - 1));
+  const bool solve_equal = !solved.is_null() && x_dag == x_serial;
   const double flops = problem.symbolic.flops();
   std::printf("Sparse Cholesky of a %d x %d x %d grid's Laplacian (n = %d, nnz(L) = %ld, %.3g flop; analysed in "
               "%.1f ms): %ld tasks, %ld when_alls, %d on the longest path (grain %d columns)\n",
@@ -76,5 +100,8 @@ int main(int argc, char* argv[]) {
   std::printf("  a parallel loop per level of the tree (%d levels) %.3f ms (%.2fx the task DAG's time); factor %s\n",
               level_data.levels().levels(), level_seconds * 1e3, level_seconds / seconds,
               levels_equal ? "equal" : "DIFFERENT");
-  return factor == serial && levels_equal && error < 1e-10 ? 0 : 1;
+  std::printf("  solve by the task DAGs (forward up the tree, backward down it) %.3f ms: x %s the serial "
+              "substitutions', max |x - 1| = %.1e\n",
+              solve_seconds * 1e3, solve_equal ? "equal to" : "DIFFERENT from", x_error);
+  return factor == serial && levels_equal && error < 1e-10 && solve_equal && x_error < 1e-10 ? 0 : 1;
 }
