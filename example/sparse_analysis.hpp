@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -53,34 +52,40 @@ inline Csc grid_matrix(const Grid& g) {
     h ^= h >> 32;
     return -(0.5 + 0.5 * double(h >> 11) / double(1ull << 53));
   };
+  // Visits every point i in the natural order with its neighbours j > i, ascending.
+  const auto for_each_point = [&](const auto& visit) {
+    for (int z = 0; z < g.nz; ++z)
+      for (int y = 0; y < g.ny; ++y)
+        for (int x = 0; x < g.nx; ++x) {
+          const long i = x + long(g.nx) * (y + long(g.ny) * z);
+          const long neighbour[3] = {x + 1 < g.nx ? i + 1 : -1, y + 1 < g.ny ? i + g.nx : -1,
+                                     z + 1 < g.nz ? i + long(g.nx) * g.ny : -1};
+          visit(i, neighbour);
+        }
+  };
   Csc a;
   a.n = int(g.points());
   std::vector<double> diagonal(a.n, 1);
-  std::vector<std::vector<std::pair<int, double>>> below(a.n);  // per column, the rows below the diagonal
-  for (int z = 0; z < g.nz; ++z)
-    for (int y = 0; y < g.ny; ++y)
-      for (int x = 0; x < g.nx; ++x) {
-        const long i = x + long(g.nx) * (y + long(g.ny) * z);
-        const long neighbour[3] = {x + 1 < g.nx ? i + 1 : -1, y + 1 < g.ny ? i + g.nx : -1,
-                                   z + 1 < g.nz ? i + long(g.nx) * g.ny : -1};
-        for (long j : neighbour) {
-          if (j < 0) continue;
-          const double w = weight(i, j);
-          below[i].push_back({int(j), w});
-          diagonal[i] -= w;
-          diagonal[j] -= w;
-        }
+  for_each_point([&](long i, const long(&neighbour)[3]) {
+    for (long j : neighbour)
+      if (j >= 0) {
+        diagonal[i] -= weight(i, j);
+        diagonal[j] -= weight(i, j);
       }
-  for (int j = 0; j < a.n; ++j) {
-    a.row.push_back(j);
-    a.value.push_back(diagonal[j]);
-    std::sort(below[j].begin(), below[j].end());
-    for (const auto& [i, w] : below[j]) {
-      a.row.push_back(i);
-      a.value.push_back(w);
-    }
+  });
+  a.col_ptr.reserve(std::size_t(a.n) + 1);
+  a.row.reserve(std::size_t(a.n) * 4);
+  a.value.reserve(std::size_t(a.n) * 4);
+  for_each_point([&](long i, const long(&neighbour)[3]) {
+    a.row.push_back(int(i));
+    a.value.push_back(diagonal[i]);
+    for (long j : neighbour)
+      if (j >= 0) {
+        a.row.push_back(int(j));
+        a.value.push_back(weight(i, j));
+      }
     a.col_ptr.push_back(long(a.row.size()));
-  }
+  });
   return a;
 }
 
@@ -127,21 +132,32 @@ inline Csc permute(const Csc& a, const std::vector<int>& label) {
   if (!permutation)
     throw std::invalid_argument("task_sparse: permute needs a permutation of 0 .. " + std::to_string(a.n - 1) +
                                 " (" + std::to_string(label.size()) + " labels given)");
-  std::vector<std::vector<std::pair<int, double>>> column(a.n);
+  // Entry (i, j) goes to column min(label[i], label[j]): count them, place them, sort each column.
+  Csc b;
+  b.n = a.n;
+  b.col_ptr.assign(std::size_t(a.n) + 1, 0);
+  for (int j = 0; j < a.n; ++j)
+    for (long p = a.col_ptr[j]; p < a.col_ptr[j + 1]; ++p) ++b.col_ptr[std::min(label[a.row[p]], label[j]) + 1];
+  for (int j = 0; j < a.n; ++j) b.col_ptr[j + 1] += b.col_ptr[j];
+  b.row.resize(std::size_t(a.nnz()));
+  b.value.resize(std::size_t(a.nnz()));
+  std::vector<long> next(b.col_ptr.begin(), b.col_ptr.end() - 1);
   for (int j = 0; j < a.n; ++j)
     for (long p = a.col_ptr[j]; p < a.col_ptr[j + 1]; ++p) {
       const int i = label[a.row[p]], k = label[j];
-      column[std::min(i, k)].push_back({std::max(i, k), a.value[p]});
+      const long q = next[std::min(i, k)]++;
+      b.row[q] = std::max(i, k);
+      b.value[q] = a.value[p];
     }
-  Csc b;
-  b.n = a.n;
-  for (auto& c : column) {
-    std::sort(c.begin(), c.end());
-    for (const auto& [i, v] : c) {
-      b.row.push_back(i);
-      b.value.push_back(v);
+  std::vector<std::pair<int, double>> column;
+  for (int j = 0; j < b.n; ++j) {
+    column.clear();
+    for (long q = b.col_ptr[j]; q < b.col_ptr[j + 1]; ++q) column.push_back({b.row[q], b.value[q]});
+    std::sort(column.begin(), column.end());
+    for (std::size_t e = 0; e < column.size(); ++e) {
+      b.row[b.col_ptr[j] + long(e)] = column[e].first;
+      b.value[b.col_ptr[j] + long(e)] = column[e].second;
     }
-    b.col_ptr.push_back(long(b.row.size()));
   }
   return b;
 }
@@ -251,20 +267,25 @@ inline Symbolic analyse(const Csc& a) {
       below = s.first[s.child[c]] - 1;
     }
   }
-  // L's column j: j, A's rows below it, and the rows below j of its children's columns.
-  std::vector<std::vector<int>> column(a.n);
+  // L's column j: A's rows (j first) and the rows below its children's diagonals, each once
+  // (marked with j), ascending.  The children's columns are L's already.
+  std::vector<int> mark(a.n, -1), rows;
+  s.col_ptr.reserve(std::size_t(a.n) + 1);
   for (int j = 0; j < a.n; ++j) {
-    std::vector<int> rows(a.row.begin() + a.col_ptr[j], a.row.begin() + a.col_ptr[j + 1]);
-    for (int c = s.child_ptr[j]; c < s.child_ptr[j + 1]; ++c) {
-      std::vector<int> merged;
-      const std::vector<int>& below = column[s.child[c]];
-      std::set_union(rows.begin(), rows.end(), below.begin() + 1, below.end(), std::back_inserter(merged));
-      rows.swap(merged);
+    rows.clear();
+    for (long p = a.col_ptr[j]; p < a.col_ptr[j + 1]; ++p) {
+      mark[a.row[p]] = j;
+      rows.push_back(a.row[p]);
     }
+    for (int c = s.child_ptr[j]; c < s.child_ptr[j + 1]; ++c)
+      for (long q = s.col_ptr[s.child[c]] + 1; q < s.col_ptr[s.child[c] + 1]; ++q)
+        if (mark[s.row[q]] != j) {
+          mark[s.row[q]] = j;
+          rows.push_back(s.row[q]);
+        }
+    std::sort(rows.begin(), rows.end());
     s.row.insert(s.row.end(), rows.begin(), rows.end());
     s.col_ptr.push_back(long(s.row.size()));
-    column[j].swap(rows);
-    for (int c = s.child_ptr[j]; c < s.child_ptr[j + 1]; ++c) std::vector<int>().swap(column[s.child[c]]);  // merged
   }
   s.row_ptr.assign(a.n + 1, 0);
   for (long q = 0; q < s.nnz(); ++q) ++s.row_ptr[s.row[q] + 1];
