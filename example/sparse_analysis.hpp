@@ -40,6 +40,17 @@ struct Csc {
   long nnz() const { return col_ptr.back(); }
 };
 
+// A 1: the row sums of the symmetric matrix, from its lower triangle and the mirror.
+inline std::vector<double> times_ones(const Csc& a) {
+  std::vector<double> b(a.n, 0);
+  for (int j = 0; j < a.n; ++j)
+    for (long q = a.col_ptr[j]; q < a.col_ptr[j + 1]; ++q) {
+      b[a.row[q]] += a.value[q];
+      if (a.row[q] != j) b[j] += a.value[q];
+    }
+  return b;
+}
+
 // The weighted grid Laplacian in the natural order: edge weights -(0.5 + a pseudo-random half),
 // fixed by the edge; diagonal 1 plus the magnitudes of the point's edges (strictly diagonally
 // dominant, so positive definite).

@@ -69,12 +69,7 @@ int main(int argc, char* argv[]) {
   const double error = task_sparse::solve_error(problem, factor);
 
   // A x = A 1 by the solve's DAGs, x in the scheduler's memory, against the serial substitutions.
-  std::vector<double> b(problem.a.n, 0);
-  for (int j = 0; j < problem.a.n; ++j)
-    for (long q = problem.a.col_ptr[j]; q < problem.a.col_ptr[j + 1]; ++q) {
-      b[problem.a.row[q]] += problem.a.value[q];
-      if (problem.a.row[q] != j) b[j] += problem.a.value[q];
-    }
+  const std::vector<double> b = task_sparse::times_ones(problem.a);
   std::vector<double> x_serial = b, x_dag = b, l = factor;
   task_sparse::serial_solve(task_sparse::host_factor(problem.a, problem.symbolic, l.data()), x_serial.data());
   Kokkos::View<double*, Scheduler::memory_space> x("x", b.size());

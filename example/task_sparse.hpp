@@ -249,31 +249,6 @@ class FactorData {
   Kokkos::View<int, MemorySpace> m_failed;
 };
 
-// How much of the solution of A x = b, b = A 1, the factor gets wrong: max |x_i - 1| after the
-// forward and backward substitutions with L.  About n times the rounding for a good factor; NaN
-// for a factor with a NaN.
-inline double solve_error(const Problem& p, const std::vector<double>& l) {
-  const Csc& a = p.a;
-  const Symbolic& s = p.symbolic;
-  std::vector<double> x(a.n, 0);
-  for (int j = 0; j < a.n; ++j)  // b = A 1, from the lower triangle and its mirror
-    for (long q = a.col_ptr[j]; q < a.col_ptr[j + 1]; ++q) {
-      x[a.row[q]] += a.value[q];
-      if (a.row[q] != j) x[j] += a.value[q];
-    }
-  for (int j = 0; j < a.n; ++j) {  // L y = b
-    x[j] /= l[s.col_ptr[j]];
-    for (long q = s.col_ptr[j] + 1; q < s.col_ptr[j + 1]; ++q) x[s.row[q]] -= l[q] * x[j];
-  }
-  for (int j = a.n - 1; j >= 0; --j) {  // L^T x = y
-    for (long q = s.col_ptr[j] + 1; q < s.col_ptr[j + 1]; ++q) x[j] -= l[q] * x[s.row[q]];
-    x[j] /= l[s.col_ptr[j]];
-  }
-  double error = 0;
-  for (double v : x) error = std::isnan(v) || std::isnan(error) ? std::nan("") : std::max(error, std::fabs(v - 1));
-  return error;
-}
-
 // ---- the solve L L^T x = b, over the same tree ---------------------------------------------------
 // Row j of L y = b: y_j = (b_j - sum of L(j, k) y_k over row j's k, ascending) / L(j, j), in x; it
 // needs j's descendants, as column j's factorisation does.
@@ -308,6 +283,16 @@ KOKKOS_INLINE_FUNCTION void sweep_columns(const Factor& f, Sweep sweep, double* 
 inline void serial_solve(const Factor& f, double* x) {
   sweep_columns(f, Sweep::forward, x, 0, f.n);
   sweep_columns(f, Sweep::backward, x, 0, f.n);
+}
+
+// How much of the solution of A x = b, b = A 1, the factor l gets wrong: max |x_i - 1| after
+// serial_solve.  About n times the rounding for a good factor; NaN for a factor with a NaN.
+inline double solve_error(const Problem& p, const std::vector<double>& l) {
+  std::vector<double> x = times_ones(p.a), factor = l;
+  serial_solve(host_factor(p.a, p.symbolic, factor.data()), x.data());
+  double error = 0;
+  for (double v : x) error = std::isnan(v) || std::isnan(error) ? std::nan("") : std::max(error, std::fabs(v - 1));
+  return error;
 }
 
 // ---- the task DAG ---------------------------------------------------------------------------------
@@ -492,10 +477,11 @@ Kokkos::BasicFuture<void, Scheduler> spawn_factor(const Scheduler& sched, const 
 // factorisation's DAG; the backward one waits for it and runs the tree from the top down, a chain
 // before its children.  Subtrees of at most `grain` columns are solved in place.  Null where the
 // pool is full (x then holds b, or the forward substitution's y).  Throws std::invalid_argument
-// for a negative grain.
+// for a negative grain or a null x.
 template <class Scheduler>
 Kokkos::BasicFuture<void, Scheduler> spawn_solve(const Scheduler& sched, const Factor& f, double* x, int grain) {
   check_grain(grain);
+  if (x == nullptr && f.n > 0) throw std::invalid_argument("task_sparse: spawn_solve needs x, the right-hand side");
   auto forward =
       Kokkos::host_spawn(Kokkos::TaskSingle(sched), SubtreeTask<Scheduler>(sched, f, f.n, grain, 0, Sweep::forward, x));
   if (forward.is_null()) return forward;

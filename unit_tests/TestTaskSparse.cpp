@@ -158,6 +158,8 @@ TEST(TaskSparseReference, TheGridMatrixIsTheWeightedLaplacian) {
       }
       EXPECT_DOUBLE_EQ(d[i][i], 1 + off) << i;
     }
+    const std::vector<double> row_sums = task_sparse::times_ones(a);  // 1 + |edges| - |edges|
+    for (int i = 0; i < a.n; ++i) EXPECT_NEAR(row_sums[i], 1, 1e-14) << i;
     for (int j = 0; j < a.n; ++j) {
       EXPECT_EQ(a.row[a.col_ptr[j]], j);
       EXPECT_TRUE(std::is_sorted(a.row.begin() + a.col_ptr[j], a.row.begin() + a.col_ptr[j + 1]));
@@ -318,17 +320,6 @@ TEST(TaskSparseReference, TheSerialFactorIsTheDenseOne) {
   EXPECT_EQ(failed, 1);
 }
 
-// b = A 1, from the lower triangle and its mirror.
-std::vector<double> a_times_ones(const Csc& a) {
-  std::vector<double> b(a.n, 0);
-  for (int j = 0; j < a.n; ++j)
-    for (long q = a.col_ptr[j]; q < a.col_ptr[j + 1]; ++q) {
-      b[a.row[q]] += a.value[q];
-      if (a.row[q] != j) b[j] += a.value[q];
-    }
-  return b;
-}
-
 double max_distance_from_one(const std::vector<double>& x) {
   double d = 0;
   for (double v : x) d = std::isnan(v) ? v : std::max(d, std::fabs(v - 1));
@@ -339,7 +330,7 @@ TEST(TaskSparseReference, TheSerialSubstitutionsSolve) {
   for (const Problem& p : {task_sparse::make_problem(Grid{9, 7, 1}), task_sparse::make_problem(Grid{4, 4, 4}),
                            problem_of(random_matrix(60, 0.05, 4)), problem_of(arrowhead(12)),
                            problem_of(diagonal(5))}) {
-    std::vector<double> l = task_sparse::serial_factor(p), x = a_times_ones(p.a);
+    std::vector<double> l = task_sparse::serial_factor(p), x = task_sparse::times_ones(p.a);
     const task_sparse::Factor f = task_sparse::host_factor(p.a, p.symbolic, l.data());
     std::vector<double> y = x;
     task_sparse::sweep_columns(f, task_sparse::Sweep::forward, y.data(), 0, p.a.n);
@@ -554,7 +545,7 @@ template <class Space>
 std::vector<double> dag_solve(const Problem& p, const task_sparse::FactorData<typename Space::memory_space>& data,
                               int grain, std::size_t pool_bytes, Kokkos::Experimental::TaskDagStatistics& statistics) {
   using S = Kokkos::TaskScheduler<Space>;
-  std::vector<double> x = a_times_ones(p.a);
+  std::vector<double> x = task_sparse::times_ones(p.a);
   Kokkos::View<double*, typename Space::memory_space> device_x("x", x.size());
   const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_x(x.data(), x.size());
   Kokkos::deep_copy(device_x, host_x);
@@ -572,7 +563,7 @@ std::vector<double> dag_solve(const Problem& p, const task_sparse::FactorData<ty
 TYPED_TEST(TaskSparse, TheDagSolvesAsTheSerialSubstitutions) {
   // The forward substitution is the factorisation's DAG; the backward one runs it from the top down.
   for (const Problem& p : dag_problems()) {
-    std::vector<double> l = task_sparse::serial_factor(p), serial = a_times_ones(p.a);
+    std::vector<double> l = task_sparse::serial_factor(p), serial = task_sparse::times_ones(p.a);
     task_sparse::serial_solve(task_sparse::host_factor(p.a, p.symbolic, l.data()), serial.data());
     task_sparse::FactorData<typename TypeParam::memory_space> data(p);
     data.factor_by_levels(TypeParam());
@@ -607,6 +598,7 @@ TYPED_TEST(TaskSparse, BadGrainsThrowBeforeAnythingIsSpawned) {
   expect_invalid([&] { task_sparse::spawn_factor(sched, data.factor(), -2); }, "grain = -2; grain >= 0 is needed");
   expect_invalid([&] { task_sparse::spawn_factor(sched, data.factor(), 0, -1); }, "team_chain = -1; team_chain >= 0");
   expect_invalid([&] { task_sparse::spawn_solve(sched, data.factor(), nullptr, -3); }, "grain = -3; grain >= 0");
+  expect_invalid([&] { task_sparse::spawn_solve(sched, data.factor(), nullptr, 0); }, "spawn_solve needs x");
   Kokkos::wait(sched);
   EXPECT_EQ(Kokkos::Experimental::task_dag_statistics(sched).tasks_spawned, 0);
   // One point: the root's task factors its one column.
