@@ -23,7 +23,8 @@
 // the factor equals serial_factor's up to the compiler's contraction of multiply-adds (nvcc
 // contracts by default, the host compiler need not).  FactorData::factor_by_levels runs the tree
 // the other way, without tasks: a parallel loop per level (level_sets), the columns of a level
-// being independent, and a wait between levels.
+// being independent, and a wait between levels; FactorData::solve_by_levels solves with the
+// factor that way, as spawn_solve does with tasks.
 #include "sparse_analysis.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -162,11 +163,70 @@ inline std::vector<double> serial_factor(const Problem& p, int* failed_column = 
   return value;
 }
 
-// Factors column[i] for each index i of a parallel loop: a level of the tree, whose columns are independent.
+// ---- the solve L L^T x = b, over the same tree ---------------------------------------------------
+// Row j of L y = b: y_j = (b_j - sum of L(j, k) y_k over row j's k, ascending) / L(j, j), in x; it
+// needs j's descendants, as column j's factorisation does.
+KOKKOS_INLINE_FUNCTION void forward_column(const Factor& f, double* x, int j) {
+  double sum = x[j];
+  for (long r = f.row_ptr[j]; r < f.row_ptr[j + 1]; ++r) sum -= f.value[f.row_pos[r]] * x[f.row_col[r]];
+  x[j] = sum / f.value[f.col_ptr[j]];
+}
+// Row j of L^T x = y: x_j = (y_j - sum of L(i, j) x_i over column j's rows i > j, ascending) / L(j, j);
+// it needs j's ancestors, so the tree runs from the top down.
+KOKKOS_INLINE_FUNCTION void backward_column(const Factor& f, double* x, int j) {
+  double sum = x[j];
+  for (long q = f.col_ptr[j] + 1; q < f.col_ptr[j + 1]; ++q) sum -= f.value[q] * x[f.row[q]];
+  x[j] = sum / f.value[f.col_ptr[j]];
+}
+
+// What a SubtreeTask does to each column of its subtree: the factorisation, or a substitution.
+enum class Sweep : int { factor, forward, backward };
+
+// Column j of a sweep (x: the substitutions' vector).
+KOKKOS_INLINE_FUNCTION void sweep_column(const Factor& f, Sweep sweep, double* x, int j) {
+  if (sweep == Sweep::factor) {
+    factor_column(f, j);
+  } else if (sweep == Sweep::forward) {
+    forward_column(f, x, j);
+  } else {
+    backward_column(f, x, j);
+  }
+}
+
+// Columns begin .. end - 1 of a sweep, in its order: ascending, but descending for the backward one.
+KOKKOS_INLINE_FUNCTION void sweep_columns(const Factor& f, Sweep sweep, double* x, int begin, int end) {
+  if (sweep == Sweep::backward) {
+    for (int j = end - 1; j >= begin; --j) backward_column(f, x, j);
+  } else {
+    for (int j = begin; j < end; ++j) sweep_column(f, sweep, x, j);
+  }
+}
+
+// Solves L L^T x = b serially: x holds b, then the solution.  The reference the DAG's solve equals.
+inline void serial_solve(const Factor& f, double* x) {
+  sweep_columns(f, Sweep::forward, x, 0, f.n);
+  sweep_columns(f, Sweep::backward, x, 0, f.n);
+}
+
+// How much of the solution of A x = b, b = A 1, the factor l gets wrong: max |x_i - 1| after
+// serial_solve.  About n times the rounding for a good factor; NaN for a factor with a NaN.
+inline double solve_error(const Problem& p, const std::vector<double>& l) {
+  std::vector<double> x = times_ones(p.a), factor = l;
+  serial_solve(host_factor(p.a, p.symbolic, factor.data()), x.data());
+  double error = 0;
+  for (double v : x) error = std::isnan(v) || std::isnan(error) ? std::nan("") : std::max(error, std::fabs(v - 1));
+  return error;
+}
+
+// ---- the factor in a memory space, and the tree a level at a time --------------------------------
+// A sweep's column column[i] for each index i of a parallel loop: a level of the tree, whose
+// columns are independent (none is another's ancestor).
 struct LevelColumns {
   Factor f;
   const int* column;
-  KOKKOS_INLINE_FUNCTION void operator()(int i) const { factor_column(f, column[i]); }
+  Sweep sweep = Sweep::factor;
+  double* x = nullptr;
+  KOKKOS_INLINE_FUNCTION void operator()(int i) const { sweep_column(f, sweep, x, column[i]); }
 };
 
 // The arrays of a Factor in MemorySpace (copies of a problem's), for the tasks of a scheduler there.
@@ -208,12 +268,19 @@ class FactorData {
   template <class ExecutionSpace>
   void factor_by_levels(const ExecutionSpace& space) const {
     Kokkos::deep_copy(space, m_failed, m_n);
-    const LevelColumns columns{factor(), m_level_column.data()};
-    for (int l = 0; l < m_levels.levels(); ++l)
-      Kokkos::parallel_for("task_sparse level",
-                           Kokkos::RangePolicy<ExecutionSpace>(space, m_levels.level_ptr[l], m_levels.level_ptr[l + 1]),
-                           columns);
+    for (int l = 0; l < m_levels.levels(); ++l) run_level(space, l, Sweep::factor, nullptr);
     space.fence("task_sparse::FactorData::factor_by_levels");
+  }
+  // Solves L L^T x = b with the factor (factor_by_levels' or the tasks'), a parallel loop per level
+  // on `space`: the forward substitution up the levels, the backward one down them; x (n doubles
+  // `space` reaches) holds b, and the solution once this returns.  Equal to serial_solve's x.
+  template <class ExecutionSpace>
+  void solve_by_levels(const ExecutionSpace& space, double* x) const {
+    if (x == nullptr && m_n > 0)
+      throw std::invalid_argument("task_sparse: solve_by_levels needs x, the right-hand side");
+    for (int l = 0; l < m_levels.levels(); ++l) run_level(space, l, Sweep::forward, x);
+    for (int l = m_levels.levels() - 1; l >= 0; --l) run_level(space, l, Sweep::backward, x);
+    space.fence("task_sparse::FactorData::solve_by_levels");
   }
   const LevelSets& levels() const { return m_levels; }
 
@@ -225,6 +292,13 @@ class FactorData {
   }
 
  private:
+  template <class ExecutionSpace>
+  void run_level(const ExecutionSpace& space, int level, Sweep sweep, double* x) const {
+    Kokkos::parallel_for(
+        "task_sparse level",
+        Kokkos::RangePolicy<ExecutionSpace>(space, m_levels.level_ptr[level], m_levels.level_ptr[level + 1]),
+        LevelColumns{factor(), m_level_column.data(), sweep, x});
+  }
   template <class T>
   static Kokkos::View<T*, MemorySpace> copy(const std::vector<T>& v) {
     Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "task_sparse"), v.size());
@@ -248,52 +322,6 @@ class FactorData {
   Kokkos::View<int*, MemorySpace> m_level_column;
   Kokkos::View<int, MemorySpace> m_failed;
 };
-
-// ---- the solve L L^T x = b, over the same tree ---------------------------------------------------
-// Row j of L y = b: y_j = (b_j - sum of L(j, k) y_k over row j's k, ascending) / L(j, j), in x; it
-// needs j's descendants, as column j's factorisation does.
-KOKKOS_INLINE_FUNCTION void forward_column(const Factor& f, double* x, int j) {
-  double sum = x[j];
-  for (long r = f.row_ptr[j]; r < f.row_ptr[j + 1]; ++r) sum -= f.value[f.row_pos[r]] * x[f.row_col[r]];
-  x[j] = sum / f.value[f.col_ptr[j]];
-}
-// Row j of L^T x = y: x_j = (y_j - sum of L(i, j) x_i over column j's rows i > j, ascending) / L(j, j);
-// it needs j's ancestors, so the tree runs from the top down.
-KOKKOS_INLINE_FUNCTION void backward_column(const Factor& f, double* x, int j) {
-  double sum = x[j];
-  for (long q = f.col_ptr[j] + 1; q < f.col_ptr[j + 1]; ++q) sum -= f.value[q] * x[f.row[q]];
-  x[j] = sum / f.value[f.col_ptr[j]];
-}
-
-// What a SubtreeTask does to each column of its subtree: the factorisation, or a substitution.
-enum class Sweep : int { factor, forward, backward };
-
-// Columns begin .. end - 1 of a sweep, in its order: ascending, but descending for the backward one.
-KOKKOS_INLINE_FUNCTION void sweep_columns(const Factor& f, Sweep sweep, double* x, int begin, int end) {
-  if (sweep == Sweep::factor) {
-    factor_columns(f, begin, end);
-  } else if (sweep == Sweep::forward) {
-    for (int j = begin; j < end; ++j) forward_column(f, x, j);
-  } else {
-    for (int j = end - 1; j >= begin; --j) backward_column(f, x, j);
-  }
-}
-
-// Solves L L^T x = b serially: x holds b, then the solution.  The reference the DAG's solve equals.
-inline void serial_solve(const Factor& f, double* x) {
-  sweep_columns(f, Sweep::forward, x, 0, f.n);
-  sweep_columns(f, Sweep::backward, x, 0, f.n);
-}
-
-// How much of the solution of A x = b, b = A 1, the factor l gets wrong: max |x_i - 1| after
-// serial_solve.  About n times the rounding for a good factor; NaN for a factor with a NaN.
-inline double solve_error(const Problem& p, const std::vector<double>& l) {
-  std::vector<double> x = times_ones(p.a), factor = l;
-  serial_solve(host_factor(p.a, p.symbolic, factor.data()), x.data());
-  double error = 0;
-  for (double v : x) error = std::isnan(v) || std::isnan(error) ? std::nan("") : std::max(error, std::fabs(v - 1));
-  return error;
-}
 
 // ---- the task DAG ---------------------------------------------------------------------------------
 // The futures a task holds at once: a column with more children spawns them in batches.

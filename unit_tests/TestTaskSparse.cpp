@@ -1,9 +1,9 @@
 // The sparse Cholesky task DAG of example/task_sparse.hpp on every back end, the GPU included
 // (which skips, with the reason, where no GPU is visible): the factor against the serial one for
 // every grain, the tasks and when_alls the DAG makes, batches of children, a forest, a full pool,
-// team chains, the level-set loops, a failed pivot, the solve's DAGs, bad input; and the serial
-// pieces (ordering, elimination tree, postorder, L's pattern, the numeric factor, the
-// substitutions) against dense brute force.
+// team chains, the level-set loops, a failed pivot, the solve by DAGs and by level loops, bad
+// input; and the serial pieces (ordering, elimination tree, postorder, L's pattern, the numeric
+// factor, the substitutions) against dense brute force.
 #include "TestCommon.hpp"
 
 #include "../example/task_sparse.hpp"
@@ -539,25 +539,33 @@ TYPED_TEST(TaskSparse, ANonPositivePivotIsReportedByItsColumn) {
   EXPECT_EQ(data.failed_column(), good.a.n);
 }
 
+// x after `solve(x)` on a copy of A 1 in Space's memory: the solution of A x = A 1.
+template <class Space, class Solve>
+std::vector<double> solve_ones(const Problem& p, const Solve& solve) {
+  std::vector<double> x = task_sparse::times_ones(p.a);
+  Kokkos::View<double*, typename Space::memory_space> device_x("x", x.size());
+  const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_x(x.data(), x.size());
+  Kokkos::deep_copy(device_x, host_x);
+  solve(device_x.data());
+  Kokkos::deep_copy(host_x, device_x);
+  return x;
+}
+
 // Solves A x = A 1 with the factor of `data` on Space's scheduler (a pool of pool_bytes): x, and
 // the statistics of the solve's DAG.
 template <class Space>
 std::vector<double> dag_solve(const Problem& p, const task_sparse::FactorData<typename Space::memory_space>& data,
                               int grain, std::size_t pool_bytes, Kokkos::Experimental::TaskDagStatistics& statistics) {
   using S = Kokkos::TaskScheduler<Space>;
-  std::vector<double> x = task_sparse::times_ones(p.a);
-  Kokkos::View<double*, typename Space::memory_space> device_x("x", x.size());
-  const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_x(x.data(), x.size());
-  Kokkos::deep_copy(device_x, host_x);
-  S sched(typename S::memory_space(), pool_bytes, 64, 1024, pool_bytes < (1 << 16) ? pool_bytes : (1 << 16));
-  auto done = task_sparse::spawn_solve(sched, data.factor(), device_x.data(), grain);
-  EXPECT_FALSE(done.is_null()) << "a root's spawn found the pool full";
-  Kokkos::wait(sched);
-  statistics = Kokkos::Experimental::task_dag_statistics(sched);
-  done = {};
-  EXPECT_EQ(sched.allocated_task_count(), 0);
-  Kokkos::deep_copy(host_x, device_x);
-  return x;
+  return solve_ones<Space>(p, [&](double* x) {
+    S sched(typename S::memory_space(), pool_bytes, 64, 1024, pool_bytes < (1 << 16) ? pool_bytes : (1 << 16));
+    auto done = task_sparse::spawn_solve(sched, data.factor(), x, grain);
+    EXPECT_FALSE(done.is_null()) << "a root's spawn found the pool full";
+    Kokkos::wait(sched);
+    statistics = Kokkos::Experimental::task_dag_statistics(sched);
+    done = {};
+    EXPECT_EQ(sched.allocated_task_count(), 0);
+  });
 }
 
 TYPED_TEST(TaskSparse, TheDagSolvesAsTheSerialSubstitutions) {
@@ -588,6 +596,26 @@ TYPED_TEST(TaskSparse, TheDagSolvesAsTheSerialSubstitutions) {
     }
     EXPECT_GT(failures, 0);
   }
+}
+
+TYPED_TEST(TaskSparse, TheLevelSetLoopsSolveAsTheSerialSubstitutions) {
+  // Forward up the levels, backward down them: each column after the ones it reads.
+  for (const Problem& p : dag_problems()) {
+    std::vector<double> l = task_sparse::serial_factor(p), serial = task_sparse::times_ones(p.a);
+    task_sparse::serial_solve(task_sparse::host_factor(p.a, p.symbolic, l.data()), serial.data());
+    task_sparse::FactorData<typename TypeParam::memory_space> data(p);
+    data.factor_by_levels(TypeParam());
+    const std::vector<double> x = solve_ones<TypeParam>(p, [&](double* b) { data.solve_by_levels(TypeParam(), b); });
+    expect_same_factor<TypeParam>(x, serial, std::to_string(p.a.n) + " columns");
+    EXPECT_LT(max_distance_from_one(x), 1e-12) << p.a.n << " columns";
+  }
+  // One point, and no right-hand side.
+  const Problem one = task_sparse::make_problem(Grid{1, 1, 1});
+  task_sparse::FactorData<typename TypeParam::memory_space> data(one);
+  data.factor_by_levels(TypeParam());
+  EXPECT_EQ(solve_ones<TypeParam>(one, [&](double* b) { data.solve_by_levels(TypeParam(), b); }),
+            std::vector<double>{1.0});
+  expect_invalid([&] { data.solve_by_levels(TypeParam(), nullptr); }, "solve_by_levels needs x");
 }
 
 TYPED_TEST(TaskSparse, BadGrainsThrowBeforeAnythingIsSpawned) {
