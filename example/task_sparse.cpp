@@ -1,8 +1,9 @@
 // A sparse Cholesky factorisation as a task DAG over its elimination tree (task_sparse.hpp): the
 // weighted Laplacian of a grid, ordered by nested dissection, factored by a task per subtree.
 // Beside it, the same tree as a parallel loop per level of it (level-set scheduling).  Checked
-// against the serial factorisation (equal) and by solving A x = A 1 with the factor, serially and
-// by the solve's task DAGs (equal to the serial substitutions, x = 1 to rounding).
+// against the serial factorisation (equal) and by solving A x = A 1 with the factor, serially, by
+// the solve's task DAGs and by a loop per level (equal to the serial substitutions, x = 1 to
+// rounding).
 //
 //   task_sparse [--small] [nx ny nz grain] [--kokkos-num-threads=N]
 #include "task_sparse.hpp"
@@ -83,6 +84,16 @@ int main(int argc, char* argv[]) {
   double x_error = solved.is_null() ? std::nan("") : 0;
   for (double v : x_dag) x_error = std::max(x_error, std::fabs(v - 1));
   const bool solve_equal = !solved.is_null() && x_dag == x_serial;
+  // The same by a parallel loop per level, up the levels then down them.
+  std::vector<double> x_levels = b;
+  Kokkos::View<double*, Space::memory_space> level_x("level x", b.size());
+  const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_level_x(x_levels.data(), b.size());
+  Kokkos::deep_copy(level_x, host_level_x);
+  timer.reset();
+  level_data.solve_by_levels(Space(), level_x.data());
+  const double level_solve_seconds = timer.seconds();
+  Kokkos::deep_copy(host_level_x, level_x);
+  const bool level_solve_equal = x_levels == x_serial;
   const double flops = problem.symbolic.flops();
   std::printf("Sparse Cholesky of a %d x %d x %d grid's Laplacian (n = %d, nnz(L) = %ld, %.3g flop; analysed in "
               "%.1f ms): %ld tasks, %ld when_alls, %d on the longest path (grain %d columns)\n",
@@ -98,5 +109,8 @@ int main(int argc, char* argv[]) {
   std::printf("  solve by the task DAGs (forward up the tree, backward down it) %.3f ms: x %s the serial "
               "substitutions', max |x - 1| = %.1e\n",
               solve_seconds * 1e3, solve_equal ? "equal to" : "DIFFERENT from", x_error);
-  return factor == serial && levels_equal && error < 1e-10 && solve_equal && x_error < 1e-10 ? 0 : 1;
+  std::printf("  solve by a parallel loop per level (up, then down) %.3f ms (%.2fx the task DAGs' time): x %s\n",
+              level_solve_seconds * 1e3, level_solve_seconds / solve_seconds, level_solve_equal ? "equal" : "DIFFERENT");
+  const bool ok = factor == serial && levels_equal && error < 1e-10 && solve_equal && level_solve_equal;
+  return ok && x_error < 1e-10 ? 0 : 1;
 }

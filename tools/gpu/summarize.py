@@ -118,10 +118,18 @@ def summarize_benchmark(name, results_dir):
 # the device machine's cores, the minimum effective granularity (the work per leaf at which the
 # tasks reach half of one plain kernel's speed), and the measured worker shape against the default;
 # with no target, the workers' device memory, the adaptive quadrature against the host, and the
-# sparse Cholesky against the host and against a kernel per level of its tree.
+# sparse Cholesky and its triangular solves against the host and against a kernel per level of
+# its tree.
 FIB30_GOAL_TASKS_PER_S = 50e6
 GRANULARITY_EFFICIENCY = 0.5
 SHAPE_DAGS = {0: "fibonacci", 1: "granularity", 2: "wavefront"}
+
+
+def _runs_of(results, prefix, *needed):
+    """[(parameters {name: int}, counters)] of the results named `prefix` + "name:value/..." that have
+    every counter in `needed`."""
+    return [({k: int(v) for k, v in (p.split(":") for p in name.split("/")[2:] if ":" in p)}, c)
+            for name, c in results.items() if name.startswith(prefix) and all(n in c for n in needed)]
 
 
 def _task_dag_results(summary):
@@ -195,27 +203,33 @@ def task_dag_goals(summary):
     goals.append({"goal": "device memory for the workers' spawns, over the managed pool (no target: reported)",
                   "value": ", ".join(f"{dag} {s:.3g}x" for dag, s in memory) or None,
                   "status": "reported" if memory else "unmeasured"})
-    adaptive = sorted((int(params["peaks"]), int(params["spawn_depth"]), c["ratio_gpu_to_host"])
-                      for name, c in results.items() if name.startswith("CudaTaskDag/Adaptive/")
-                      and "ratio_gpu_to_host" in c
-                      for params in [dict(p.split(":") for p in name.split("/")[2:] if ":" in p)])
+    adaptive = sorted((params["peaks"], params["spawn_depth"], c["ratio_gpu_to_host"])
+                      for params, c in _runs_of(results, "CudaTaskDag/Adaptive/", "ratio_gpu_to_host"))
     goals.append({"goal": "adaptive quadrature (work found while it runs) against the host scheduler "
                           "(no target: reported)",
                   "value": ", ".join(f"{p} peak(s), tasks to depth {d}: {r:.3g}x the host" for p, d, r in adaptive)
                   or None,
                   "status": "reported" if adaptive else "unmeasured"})
-    sparse = sorted((int(params["dims"]), int(params["grid"]), int(params["grain"]), c["ratio_gpu_to_host"],
-                     c["ratio_gpu_to_levels"], c.get("ratio_team_to_host"), c.get("ratio_team_to_levels"))
-                    for name, c in results.items() if name.startswith("CudaTaskDag/Sparse/")
-                    and "ratio_gpu_to_host" in c and "ratio_gpu_to_levels" in c
-                    for params in [dict(p.split(":") for p in name.split("/")[2:] if ":" in p)])
+    sparse_counters = ("ratio_gpu_to_host", "ratio_gpu_to_levels")
+
+    def sparse_runs(prefix):
+        return sorted((params["dims"], params["grid"], params["grain"], c["ratio_gpu_to_host"],
+                       c["ratio_gpu_to_levels"], c.get("ratio_team_to_host"), c.get("ratio_team_to_levels"))
+                      for params, c in _runs_of(results, prefix, *sparse_counters))
+
+    def sparse_value(runs):
+        return ", ".join(f"{g}^{d} grid, grain {c}: {h:.3g}x the host, {lv:.3g}x the level kernels"
+                         + ("" if th is None else f" (team chains: {th:.3g}x the host, {tlv:.3g}x the level kernels)")
+                         for d, g, c, h, lv, th, tlv in runs) or None
+
+    sparse = sparse_runs("CudaTaskDag/Sparse/")
     goals.append({"goal": "sparse Cholesky (an elimination tree of small tasks) against the host scheduler and "
                           "a kernel per tree level (no target: reported)",
-                  "value": ", ".join(f"{g}^{d} grid, grain {c}: {h:.3g}x the host, {lv:.3g}x the level kernels"
-                                     + ("" if th is None else
-                                        f" (team chains: {th:.3g}x the host, {tlv:.3g}x the level kernels)")
-                                     for d, g, c, h, lv, th, tlv in sparse) or None,
-                  "status": "reported" if sparse else "unmeasured"})
+                  "value": sparse_value(sparse), "status": "reported" if sparse else "unmeasured"})
+    solves = sparse_runs("CudaTaskDag/SparseSolve/")
+    goals.append({"goal": "triangular solves with the sparse factor (forward up the tree, backward down it) "
+                          "against the host scheduler and a kernel per tree level each way (no target: reported)",
+                  "value": sparse_value(solves), "status": "reported" if solves else "unmeasured"})
     return goals
 
 

@@ -173,12 +173,12 @@ class TestSummaries(unittest.TestCase):
 
 
 def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, measured=None, worker_memory=None,
-                     cholesky=None, adaptive=None, sparse=None):
+                     cholesky=None, adaptive=None, sparse=None, solve=None):
     """PerfCudaTaskDag's medians: efficiency {work: value}, measured {dag: (speedup, blocks, warps)},
     worker_memory {dag: speedup}, cholesky {tile size: (GPU over host, [built on the GPU over host])},
     adaptive {(peaks, spawn depth): GPU over host},
     sparse {(grid side, dims, grain): (GPU over host, GPU tasks over the level kernels[, the same with team
-    chains])}."""
+    chains])}, solve {(grid side, dims, grain): (GPU over host, GPU tasks over the level kernels)}."""
     entries = [benchmark_entry("CudaTaskDag/Fib/30/iterations:1/real_time", 1e8, gpu_tasks_per_s=fib30)]
     for b, r in zip((16, 32), wavefront):
         entries.append(benchmark_entry(f"CudaTaskDag/Wavefront/{b}/iterations:1/real_time", 1e8, ratio_gpu_to_host=r))
@@ -204,6 +204,9 @@ def task_dag_entries(fib30=9.6e6, wavefront=(0.036, 0.05), efficiency=None, meas
         counters = dict(zip(("ratio_gpu_to_host", "ratio_gpu_to_levels", "ratio_team_to_host", "ratio_team_to_levels"),
                             ratios))
         entries.append(benchmark_entry(name, 1e7, **counters))
+    for (side, dims, grain), (host, levels) in (solve or {}).items():
+        name = f"CudaTaskDag/SparseSolve/grid:{side}/dims:{dims}/grain:{grain}/iterations:1/real_time"
+        entries.append(benchmark_entry(name, 1e7, ratio_gpu_to_host=host, ratio_gpu_to_levels=levels))
     return entries
 
 
@@ -287,6 +290,18 @@ class TestTaskDagGoals(unittest.TestCase):
         _, g = self.goals(task_dag_entries())
         self.assertEqual(g["sparse"]["status"], "unmeasured")
         self.assertIsNone(g["sparse"]["value"])
+
+    def test_the_sparse_solves_are_reported_apart_from_the_factorisation(self):
+        summary, g = self.goals(task_dag_entries(sparse={(100, 2, 4): (0.5, 2.0)},
+                                                 solve={(12, 3, 64): (1.5, 0.25), (100, 2, 64): (0.2, 4.0)}))
+        self.assertEqual(g["triangular"]["status"], "reported")
+        self.assertEqual(g["triangular"]["value"], "100^2 grid, grain 64: 0.2x the host, 4x the level kernels, "
+                         "12^3 grid, grain 64: 1.5x the host, 0.25x the level kernels")
+        self.assertEqual(g["sparse"]["value"], "100^2 grid, grain 4: 0.5x the host, 2x the level kernels")
+        self.assertIn("reported   triangular solves with the sparse factor", summarize.text(summary))
+        _, g = self.goals(task_dag_entries(sparse={(100, 2, 4): (0.5, 2.0)}))
+        self.assertEqual(g["triangular"]["status"], "unmeasured")
+        self.assertIsNone(g["triangular"]["value"])
 
     def test_granularity_is_interpolated_between_the_works_around_half_efficiency(self):
         _, g = self.goals(task_dag_entries(efficiency={16: 0.1, 64: 0.3, 256: 0.7, 1024: 0.9}))
