@@ -86,15 +86,19 @@ template <class F>
 inline constexpr bool is_cuda_host_task_closure_v =
     std::is_class_v<F> && std::is_standard_layout_v<F> && std::is_copy_constructible_v<F>;
 
-// The worker kernel calls tasks through a pointer (TaskBase::m_apply), so the compiler cannot
-// size the stack their frames need; the device's default per-thread stack (1 KiB) is too small
-// for a task with a few local arrays.  wait() raises the limit to at least this, and never
-// lowers it (changing it synchronises the device).
+// The worker kernel calls tasks through a pointer (TaskBase::m_apply).  Without relocatable
+// device code every task entry point of the translation unit is known to ptxas, which sizes the
+// kernel's stack with the deepest of them (the "cumulative stack size" of -Xptxas -v), and the
+// driver raises the per-thread stack of a launch to what its kernel needs.  A recursive task
+// leaves the size unknown (-Xptxas -v then prints no cumulative stack size for the kernel), and
+// the device's limit applies, 1 KiB by default: wait() raises the limit to at least this for such
+// tasks, and never lowers it (changing it synchronises the device).
 inline constexpr std::size_t cuda_task_stack_bytes = 4096;
 inline void cuda_task_raise_stack_limit() {
   std::size_t stack = 0;
   KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
-  if (stack < cuda_task_stack_bytes) KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSetLimit(cudaLimitStackSize, cuda_task_stack_bytes));
+  if (stack < cuda_task_stack_bytes)
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceSetLimit(cudaLimitStackSize, cuda_task_stack_bytes));
 }
 
 // Starts moving `bytes` of managed memory from `p` to `device`, in order on `stream`.
@@ -247,15 +251,18 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext, Cud
     const std::size_t rings = std::size_t(task_priority_count) * storage.shards;
     const std::size_t slots = DeviceTaskQueueStorage::slot_count(storage.shards, ring_capacity);
     CudaSpace device_space;
-    storage.rings = static_cast<DeviceTaskRing*>(device_space.allocate("Kokkos::TaskScheduler<Cuda> rings", rings * sizeof(DeviceTaskRing)));
-    storage.slots = static_cast<TaskBase**>(device_space.allocate("Kokkos::TaskScheduler<Cuda> ring slots", slots * sizeof(TaskBase*)));
-    storage.counters = static_cast<DeviceTaskShardCounters*>(
-        device_space.allocate("Kokkos::TaskScheduler<Cuda> shard counters", storage.shards * sizeof(DeviceTaskShardCounters)));
+    storage.rings = static_cast<DeviceTaskRing*>(
+        device_space.allocate("Kokkos::TaskScheduler<Cuda> rings", rings * sizeof(DeviceTaskRing)));
+    storage.slots = static_cast<TaskBase**>(
+        device_space.allocate("Kokkos::TaskScheduler<Cuda> ring slots", slots * sizeof(TaskBase*)));
+    storage.counters = static_cast<DeviceTaskShardCounters*>(device_space.allocate(
+        "Kokkos::TaskScheduler<Cuda> shard counters", storage.shards * sizeof(DeviceTaskShardCounters)));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemset(storage.slots, 0, slots * sizeof(TaskBase*)));
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemset(storage.counters, 0, storage.shards * sizeof(DeviceTaskShardCounters)));
     std::vector<DeviceTaskRing> ring_image(rings);
     base::init_rings(storage, ring_image.data());
-    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaMemcpy(storage.rings, ring_image.data(), rings * sizeof(DeviceTaskRing), cudaMemcpyHostToDevice));
+    KOKKOS_IMPL_CUDA_SAFE_CALL(
+        cudaMemcpy(storage.rings, ring_image.data(), rings * sizeof(DeviceTaskRing), cudaMemcpyHostToDevice));
 
     int managed_prefetch = 0;
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaDeviceGetAttribute(&managed_prefetch, cudaDevAttrConcurrentManagedAccess, device));
@@ -301,8 +308,8 @@ struct CudaTaskQueue : DeviceTaskQueue<MemoryPoolType, CudaTaskQueueContext, Cud
     CudaSpace device_space;
     device_space.deallocate("Kokkos::TaskScheduler<Cuda> shard counters", storage.counters,
                             storage.shards * sizeof(DeviceTaskShardCounters));
-    device_space.deallocate("Kokkos::TaskScheduler<Cuda> ring slots", storage.slots,
-                            DeviceTaskQueueStorage::slot_count(storage.shards, storage.ring_capacity) * sizeof(TaskBase*));
+    const std::size_t slots = DeviceTaskQueueStorage::slot_count(storage.shards, storage.ring_capacity);
+    device_space.deallocate("Kokkos::TaskScheduler<Cuda> ring slots", storage.slots, slots * sizeof(TaskBase*));
     device_space.deallocate("Kokkos::TaskScheduler<Cuda> rings", storage.rings,
                             std::size_t(task_priority_count) * storage.shards * sizeof(DeviceTaskRing));
   }
@@ -440,7 +447,8 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     return m_queue != nullptr && m_queue->m_pool.capacity() != 0 ? &m_queue->m_pool : nullptr;
   }
   queue_type& queue() const {
-    if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::queue(): the scheduler is empty (default-constructed)");
+    if (m_queue == nullptr)
+      Kokkos::abort("Kokkos::TaskScheduler::queue(): the scheduler is empty (default-constructed)");
     return *m_queue;
   }
   execution_space get_execution_space() const { return execution_space(); }
@@ -572,7 +580,8 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
   }
   template <class Generator>
   KOKKOS_INLINE_FUNCTION future_type<void> when_all(int n, Generator&& generator) const {
-    if (m_queue == nullptr) Kokkos::abort("Kokkos::TaskScheduler::when_all: the scheduler is empty (default-constructed)");
+    if (m_queue == nullptr)
+      Kokkos::abort("Kokkos::TaskScheduler::when_all: the scheduler is empty (default-constructed)");
     return impl_when_all(m_queue, n, generator);
   }
   // Generator(i) for i in [0, n), once each, in order.  The static form takes the scheduler of
@@ -679,7 +688,8 @@ class BasicTaskScheduler<Kokkos::Cuda, Kind> {
     m_queue->place_host_writes(stream);
     // A timed run is timed on the stream, from the end of the placement to the kernel's end.
     Impl::CudaTaskRunTimer timer(run.timed, stream);
-    kernel<<<blocks, dim3(1, 32, shape.warps_per_block), shared, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
+    const dim3 block(1, 32, shape.warps_per_block);
+    kernel<<<blocks, block, shared, stream>>>(m_queue, Impl::cuda_task_module_id<Module>());
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaGetLastError());
     timer.stop(stream);
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaStreamSynchronize(stream));
@@ -715,8 +725,9 @@ typename BasicTaskScheduler<Kokkos::Cuda, Kind>::template future_type_for_functo
                                                                                   std::forward<F>(functor));
 }
 template <Impl::TaskKind K, class Kind, class F>
-KOKKOS_INLINE_FUNCTION typename BasicTaskScheduler<Kokkos::Cuda, Kind>::template future_type_for_functor<std::decay_t<F>>
-task_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler<Kokkos::Cuda, Kind>> policy, F&& functor) {
+KOKKOS_INLINE_FUNCTION
+    typename BasicTaskScheduler<Kokkos::Cuda, Kind>::template future_type_for_functor<std::decay_t<F>>
+    task_spawn(Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler<Kokkos::Cuda, Kind>> policy, F&& functor) {
   return BasicTaskScheduler<Kokkos::Cuda, Kind>::impl_task_spawn(
       static_cast<Impl::TaskPolicyWithScheduler<K, BasicTaskScheduler<Kokkos::Cuda, Kind>>&&>(policy),
       static_cast<F&&>(functor));

@@ -42,8 +42,9 @@
 // Idle workers and cycles: Kokkos_DeviceTaskIdleWorkers.hpp (m_idle).  The queue wakes counted
 // workers for the tasks it makes ready (push_ready, report_counts), as many as those tasks can
 // keep busy (claims_for: a worker per TaskTeam task, one per claim of TaskSingle ones), and tells
-// whether any task is ready (any_ready), which they look at when woken; while every worker that has started is counted
-// and tasks are left, they wait on each other (a dependence cycle), and the workers stop.  Workers
+// whether any task is ready (any_ready), which they look at when woken; while every worker that
+// has started is counted and tasks are left, they wait on each other (a dependence cycle), and the
+// workers stop.  Workers
 // that share fast memory may wait for one of them instead of looking themselves
 // (Kokkos_DeviceTaskWorkerGroup.hpp); they count themselves idle while they wait.
 //
@@ -337,7 +338,8 @@ struct DeviceTaskQueue {
   }
   // One more of a statistic: in the running worker's stage (reported when the worker stops),
   // else in the host's count.
-  KOKKOS_INLINE_FUNCTION void count_one(std::int64_t DeviceTaskStage::*in_stage, std::int64_t DeviceTaskQueue::*on_host) {
+  KOKKOS_INLINE_FUNCTION void count_one(std::int64_t DeviceTaskStage::*in_stage,
+                                        std::int64_t DeviceTaskQueue::*on_host) {
     DeviceTaskStage* stage = Context::stage();
     if (stage != nullptr) {
       atomic_fetch_add_relaxed(&(stage->*in_stage), std::int64_t(1));

@@ -4,11 +4,11 @@
 //
 // Which shape is fastest depends on the DAG: on an H200, 8 one-warp workers per SM ran Fibonacci
 // fastest, 2 a wide tree of short tasks, 1 or 2 a wavefront of TaskTeam tiles, and every warp that
-// fits was slowest on all of them (perf_tests/README.md, "The GPU task DAG").  So the scheduler does not fix one: its
-// runs go through a few candidate shapes, samples_per_way runs each, and the shape that ran a task
-// in the least time is kept for the rest of the epoch; every epoch times them again, and a shape
-// slower than prune_ratio times the fastest in two epochs in a row is no longer tried.  The
-// first candidate is the default: a program that waits once runs it.
+// fits was slowest on all of them (perf_tests/README.md, "The GPU task DAG").  So the scheduler
+// does not fix one: its runs go through a few candidate shapes, samples_per_way runs each, and the
+// shape that ran a task in the least time is kept for the rest of the epoch; every epoch times
+// them again, and a shape slower than prune_ratio times the fastest in two epochs in a row is no
+// longer tried.  The first candidate is the default: a program that waits once runs it.
 //
 // A run is timed in nanoseconds per task run (executions, respawns included): the DAGs of
 // successive waits differ in size, and a run's time per task compares them where its total would
@@ -46,7 +46,7 @@ class DeviceTaskWorkerChoice {
   };
 
   explicit DeviceTaskWorkerChoice(std::span<const Shape> candidates)
-      : m_count(static_cast<int>(candidates.size())), m_choice(static_cast<int>(candidates.size()), options) {
+      : m_choice(static_cast<int>(candidates.size()), options) {
     if (candidates.empty() || candidates.size() > static_cast<std::size_t>(max_candidates))
       throw std::invalid_argument("Kokkos::Impl::DeviceTaskWorkerChoice: 1 to 8 candidate shapes");
     for (std::size_t i = 0; i < candidates.size(); ++i) m_candidates[i] = candidates[i];
@@ -74,14 +74,15 @@ class DeviceTaskWorkerChoice {
 
   // The shape runs launch now: the user's, or the fastest measured so far (the first candidate
   // before any run was timed).
-  Shape chosen() const { return m_fixed ? m_fixed_shape : m_candidates[static_cast<std::size_t>(m_choice.fastest())]; }
-  int candidate_count() const { return m_count; }
+  Shape chosen() const {
+    return m_fixed ? m_fixed_shape : m_candidates[static_cast<std::size_t>(m_choice.fastest())];
+  }
+  int candidate_count() const { return m_choice.ways(); }
   const Shape& candidate(int way) const { return m_candidates[static_cast<std::size_t>(way)]; }
   const MeasuredChoice& choice() const { return m_choice; }
 
  private:
   std::array<Shape, max_candidates> m_candidates{};
-  int m_count;
   MeasuredChoice m_choice;
   bool m_fixed = false;
   Shape m_fixed_shape{};
