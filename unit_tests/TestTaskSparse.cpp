@@ -568,11 +568,17 @@ std::vector<double> dag_solve(const Problem& p, const task_sparse::FactorData<ty
   });
 }
 
+// The serial substitutions' solution of A x = A 1 with the serial factor: what every solve equals.
+std::vector<double> serial_solution(const Problem& p) {
+  std::vector<double> l = task_sparse::serial_factor(p), x = task_sparse::times_ones(p.a);
+  task_sparse::serial_solve(task_sparse::host_factor(p.a, p.symbolic, l.data()), x.data());
+  return x;
+}
+
 TYPED_TEST(TaskSparse, TheDagSolvesAsTheSerialSubstitutions) {
   // The forward substitution is the factorisation's DAG; the backward one runs it from the top down.
   for (const Problem& p : dag_problems()) {
-    std::vector<double> l = task_sparse::serial_factor(p), serial = task_sparse::times_ones(p.a);
-    task_sparse::serial_solve(task_sparse::host_factor(p.a, p.symbolic, l.data()), serial.data());
+    const std::vector<double> serial = serial_solution(p);
     task_sparse::FactorData<typename TypeParam::memory_space> data(p);
     data.factor_by_levels(TypeParam());
     for (const int grain : {0, 4, 100, 1 << 30}) {
@@ -601,8 +607,7 @@ TYPED_TEST(TaskSparse, TheDagSolvesAsTheSerialSubstitutions) {
 TYPED_TEST(TaskSparse, TheLevelSetLoopsSolveAsTheSerialSubstitutions) {
   // Forward up the levels, backward down them: each column after the ones it reads.
   for (const Problem& p : dag_problems()) {
-    std::vector<double> l = task_sparse::serial_factor(p), serial = task_sparse::times_ones(p.a);
-    task_sparse::serial_solve(task_sparse::host_factor(p.a, p.symbolic, l.data()), serial.data());
+    const std::vector<double> serial = serial_solution(p);
     task_sparse::FactorData<typename TypeParam::memory_space> data(p);
     data.factor_by_levels(TypeParam());
     const std::vector<double> x = solve_ones<TypeParam>(p, [&](double* b) { data.solve_by_levels(TypeParam(), b); });
