@@ -35,6 +35,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,35 +98,41 @@ struct Variant {
   std::function<std::vector<double>()> result;
 };
 
-// A variant's own copy of the problem's arrays and b: on the host for the peers (`host`, L's values
-// in `l`), in the scheduler's memory for kdag and the level loops (`data`, `x`); L's values are
-// zeros, or, for a solve, the factor (`factor`: serial_factor's, which factor_by_levels equals).
+// A variant's own copy of the problem's arrays and b, where it runs: on the host for the peers
+// (`host`, L's values in `l`), in the scheduler's memory for kdag and the level loops (`data`, `x`).
+// L's values are zeros, or, for a solve, the factor (`factor`: serial_factor's, which
+// factor_by_levels equals).
 struct Copy {
+  enum class On { host, scheduler };
+  On on;
   std::vector<double> l, b, host_x;
   Factor host;
-  task_sparse::FactorData<Space::memory_space> data;
+  std::optional<task_sparse::FactorData<Space::memory_space>> data;
   Kokkos::View<double*, Space::memory_space> x;
 
-  Copy(const Problem& p, const std::vector<double>* factor, const std::vector<double>& rhs)
-      : l(factor != nullptr ? *factor : std::vector<double>(p.symbolic.nnz(), 0.0)),
-        b(rhs),
-        host(task_sparse::host_factor(p.a, p.symbolic, l.data())),
-        data(p),
-        x("x", rhs.size()) {
-    if (factor != nullptr) data.factor_by_levels(Space());
+  Copy(const Problem& p, On where, const std::vector<double>* factor, const std::vector<double>& rhs)
+      : on(where), b(rhs) {
+    if (on == On::host) {
+      l = factor != nullptr ? *factor : std::vector<double>(p.symbolic.nnz(), 0.0);
+      host = task_sparse::host_factor(p.a, p.symbolic, l.data());
+      return;
+    }
+    data.emplace(p);
+    x = Kokkos::View<double*, Space::memory_space>("x", rhs.size());
+    if (factor != nullptr) data->factor_by_levels(Space());
   }
   static Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> view_of(std::vector<double>& v) {
     return Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size());
   }
-  // Before a substitution's run: x = b, in both places.
+  // Before a substitution's run: x = b where the variant runs.
   void reset_x() {
     host_x = b;
-    Kokkos::deep_copy(x, view_of(host_x));
+    if (on == On::scheduler) Kokkos::deep_copy(x, view_of(host_x));
   }
-  // What the last run computed (L, or for a solve x) on the host arrays, or on the scheduler's.
-  std::vector<double> host_result(bool solve) const { return solve ? host_x : l; }
-  std::vector<double> data_result(bool solve) {
-    if (!solve) return data.values();
+  // What the last run computed: L, or for a solve x.
+  std::vector<double> result(bool solve) {
+    if (on == On::host) return solve ? host_x : l;
+    if (!solve) return data->values();
     Kokkos::deep_copy(view_of(host_x), x);
     return host_x;
   }
@@ -139,8 +146,8 @@ void run_tree(benchmark::State& state, const Problem& p, bool solve, int grain) 
   const std::vector<double> b = task_sparse::times_ones(p.a);
   const std::vector<double> factor = solve ? task_sparse::serial_factor(p) : std::vector<double>();
   std::vector<std::unique_ptr<Copy>> copies;
-  const auto copy = [&]() -> Copy& {
-    return *copies.emplace_back(std::make_unique<Copy>(p, solve ? &factor : nullptr, b));
+  const auto copy = [&](Copy::On on) -> Copy& {
+    return *copies.emplace_back(std::make_unique<Copy>(p, on, solve ? &factor : nullptr, b));
   };
   const auto reset = [solve](Copy& c) {
     return [&c, solve] {
@@ -150,23 +157,23 @@ void run_tree(benchmark::State& state, const Problem& p, bool solve, int grain) 
   Scheduler sched(Scheduler::memory_space(), std::size_t(64) << 20, 64, 1024, 1 << 16);
   std::string failed;
   std::vector<Variant> variants;
-  Copy& dag = copy();
+  Copy& dag = copy(Copy::On::scheduler);
   variants.push_back({"kdag", reset(dag),
                       [&, solve] {
-                        auto done = solve ? task_sparse::spawn_solve(sched, dag.data.factor(), dag.x.data(), grain)
-                                          : task_sparse::spawn_factor(sched, dag.data.factor(), grain);
+                        auto done = solve ? task_sparse::spawn_solve(sched, dag.data->factor(), dag.x.data(), grain)
+                                          : task_sparse::spawn_factor(sched, dag.data->factor(), grain);
                         if (done.is_null()) failed = "the root's spawn found the pool full";
                         Kokkos::wait(sched);
                       },
-                      [&dag, solve] { return dag.data_result(solve); }});
-  Copy& levels = copy();
+                      [&dag, solve] { return dag.result(solve); }});
+  Copy& levels = copy(Copy::On::scheduler);
   variants.push_back({"levels", reset(levels),
                       [&levels, solve] {
-                        if (solve) return levels.data.solve_by_levels(Space(), levels.x.data());
-                        levels.data.factor_by_levels(Space());
+                        if (solve) return levels.data->solve_by_levels(Space(), levels.x.data());
+                        levels.data->factor_by_levels(Space());
                       },
-                      [&levels, solve] { return levels.data_result(solve); }});
-  Copy& omp = copy();
+                      [&levels, solve] { return levels.result(solve); }});
+  Copy& omp = copy(Copy::On::host);
   variants.push_back({"omp", reset(omp),
                       [&omp, solve, grain, threads, n = p.a.n] {
 #pragma omp parallel num_threads(threads)
@@ -174,10 +181,10 @@ void run_tree(benchmark::State& state, const Problem& p, bool solve, int grain) 
                         for (const Sweep sweep : sweeps(solve))
                           omp_subtree(omp.host, sweep, omp.host_x.data(), n, grain);
                       },
-                      [&omp, solve] { return omp.host_result(solve); }});
+                      [&omp, solve] { return omp.result(solve); }});
 #if defined(KDAG_HAVE_TBB)
   tbb::task_arena arena(threads);
-  Copy& tbb = copy();
+  Copy& tbb = copy(Copy::On::host);
   variants.push_back({"tbb", reset(tbb),
                       [&, solve, grain] {
                         arena.execute([&] {
@@ -185,15 +192,15 @@ void run_tree(benchmark::State& state, const Problem& p, bool solve, int grain) 
                             tbb_subtree(tbb.host, sweep, tbb.host_x.data(), p.a.n, grain);
                         });
                       },
-                      [&tbb, solve] { return tbb.host_result(solve); }});
+                      [&tbb, solve] { return tbb.result(solve); }});
 #endif
-  Copy& serial = copy();
+  Copy& serial = copy(Copy::On::host);
   variants.push_back({"serial", reset(serial),
                       [&serial, solve, n = p.a.n] {
                         if (!solve) return task_sparse::factor_columns(serial.host, 0, n);
                         task_sparse::serial_solve(serial.host, serial.host_x.data());
                       },
-                      [&serial, solve] { return serial.host_result(solve); }});
+                      [&serial, solve] { return serial.result(solve); }});
 
   std::vector<perf::SetupAndPass> runs;
   for (const Variant& v : variants) runs.push_back({v.setup, v.run});
@@ -223,7 +230,7 @@ void run_tree(benchmark::State& state, const Problem& p, bool solve, int grain) 
   state.counters["speedup"] = median["serial"] / kdag;
   state.counters["gflops"] = flops / kdag * 1e-9;
   state.counters["tasks"] = double(tasks);
-  state.counters["levels"] = dag.data.levels().levels();
+  state.counters["levels"] = dag.data->levels().levels();
   state.counters["grain_us"] = median["serial"] / double(tasks) * 1e6;
   state.counters["columns"] = p.a.n;
   state.counters["threads"] = threads;
