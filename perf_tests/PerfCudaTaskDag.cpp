@@ -21,9 +21,9 @@
 // whose wait() runs them (docs/tasking.md, "No relocatable device code"), and WorkerShape.hpp runs
 // the DAGs of Fib.hpp, Granularity.hpp and Wavefront.hpp.
 //
-// Every benchmark also reports where the GPU workers' time went (GpuWorkerTime in
-// cuda_task_dag/Common.hpp: gpu_busy, gpu_batch_us, gpu_tasks_per_batch, gpu_team_per_batch,
-// gpu_steal_share).
+// Every benchmark but Measured (whose scheduler also ran the runs that timed the candidates) also
+// reports where the GPU workers' time went (GpuWorkerTime in cuda_task_dag/Common.hpp: gpu_busy,
+// gpu_batch_us, gpu_tasks_per_batch, gpu_team_per_batch, gpu_steal_share).
 //
 // Where the GPU's time goes: every task is a few instructions, so a run is bound by the ready
 // rings' reservations, the pool's atomics and the tasks' own atomics (references, wait lists),

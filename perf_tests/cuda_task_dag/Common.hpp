@@ -65,18 +65,38 @@ class GpuWorkerTime {
   }
 };
 
-// The median seconds per run of `a` and of `b`, interleaved, after one untimed run of each;
+// A run once, untimed; and the median seconds per run of each of `runs`, interleaved (runs with a
+// set-up: one set-up, untimed, before each timed pass).
+void run_once(const std::function<void()>& run) { run(); }
+void run_once(const perf::SetupAndPass& run) {
+  run.setup();
+  run.pass();
+}
+std::vector<double> medians_of(const std::vector<std::function<void()>>& runs) {
+  return perf::interleaved_medians(3, runs);
+}
+std::vector<double> medians_of(const std::vector<perf::SetupAndPass>& runs) {
+  return perf::interleaved_medians_after_setup(3, runs);
+}
+
+// The median seconds per run of each of `runs`, interleaved, after one untimed run of each;
 // `check(when)` (which reports a failure itself) runs after that first run and after the timed
 // runs.  Empty where a check failed.
-std::vector<double> checked_medians(benchmark::State& state, const std::function<void()>& a,
-                                    const std::function<void()>& b, const std::function<bool(const char*)>& check) {
-  a();
-  b();
+template <class Run>
+std::vector<double> checked_medians(benchmark::State& state, const std::vector<Run>& runs,
+                                    const std::function<bool(const char*)>& check) {
+  for (const auto& run : runs) run_once(run);
   if (!check("first run")) return {};
   std::vector<double> m;
-  for (auto _ : state) m = perf::interleaved_medians(3, {a, b});
+  for (auto _ : state) m = medians_of(runs);
   if (!check("after the timed runs")) return {};
   return m;
+}
+
+// The same for two runs, `a` and `b`.
+std::vector<double> checked_medians(benchmark::State& state, const std::function<void()>& a,
+                                    const std::function<void()>& b, const std::function<bool(const char*)>& check) {
+  return checked_medians(state, std::vector<std::function<void()>>{a, b}, check);
 }
 
 // Empty, or where `a` (in any memory space) first differs from the serial result `ref`, to 1e-9.

@@ -97,11 +97,8 @@ void Sparse(benchmark::State& state) {
            sparse_checked(state, "host task", "factor", when,
                           host_spawned ? host_data.values() : std::vector<double>{}, serial);
   };
-  for (const auto& run : runs) run();
-  if (!check("first run")) return;
-  std::vector<double> m;
-  for (auto _ : state) m = perf::interleaved_medians(3, runs);
-  if (!check("after the timed runs")) return;
+  const std::vector<double> m = checked_medians(state, runs, check);
+  if (m.empty()) return;
   state.counters["gpu_ms"] = m[0] * 1e3;
   state.counters["gpu_team_ms"] = m[1] * 1e3;
   state.counters["gpu_levels_ms"] = m[2] * 1e3;
@@ -173,14 +170,8 @@ void SparseSolve(benchmark::State& state) {
            sparse_checked(state, "host task", "x", when,
                           host_spawned ? host_data.solution() : std::vector<double>{}, serial);
   };
-  for (const auto& run : runs) {
-    run.setup();
-    run.pass();
-  }
-  if (!check("first run")) return;
-  std::vector<double> m;
-  for (auto _ : state) m = perf::interleaved_medians_after_setup(3, runs);
-  if (!check("after the timed runs")) return;
+  const std::vector<double> m = checked_medians(state, runs, check);
+  if (m.empty()) return;
   state.counters["gpu_ms"] = m[0] * 1e3;
   state.counters["gpu_levels_ms"] = m[1] * 1e3;
   state.counters["host_ms"] = m[2] * 1e3;

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,24 +88,37 @@ class ShapeDagRuns {
   std::string m_why;
 };
 
+// One DAG on a scheduler set up by `configure` and on one of the default shape, interleaved and
+// checked: their median ms per run as the counters named `configured_ms` and `default_ms`,
+// speedup = default_ms / configured_ms, and where the first one's workers' time went.  The first
+// scheduler, or nothing where a check failed.
+template <class Configure>
+std::optional<gpu_t> compare_with_default(benchmark::State& state, ShapeDag which, const Configure& configure,
+                                          const char* configured_ms, const char* default_ms) {
+  ShapeDagRuns dag(which);
+  gpu_t configured = make_scheduler<gpu_t>(), plain = make_scheduler<gpu_t>();
+  configure(configured);
+  GpuWorkerTime worker_time;
+  const std::vector<double> m =
+      checked_medians(state, worker_time.timed([&] { dag.run(configured); }), [&] { dag.run(plain); },
+                      [&](const char* when) { return dag.check(state, when); });
+  if (m.empty()) return std::nullopt;
+  state.counters[configured_ms] = m[0] * 1e3;
+  state.counters[default_ms] = m[1] * 1e3;
+  state.counters["speedup"] = m[1] / m[0];
+  worker_time.report(state, configured);
+  return configured;
+}
+
 // One DAG on a scheduler whose workers are `blocks` blocks of `warps` warps per SM and on one of
-// the default shape, interleaved in the same run.
+// the default shape.
 void Workers(benchmark::State& state) {
   if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
   const Kokkos::Experimental::CudaTaskWorkers shape{int(state.range(0)), int(state.range(1))};
-  ShapeDagRuns dag(ShapeDag(state.range(2)));
-  gpu_t shaped = make_scheduler<gpu_t>(), plain = make_scheduler<gpu_t>();
-  Kokkos::Experimental::set_task_workers(shaped, shape);
-  GpuWorkerTime worker_time;
-  const std::vector<double> m =
-      checked_medians(state, worker_time.timed([&] { dag.run(shaped); }), [&] { dag.run(plain); },
-                      [&](const char* when) { return dag.check(state, when); });
-  if (m.empty()) return;
-  state.counters["shaped_ms"] = m[0] * 1e3;
-  state.counters["default_ms"] = m[1] * 1e3;
-  state.counters["speedup"] = m[1] / m[0];
-  state.counters["workers"] = shaped.queue().m_workers;
-  worker_time.report(state, shaped);
+  const auto shaped = compare_with_default(
+      state, ShapeDag(state.range(2)), [&](gpu_t& s) { Kokkos::Experimental::set_task_workers(s, shape); },
+      "shaped_ms", "default_ms");
+  if (shaped) state.counters["workers"] = shaped->queue().m_workers;
 }
 
 // One DAG on a scheduler that chooses its worker shape (Kokkos::AUTO: the runs that time the
@@ -143,21 +157,13 @@ void Measured(benchmark::State& state) {
 }
 
 // One DAG on a scheduler whose workers allocate in device memory and on one whose workers share
-// the managed pool, interleaved.
+// the managed pool (the default).
 void WorkerMemory(benchmark::State& state) {
   if (perf::skip_without_gpu(state, "PerfCudaTaskDag")) return;
-  ShapeDagRuns dag(ShapeDag(state.range(0)));
-  gpu_t device = make_scheduler<gpu_t>(), managed = make_scheduler<gpu_t>();
-  Kokkos::Experimental::set_task_worker_memory(device, Kokkos::CudaSpace());
-  GpuWorkerTime worker_time;
-  const std::vector<double> m =
-      checked_medians(state, worker_time.timed([&] { dag.run(device); }), [&] { dag.run(managed); },
-                      [&](const char* when) { return dag.check(state, when); });
-  if (m.empty()) return;
-  state.counters["device_ms"] = m[0] * 1e3;
-  state.counters["managed_ms"] = m[1] * 1e3;
-  state.counters["speedup"] = m[1] / m[0];
-  worker_time.report(state, device);
+  compare_with_default(
+      state, ShapeDag(state.range(0)),
+      [](gpu_t& s) { Kokkos::Experimental::set_task_worker_memory(s, Kokkos::CudaSpace()); }, "device_ms",
+      "managed_ms");
 }
 
 }  // namespace
